@@ -1,0 +1,38 @@
+#pragma once
+/// @file
+/// The one exception polynav throws for bad input.
+
+#include <stdexcept>
+#include <string>
+
+namespace polynav {
+
+/// Where in the user's input something is: a file, a line and column (1-based, 0 when unknown)
+/// and a key path inside the document such as `obstacles[3]` or `queries[0].start`.
+struct InputLocation {
+  std::string file;
+  int line = 0;
+  int column = 0;
+  std::string key_path;
+
+  /// "file:line:column: key_path", leaving out the parts that are unknown.
+  std::string to_string() const;
+};
+
+/// Bad input: a malformed file, a scene that breaks a rule of the format, a bad option value.
+/// Thrown at load or validation time only; nothing downstream re-validates. `what()` is the
+/// complete one-line message, e.g.
+/// `warehouse.yaml:12:5: obstacles[3]: ring is self-intersecting near (4, 5)`.
+class InputError : public std::runtime_error {
+ public:
+  InputError(InputLocation where, const std::string& message);
+  const InputLocation& where() const noexcept { return where_; }
+  /// The message without the location prefix.
+  const std::string& message() const noexcept { return message_; }
+
+ private:
+  InputLocation where_;
+  std::string message_;
+};
+
+}  // namespace polynav

@@ -1,0 +1,87 @@
+#pragma once
+/// @file
+/// Plain geometric value types shared by every part of polynav. Coordinates are doubles, x to
+/// the right and y up. These types carry no predicates: every yes/no question about geometry is
+/// answered exactly by FreeSpace (space/free_space.hpp), never by arithmetic on these values.
+
+#include <cmath>
+#include <vector>
+
+namespace polynav {
+
+/// A point or a vector in the plane.
+struct Point {
+  double x = 0.0;
+  double y = 0.0;
+
+  friend constexpr bool operator==(const Point&, const Point&) = default;
+  friend constexpr Point operator+(Point a, Point b) { return {a.x + b.x, a.y + b.y}; }
+  friend constexpr Point operator-(Point a, Point b) { return {a.x - b.x, a.y - b.y}; }
+  friend constexpr Point operator*(double s, Point a) { return {s * a.x, s * a.y}; }
+};
+
+constexpr double dot(Point a, Point b) { return a.x * b.x + a.y * b.y; }
+/// z component of the cross product; positive when b is counter-clockwise of a. Approximate:
+/// use it for constructions and measurements, never to decide a predicate.
+constexpr double cross(Point a, Point b) { return a.x * b.y - a.y * b.x; }
+inline double norm(Point a) { return std::hypot(a.x, a.y); }
+inline double distance(Point a, Point b) { return norm(b - a); }
+
+/// A closed straight segment.
+struct Segment {
+  Point a;
+  Point b;
+};
+
+/// An axis-aligned box [min.x, max.x] x [min.y, max.y]. Default-constructed it is empty.
+struct Box {
+  Point min{INFINITY, INFINITY};
+  Point max{-INFINITY, -INFINITY};
+
+  bool empty() const { return min.x > max.x || min.y > max.y; }
+  double width() const { return max.x - min.x; }
+  double height() const { return max.y - min.y; }
+  void expand(Point p) {
+    min = {std::fmin(min.x, p.x), std::fmin(min.y, p.y)};
+    max = {std::fmax(max.x, p.x), std::fmax(max.y, p.y)};
+  }
+  void expand(const Box& b) {
+    if (!b.empty()) {
+      expand(b.min);
+      expand(b.max);
+    }
+  }
+};
+
+/// A closed polygonal chain given by its vertices; the last vertex connects back to the first
+/// (the first point is not repeated). Orientation is documented where a ring is stored.
+using Ring = std::vector<Point>;
+
+/// A polygon with an outer ring and zero or more holes.
+struct Polygon {
+  Ring outer;
+  std::vector<Ring> holes;
+};
+
+/// The bounding box of a ring.
+inline Box bounding_box(const Ring& ring) {
+  Box b;
+  for (const Point& p : ring) b.expand(p);
+  return b;
+}
+
+/// Twice the signed area of a ring (positive when counter-clockwise). Approximate.
+inline double signed_area2(const Ring& ring) {
+  double s = 0.0;
+  for (std::size_t i = 0, n = ring.size(); i < n; ++i) s += cross(ring[i], ring[(i + 1) % n]);
+  return s;
+}
+
+/// Euclidean length of a polyline.
+inline double polyline_length(const std::vector<Point>& path) {
+  double s = 0.0;
+  for (std::size_t i = 1; i < path.size(); ++i) s += distance(path[i - 1], path[i]);
+  return s;
+}
+
+}  // namespace polynav

@@ -1,0 +1,96 @@
+#pragma once
+/// @file
+/// The scene model: what the user wrote, validated once at load time (see docs/scene-format.md).
+
+#include <cmath>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "polynav/error.hpp"
+#include "polynav/geometry.hpp"
+
+namespace polynav {
+
+/// The moving agent: a disc of `radius` (0 = a point).
+struct Agent {
+  double radius = 0.0;  ///< [Limit: >= 0, finite] [Units: scene units]
+  /// Largest height the agent may step up between two places (regions with a `height`); stepping
+  /// down is always allowed. Infinity = no limit. [Limit: >= 0]
+  double max_climb = INFINITY;
+};
+
+/// A weighted terrain region. Where regions overlap, the later one in the scene wins.
+struct Region {
+  std::string name;
+  double cost = 1.0;             ///< multiplier of length. [Limit: > 0, finite]
+  std::optional<double> height;  ///< terrain height; places outside every region are at height 0
+  Ring polygon;                  ///< a simple ring, either orientation
+  InputLocation where;
+};
+
+/// A named start/goal pair. Its validity (inside free space) is decided by FreeSpace, not here.
+struct Query {
+  std::string name;
+  Point start;
+  Point goal;
+  /// A reference length for the query when its source gives one (column 9 of a `.scen` file).
+  std::optional<double> reference_length;
+  InputLocation where;
+};
+
+/// A scene built from a MovingAI cell map: cell (cx, cy), counted from the top-left with y
+/// growing downwards, is the unit square [cx, cx+1] x [height-cy-1, height-cy] of the scene.
+struct CellMap {
+  int width = 0;
+  int height = 0;
+  std::vector<unsigned char> blocked;  ///< row-major from the top row: blocked[cy * width + cx]
+
+  bool is_blocked(int cx, int cy) const { return blocked[std::size_t(cy) * width + cx] != 0; }
+  Point cell_centre(int cx, int cy) const { return {cx + 0.5, height - cy - 0.5}; }
+};
+
+/// An obstacle as written, with where it was written (for messages about it).
+struct Obstacle {
+  Polygon shape;
+  InputLocation where;
+};
+
+struct Scene {
+  std::string name;
+  std::filesystem::path source;  ///< the file it was loaded from (empty when built in code)
+  Ring bounds;                   ///< outer wall; free space is inside. Either orientation.
+  Agent agent;
+  std::vector<Obstacle> obstacles;
+  std::vector<Region> regions;
+  std::vector<Query> queries;
+  /// Set for scenes read from cell maps (MovingAI `.map`): how `.scen` cells map to points.
+  std::optional<CellMap> cell_map;
+  /// For scenes whose source defines free space directly (cell maps, navigation meshes): the
+  /// boundary of free space as rings with free space on their left (outer boundaries
+  /// counter-clockwise, holes clockwise). Rings meet only at shared vertices and may pass through
+  /// a vertex twice where two blocked parts touch at a corner. Empty for native scenes, whose
+  /// free space FreeSpace computes from bounds and obstacles.
+  std::vector<Ring> free_boundary;
+  /// The natural cell size of scenes that come from rasters (1 for MovingAI maps, the
+  /// resolution for ROS maps); the grid method uses it as its default resolution.
+  std::optional<double> native_cell_size;
+};
+
+/// Loads a scene, choosing the reader by extension and content: native YAML/JSON (`.yaml`,
+/// `.yml`, `.json`), MovingAI `.map`, Polyanya `.mesh`. Throws InputError with the file,
+/// line:column or key path, what is wrong and the offending value.
+Scene load_scene(const std::filesystem::path& path);
+
+/// Parses a native scene (YAML, or JSON, which is read by the same YAML 1.2 parser) from text.
+/// `source_name` is used in error messages.
+Scene parse_native_scene(std::string_view text, const std::string& source_name);
+
+/// Reads a MovingAI scenario (`.scen`) as queries for `scene`: cell coordinates (start and goal at
+/// cell centres) when the scene has a CellMap, plain points otherwise. Column 9 becomes
+/// Query::reference_length. Throws InputError naming the file and line of a bad row.
+std::vector<Query> load_scenario(const std::filesystem::path& path, const Scene& scene);
+
+}  // namespace polynav

@@ -1,0 +1,98 @@
+#pragma once
+/// @file
+/// The configuration space of a scene: THE geometric truth. Every yes/no about geometry (is this
+/// point free, can a straight segment go from a to b) is answered here, exactly, and nowhere
+/// else, so discretisations, smoothers, validators and tests can never disagree.
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "polynav/geometry.hpp"
+#include "polynav/scene/scene.hpp"
+
+namespace polynav {
+
+struct FreeSpaceOptions {
+  /// Largest extra width of an inflated obstacle beyond the true Minkowski sum with the agent's
+  /// disc (the disc is replaced by a circumscribed regular polygon, which always contains it).
+  /// 0 = 1% of the agent radius. [Limit: >= 0] [Units: scene units]
+  double inflation_tolerance = 0.0;
+};
+
+/// One ring of the free-space boundary, oriented so free space lies on its left: the outer ring
+/// of a component runs counter-clockwise, its holes clockwise.
+struct BoundaryRing {
+  Ring points;
+  std::uint32_t component = 0;  ///< the connected component of free space it bounds
+  bool outer = false;           ///< outer boundary of its component (otherwise a hole in it)
+};
+
+/// Free space F = (bounds shrunk by the agent radius) minus the union of (obstacle ⊕ disc).
+/// F is closed: a path may touch its boundary (graze a vertex, run along an edge) but never leave
+/// it, and never pass through a point where two blocked parts touch (a zero-width gap).
+///
+/// Predicates are exact (CGAL's filtered exact predicates on the double coordinates of the
+/// boundary). Constructed boundary vertices (inflation, intersections) are rounded to doubles
+/// after an exact construction that errs outwards, so F is never larger than the true
+/// configuration space by more than rounding of an already conservative construction.
+class FreeSpace {
+ public:
+  /// Builds the configuration space. @pre scene was validated by its loader.
+  /// Complexity: O(n log n) in the number of obstacle vertices for the index, plus CGAL's
+  /// Minkowski sums and Boolean operations when the agent has a radius or obstacles overlap.
+  explicit FreeSpace(const Scene& scene, FreeSpaceOptions options = {});
+  ~FreeSpace();
+  FreeSpace(FreeSpace&&) noexcept;
+  FreeSpace& operator=(FreeSpace&&) noexcept;
+  FreeSpace(const FreeSpace&) = delete;
+  FreeSpace& operator=(const FreeSpace&) = delete;
+
+  /// Whether p lies in F (its boundary included).
+  bool is_free(Point p) const;
+  /// Whether the closed segment ab lies in F without crossing a zero-width gap.
+  bool line_of_sight(Point a, Point b) const;
+  /// The integral of the region cost multipliers along segment ab (its length where no region
+  /// applies). Does not check line of sight.
+  double segment_cost(Point a, Point b) const;
+  /// segment_cost summed over a polyline.
+  double path_cost(const std::vector<Point>& path) const;
+  /// The cost multiplier at p (the last region containing p, else 1).
+  double cost_at(Point p) const;
+  /// The terrain height at p (the last region with a height containing p, else 0).
+  double height_at(Point p) const;
+  /// The point of F nearest to p (p itself when free); empty when F is empty.
+  std::optional<Point> nearest_free(Point p) const;
+  /// The connected component of F containing p; empty when p is not free.
+  std::optional<std::uint32_t> component(Point p) const;
+  std::size_t component_count() const;
+  /// Why p is not free, e.g. "outside the bounds" or "inside obstacles[3]" or "within the agent
+  /// radius 0.25 of obstacles[3]"; empty when p is free.
+  std::string explain_blocked(Point p) const;
+
+  /// The boundary of F as rings with free space on their left.
+  const std::vector<BoundaryRing>& boundary() const;
+  /// Total number of boundary edges.
+  std::size_t edge_count() const;
+  /// Bounding box of F.
+  Box box() const;
+  /// Area of F.
+  double area() const;
+  /// The cheapest cost multiplier anywhere in F (1 when no region is cheaper); heuristics scale
+  /// distances by it to stay admissible.
+  double min_cost() const;
+  /// Whether any region carries a height.
+  bool has_heights() const;
+  const Agent& agent() const;
+  const std::vector<Region>& regions() const;
+  /// The inflation tolerance actually used (the resolved default).
+  double inflation_tolerance() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace polynav

@@ -1,0 +1,6 @@
+#include <iostream>
+
+int main() {
+  std::cerr << "polynav: no subcommands yet\n";
+  return 2;
+}
