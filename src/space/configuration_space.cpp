@@ -1,0 +1,124 @@
+#include "configuration_space.hpp"
+
+#include <CGAL/Boolean_set_operations_2.h>
+#include <CGAL/Exact_predicates_exact_constructions_kernel.h>
+#include <CGAL/Polygon_set_2.h>
+#include <CGAL/minkowski_sum_2.h>
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+
+namespace polynav::detail {
+namespace {
+
+using Kernel = CGAL::Exact_predicates_exact_constructions_kernel;
+using CgalPoint = Kernel::Point_2;
+using CgalPolygon = CGAL::Polygon_2<Kernel>;
+using CgalPolygonWithHoles = CGAL::Polygon_with_holes_2<Kernel>;
+using CgalPolygonSet = CGAL::Polygon_set_2<Kernel>;
+
+CgalPolygon to_cgal(const Ring& ring, CGAL::Orientation orientation) {
+  CgalPolygon polygon;
+  // Rings are validated simple with non-zero area at load, so the sign of the area decides the
+  // orientation (CGAL's own orientation() asserts simplicity instead).
+  const bool counter_clockwise = signed_area2(ring) > 0.0;
+  if (counter_clockwise == (orientation == CGAL::COUNTERCLOCKWISE)) {
+    for (const Point& p : ring) polygon.push_back(CgalPoint(p.x, p.y));
+  } else {
+    for (auto it = ring.rbegin(); it != ring.rend(); ++it)
+      polygon.push_back(CgalPoint(it->x, it->y));
+  }
+  return polygon;
+}
+
+CgalPolygonWithHoles to_cgal(const Polygon& shape) {
+  CgalPolygonWithHoles result(to_cgal(shape.outer, CGAL::COUNTERCLOCKWISE));
+  for (const Ring& hole : shape.holes) result.add_hole(to_cgal(hole, CGAL::CLOCKWISE));
+  return result;
+}
+
+// A regular polygon around the origin that contains the disc of `radius`: its inradius is at
+// least `radius`, so every Minkowski sum with it contains the true sum with the disc.
+CgalPolygon circumscribed_disc(double radius, double tolerance) {
+  const int sides = circumscribed_sides(radius, tolerance);
+  // The vertices are rounded to doubles; the relative margin keeps the inradius >= radius
+  // despite that rounding (its effect on the width is ~1e-12 * radius).
+  const double circumradius = radius / std::cos(std::numbers::pi / sides) * (1.0 + 1e-12);
+  CgalPolygon disc;
+  for (int i = 0; i < sides; ++i) {
+    const double angle = 2.0 * std::numbers::pi * i / sides;
+    disc.push_back(CgalPoint(circumradius * std::cos(angle), circumradius * std::sin(angle)));
+  }
+  return disc;
+}
+
+Ring to_ring(const CgalPolygon& polygon) {
+  Ring ring;
+  ring.reserve(polygon.size());
+  for (const CgalPoint& p : polygon.vertices()) {
+    const Point q{CGAL::to_double(p.x()), CGAL::to_double(p.y())};
+    // Distinct exact vertices can round to the same double; a zero-length edge carries nothing.
+    if (ring.empty() || !(ring.back() == q)) ring.push_back(q);
+  }
+  while (ring.size() > 1 && ring.front() == ring.back()) ring.pop_back();
+  return ring;
+}
+
+}  // namespace
+
+int circumscribed_sides(double radius, double tolerance) {
+  if (radius <= 0.0) return 0;
+  // circumradius = radius / cos(pi / n) <= radius + tolerance  <=>  n >= pi / acos(r / (r + t)).
+  const double needed = std::numbers::pi / std::acos(radius / (radius + tolerance));
+  return std::clamp(static_cast<int>(std::ceil(needed)), 8, 1024);
+}
+
+std::vector<BoundaryRing> build_configuration_space(const Scene& scene, double tolerance) {
+  const double radius = scene.agent.radius;
+  Box box = bounding_box(scene.bounds);
+  const double margin = std::max({box.width(), box.height(), 1.0}) + 4.0 * radius;
+  const Ring frame = {{box.min.x - margin, box.min.y - margin},
+                      {box.max.x + margin, box.min.y - margin},
+                      {box.max.x + margin, box.max.y + margin},
+                      {box.min.x - margin, box.max.y + margin}};
+
+  // Everything blocked, as polygons with holes: the outside of the bounds (a frame with the
+  // bounds as its hole) and every obstacle, each grown by the agent's disc.
+  std::vector<CgalPolygonWithHoles> blocked;
+  blocked.reserve(scene.obstacles.size() + 1);
+  CgalPolygonWithHoles outside(to_cgal(frame, CGAL::COUNTERCLOCKWISE));
+  outside.add_hole(to_cgal(scene.bounds, CGAL::CLOCKWISE));
+  blocked.push_back(std::move(outside));
+  for (const Obstacle& obstacle : scene.obstacles) blocked.push_back(to_cgal(obstacle.shape));
+
+  if (radius > 0.0) {
+    const CgalPolygon disc = circumscribed_disc(radius, tolerance);
+    for (CgalPolygonWithHoles& part : blocked) part = CGAL::minkowski_sum_2(part, disc);
+  }
+
+  // Overlapping and touching parts merge here: the union is regularised, so obstacles that
+  // touch become one blocked set and the gap between them is no passage.
+  CgalPolygonSet blocked_set;
+  blocked_set.join(blocked.begin(), blocked.end());
+  CgalPolygonSet free_set(to_cgal(frame, CGAL::COUNTERCLOCKWISE));
+  free_set.difference(blocked_set);
+
+  std::vector<CgalPolygonWithHoles> components;
+  free_set.polygons_with_holes(std::back_inserter(components));
+
+  std::vector<BoundaryRing> rings;
+  for (std::uint32_t c = 0; c < components.size(); ++c) {
+    const CgalPolygonWithHoles& component = components[c];
+    // CGAL returns outer boundaries counter-clockwise and holes clockwise: free on the left.
+    Ring outer = to_ring(component.outer_boundary());
+    if (outer.size() >= 3) rings.push_back({std::move(outer), c, true});
+    for (const CgalPolygon& hole : component.holes()) {
+      Ring ring = to_ring(hole);
+      if (ring.size() >= 3) rings.push_back({std::move(ring), c, false});
+    }
+  }
+  return rings;
+}
+
+}  // namespace polynav::detail

@@ -1,0 +1,40 @@
+#include "exact.hpp"
+
+#include <CGAL/Exact_predicates_inexact_constructions_kernel.h>
+
+namespace polynav::exact {
+namespace {
+using Kernel = CGAL::Exact_predicates_inexact_constructions_kernel;
+}
+
+int orientation(Point p, Point q, Point r) {
+  return static_cast<int>(CGAL::orientation(Kernel::Point_2(p.x, p.y), Kernel::Point_2(q.x, q.y),
+                                            Kernel::Point_2(r.x, r.y)));
+}
+
+bool segments_intersect(Point a, Point b, Point c, Point d) {
+  const int o1 = orientation(a, b, c), o2 = orientation(a, b, d);
+  const int o3 = orientation(c, d, a), o4 = orientation(c, d, b);
+  if (o1 * o2 < 0 && o3 * o4 < 0) return true;
+  return (o1 == 0 && collinear_between(a, b, c)) || (o2 == 0 && collinear_between(a, b, d)) ||
+         (o3 == 0 && collinear_between(c, d, a)) || (o4 == 0 && collinear_between(c, d, b));
+}
+
+Side side_of_ring(const Ring& ring, Point p) {
+  // Crossing number of a ray from p towards +x, with the half-open rule on y so that a ray
+  // through a vertex counts once (Shimrat 1962; Haines, "Point in polygon strategies", 1994).
+  bool inside = false;
+  for (std::size_t i = 0, n = ring.size(); i < n; ++i) {
+    const Point u = ring[i], v = ring[(i + 1) % n];
+    if ((u.y > p.y) != (v.y > p.y)) {
+      const int o = orientation(u, v, p);
+      if (o == 0) return Side::boundary;
+      if ((o > 0) == (v.y > u.y)) inside = !inside;
+    } else if (on_segment(u, v, p)) {
+      return Side::boundary;
+    }
+  }
+  return inside ? Side::inside : Side::outside;
+}
+
+}  // namespace polynav::exact

@@ -1,0 +1,238 @@
+// FreeSpace: inflation, merging, exact line of sight on degenerate configurations, segment cost.
+#include "polynav/space/free_space.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+
+namespace polynav {
+namespace {
+
+Ring rect(double x0, double y0, double x1, double y1) {
+  return {{x0, y0}, {x1, y0}, {x1, y1}, {x0, y1}};
+}
+
+Scene box_scene(std::vector<Polygon> obstacles, double radius = 0.0) {
+  Scene scene;
+  scene.bounds = rect(0, 0, 10, 10);
+  scene.agent.radius = radius;
+  for (std::size_t i = 0; i < obstacles.size(); ++i)
+    scene.obstacles.push_back(
+        {std::move(obstacles[i]), {"", 0, 0, "obstacles[" + std::to_string(i) + "]"}});
+  return scene;
+}
+
+TEST(FreeSpace, EmptyBoxIsFreeInsideAndOnItsBoundaryOnly) {
+  const FreeSpace space(box_scene({}));
+  EXPECT_TRUE(space.is_free({5, 5}));
+  EXPECT_TRUE(space.is_free({0, 0}));
+  EXPECT_TRUE(space.is_free({10, 3}));
+  EXPECT_FALSE(space.is_free({-0.001, 5}));
+  EXPECT_FALSE(space.is_free({10.5, 10.5}));
+  EXPECT_EQ(space.component_count(), 1u);
+  EXPECT_NEAR(space.area(), 100.0, 1e-9);
+  EXPECT_TRUE(space.line_of_sight({0, 0}, {10, 10}));
+  EXPECT_TRUE(space.line_of_sight({0, 0}, {10, 0}));  // along the bounds
+  EXPECT_FALSE(space.line_of_sight({5, 5}, {11, 5}));
+  EXPECT_FALSE(space.line_of_sight({-1, 5}, {11, 5}));
+}
+
+TEST(FreeSpace, SquareObstacleBlocksItsInteriorButNotItsBoundary) {
+  const FreeSpace space(box_scene({{rect(4, 4, 6, 6), {}}}));
+  EXPECT_FALSE(space.is_free({5, 5}));
+  EXPECT_TRUE(space.is_free({4, 5}));
+  EXPECT_TRUE(space.is_free({4, 4}));
+  EXPECT_NEAR(space.area(), 96.0, 1e-9);
+  EXPECT_FALSE(space.line_of_sight({1, 5}, {9, 5}));          // straight through
+  EXPECT_TRUE(space.line_of_sight({1, 4}, {9, 4}));           // along the bottom edge
+  EXPECT_TRUE(space.line_of_sight({2, 2}, {8, 8}) == false);  // through the diagonal
+  EXPECT_TRUE(space.line_of_sight({3, 5}, {5, 3}));           // grazes the corner (4, 4)
+  EXPECT_FALSE(space.line_of_sight({4, 4}, {6, 6}));          // vertex to vertex through the inside
+  EXPECT_TRUE(space.line_of_sight({4, 4}, {6, 4}));           // vertex to vertex along an edge
+  EXPECT_TRUE(space.line_of_sight({4, 4}, {0, 0}));           // from a vertex outwards
+  EXPECT_FALSE(space.line_of_sight({4, 5}, {4.5, 5}));        // from an edge inwards
+  EXPECT_TRUE(space.line_of_sight({4, 5}, {3, 5}));           // from an edge outwards
+  EXPECT_TRUE(space.line_of_sight({4, 4.5}, {4, 5.5}));       // inside an edge
+  EXPECT_FALSE(space.line_of_sight({5, 5}, {5, 5.5}));        // wholly inside
+}
+
+TEST(FreeSpace, ObstaclesTouchingAtACornerLeaveNoGap) {
+  // Squares touching at (5, 5): north-west and south-east of it.
+  const FreeSpace space(box_scene({{rect(3, 5, 5, 7), {}}, {rect(5, 3, 7, 5), {}}}));
+  EXPECT_TRUE(space.is_free({5, 5}));
+  EXPECT_FALSE(space.line_of_sight({4, 4}, {6, 6}));  // diagonally through the pinch
+  EXPECT_FALSE(space.line_of_sight({5, 8}, {5, 2}));  // along both squares' edges
+  EXPECT_TRUE(space.line_of_sight({6, 6}, {5, 5}));   // up to the pinch and no further
+  EXPECT_TRUE(space.line_of_sight({5, 5}, {4, 4}));
+  EXPECT_TRUE(space.line_of_sight({5, 5}, {5, 8}));  // along one edge, away from the pinch
+  EXPECT_TRUE(space.line_of_sight({6, 4.999}, {6, 4.999}) == false);  // a point inside
+  EXPECT_FALSE(space.line_of_sight({4, 6}, {6, 4}));                  // through both squares
+}
+
+TEST(FreeSpace, ObstaclesSharingAnEdgeMergeAndBlockTheSeam) {
+  const FreeSpace space(box_scene({{rect(2, 4, 5, 6), {}}, {rect(5, 4, 8, 6), {}}}));
+  EXPECT_FALSE(space.line_of_sight({5, 1}, {5, 9}));  // along the shared edge
+  EXPECT_FALSE(space.is_free({5, 5}));
+  EXPECT_TRUE(space.line_of_sight({1, 4}, {9, 4}));
+}
+
+TEST(FreeSpace, ObstacleTouchingTheBoundsClosesThePassage) {
+  const FreeSpace space(box_scene({{rect(4, 0, 6, 10), {}}}));
+  EXPECT_EQ(space.component_count(), 2u);
+  EXPECT_NE(space.component({1, 1}), space.component({9, 9}));
+  EXPECT_FALSE(space.line_of_sight({4, 0}, {6, 0}));
+  EXPECT_FALSE(space.line_of_sight({1, 5}, {9, 5}));
+}
+
+TEST(FreeSpace, HoleHoldsAnIslandAndASeparateComponent) {
+  Polygon ring_wall{rect(2, 2, 8, 8), {rect(3, 3, 7, 7)}};
+  const FreeSpace space(box_scene({ring_wall, {rect(4.5, 4.5, 5.5, 5.5), {}}}));
+  EXPECT_EQ(space.component_count(), 2u);
+  ASSERT_TRUE(space.component({1, 1}));
+  ASSERT_TRUE(space.component({3.5, 3.5}));
+  EXPECT_NE(*space.component({1, 1}), *space.component({3.5, 3.5}));
+  EXPECT_EQ(*space.component({3.5, 3.5}), *space.component({6.5, 6.5}));
+  EXPECT_FALSE(space.component({5, 5}));  // on the island
+  EXPECT_FALSE(space.component({2.5, 5}));
+  EXPECT_FALSE(space.line_of_sight({3.5, 3.5}, {6.5, 6.5}));  // the island is in the way
+  EXPECT_TRUE(space.line_of_sight({3.5, 3.5}, {6.5, 3.5}));
+  EXPECT_NEAR(space.area(), 100 - 36 + 16 - 1, 1e-9);
+}
+
+TEST(FreeSpace, CollinearEdgesAndSegmentsThroughSeveralVertices) {
+  // Three squares in a row with gaps; a segment along their common bottom line touches every
+  // vertex on it and stays free.
+  const FreeSpace space(
+      box_scene({{rect(1, 4, 2, 5), {}}, {rect(3, 4, 4, 5), {}}, {rect(5, 4, 6, 5), {}}}));
+  EXPECT_TRUE(space.line_of_sight({0, 4}, {10, 4}));
+  EXPECT_TRUE(space.line_of_sight({0, 5}, {10, 5}));
+  EXPECT_FALSE(space.line_of_sight({0, 4.5}, {10, 4.5}));
+  EXPECT_TRUE(space.line_of_sight({2, 4}, {3, 5}));  // vertex to vertex across a gap
+}
+
+// Distance from p to a ring's edges.
+double ring_distance(const Ring& ring, Point p) {
+  double d = INFINITY;
+  for (std::size_t k = 0; k < ring.size(); ++k) {
+    const Point u = ring[k], ab = ring[(k + 1) % ring.size()] - u;
+    const double t = std::clamp(dot(p - u, ab) / dot(ab, ab), 0.0, 1.0);
+    d = std::min(d, distance(p, u + t * ab));
+  }
+  return d;
+}
+
+TEST(FreeSpace, InflationBlocksEverythingWithinTheRadiusAndNothingBeyondTheTolerance) {
+  const double radius = 0.7;
+  const Ring triangle = {{3, 3}, {7, 4}, {4, 7}};
+  const FreeSpace space(box_scene({{triangle, {}}}, radius));
+  const double tolerance = space.inflation_tolerance();
+  ASSERT_GT(tolerance, 0.0);
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<double> coord(0.0, 10.0);
+  int near_checked = 0, far_checked = 0;
+  for (int i = 0; i < 20000; ++i) {
+    const Point p{coord(rng), coord(rng)};
+    const bool inside_triangle = signed_area2({triangle[0], triangle[1], p}) > 0 &&
+                                 signed_area2({triangle[1], triangle[2], p}) > 0 &&
+                                 signed_area2({triangle[2], triangle[0], p}) > 0;
+    const double to_obstacle = inside_triangle ? 0.0 : ring_distance(triangle, p);
+    const double to_wall = std::min({p.x, p.y, 10 - p.x, 10 - p.y});
+    if (to_obstacle < radius || to_wall < radius) {
+      EXPECT_FALSE(space.is_free(p)) << p.x << "," << p.y;
+      ++near_checked;
+    } else if (to_obstacle > radius + tolerance && to_wall > radius + tolerance) {
+      EXPECT_TRUE(space.is_free(p)) << p.x << "," << p.y;
+      ++far_checked;
+    }
+  }
+  EXPECT_GT(near_checked, 1000);
+  EXPECT_GT(far_checked, 1000);
+}
+
+TEST(FreeSpace, InflationClosesGapsNarrowerThanTheAgent) {
+  // A 1-wide corridor between two walls: open for a point, closed for an agent of radius 0.6.
+  const std::vector<Polygon> walls = {{rect(0, 0, 4.5, 10), {}}, {rect(5.5, 0, 10, 10), {}}};
+  EXPECT_TRUE(FreeSpace(box_scene(walls, 0.0)).line_of_sight({5, 0.5}, {5, 9.5}));
+  const FreeSpace fat(box_scene(walls, 0.6));
+  EXPECT_FALSE(fat.is_free({5, 5}));
+  EXPECT_EQ(fat.component_count(), 0u);
+  EXPECT_NE(fat.explain_blocked({5, 5}).find("within the agent radius"), std::string::npos);
+}
+
+TEST(FreeSpace, ExplainsWhyAPointIsBlocked) {
+  const FreeSpace space(box_scene({{rect(4, 4, 6, 6), {}}}, 0.5));
+  EXPECT_EQ(space.explain_blocked({1, 1}), "");
+  EXPECT_EQ(space.explain_blocked({11, 1}), "outside the bounds");
+  EXPECT_EQ(space.explain_blocked({5, 5}), "inside obstacles[0]");
+  EXPECT_EQ(space.explain_blocked({3.8, 5}), "within the agent radius 0.5 of obstacles[0]");
+  EXPECT_EQ(space.explain_blocked({0.2, 5}), "within the agent radius 0.5 of the bounds");
+}
+
+TEST(FreeSpace, NearestFreePointIsFreeAndClose) {
+  const FreeSpace space(box_scene({{rect(4, 4, 6, 6), {}}}, 0.5));
+  for (const Point p : {Point{5, 5}, Point{4.2, 5.1}, Point{-3, 5}, Point{9.9, 9.9}}) {
+    const auto q = space.nearest_free(p);
+    ASSERT_TRUE(q);
+    EXPECT_TRUE(space.is_free(*q));
+    EXPECT_LE(distance(p, *q),
+              distance(p, {5, 3.4}) + 1e-9);  // no farther than a known free point... roughly
+  }
+  EXPECT_EQ(*space.nearest_free({1, 1}), (Point{1, 1}));
+}
+
+TEST(FreeSpace, SegmentCostIntegratesOverlappingRegionsLaterWins) {
+  Scene scene = box_scene({});
+  scene.regions.push_back({"mud", 3.0, std::nullopt, rect(2, 0, 6, 10), {}});
+  scene.regions.push_back({"road", 0.5, std::nullopt, rect(4, 4, 8, 6), {}});
+  const FreeSpace space(scene);
+  EXPECT_DOUBLE_EQ(space.min_cost(), 0.5);
+  // y = 5: [0,2] plain, [2,4] mud, [4,8] road (wins over mud), [8,10] plain.
+  EXPECT_NEAR(space.segment_cost({0, 5}, {10, 5}), 2 + 2 * 3 + 4 * 0.5 + 2, 1e-9);
+  // y = 1: only mud between 2 and 6.
+  EXPECT_NEAR(space.segment_cost({0, 1}, {10, 1}), 2 + 4 * 3 + 4, 1e-9);
+  // A diagonal: cost = sum of piece lengths times multipliers.
+  const double s = std::sqrt(2.0);
+  EXPECT_NEAR(space.segment_cost({0, 0}, {10, 10}), s * (2 + 2 * 3 + 2 * 0.5 + 0 + 4), 1e-9);
+  EXPECT_DOUBLE_EQ(space.cost_at({5, 5}), 0.5);
+  EXPECT_DOUBLE_EQ(space.cost_at({5, 1}), 3.0);
+  EXPECT_DOUBLE_EQ(space.cost_at({9, 9}), 1.0);
+  EXPECT_NEAR(space.path_cost({{0, 1}, {2, 1}, {2, 3}}), 2 + 2 * 3, 1e-9);
+}
+
+// Property: whatever line_of_sight accepts, every sampled point along the segment is free (a
+// different code path: point location by ray crossing).
+TEST(FreeSpace, AcceptedSegmentsAreFreeAllAlongOnRandomScenes) {
+  std::mt19937 rng(42);
+  std::uniform_real_distribution<double> coord(0.0, 10.0);
+  std::uniform_real_distribution<double> size(0.3, 2.0);
+  for (int scene_index = 0; scene_index < 20; ++scene_index) {
+    std::vector<Polygon> obstacles;
+    for (int k = 0; k < 12; ++k) {
+      // Snapped to a coarse lattice so touching and collinear cases are common.
+      const double x = std::round(coord(rng) * 2) / 2, y = std::round(coord(rng) * 2) / 2;
+      const double w = std::round(size(rng) * 2) / 2, h = std::round(size(rng) * 2) / 2;
+      if (x + w > 10.0 || y + h > 10.0) continue;  // keep every obstacle a proper rectangle
+      obstacles.push_back({rect(x, y, x + w, y + h), {}});
+    }
+    const FreeSpace space(box_scene(obstacles, scene_index % 2 ? 0.0 : 0.15));
+    int accepted = 0;
+    for (int q = 0; q < 300; ++q) {
+      Point a{std::round(coord(rng) * 2) / 2, std::round(coord(rng) * 2) / 2};
+      Point b{std::round(coord(rng) * 2) / 2, std::round(coord(rng) * 2) / 2};
+      if (!space.line_of_sight(a, b)) continue;
+      ++accepted;
+      for (int i = 0; i <= 200; ++i) {
+        const double t = i / 200.0;
+        const Point p = a + t * (b - a);
+        ASSERT_TRUE(space.is_free(p)) << "scene " << scene_index << " segment (" << a.x << ","
+                                      << a.y << ")-(" << b.x << "," << b.y << ") t=" << t;
+      }
+      EXPECT_TRUE(space.line_of_sight(b, a)) << "line of sight must be symmetric";
+    }
+    EXPECT_GT(accepted, 0);
+  }
+}
+
+}  // namespace
+}  // namespace polynav
