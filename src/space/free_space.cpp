@@ -340,9 +340,8 @@ double FreeSpace::height_at(Point p) const {
   return 0.0;
 }
 
-double FreeSpace::segment_cost(Point a, Point b) const {
-  const double length = distance(a, b);
-  if (impl_->regions.empty() || length == 0.0) return length;
+template <class F>
+void FreeSpace::for_each_piece(Point a, Point b, F&& f) const {
   // Split the segment where it meets region boundaries; each piece lies in a fixed set of
   // regions, whose winner is found at the piece's midpoint.
   thread_local std::vector<double> cuts;
@@ -369,13 +368,31 @@ double FreeSpace::segment_cost(Point a, Point b) const {
     }
   }
   std::sort(cuts.begin(), cuts.end());
-  double cost = 0.0;
   for (std::size_t k = 1; k < cuts.size(); ++k) {
     const double t0 = cuts[k - 1], t1 = cuts[k];
-    if (t1 <= t0) continue;
-    cost += cost_at(a + (0.5 * (t0 + t1)) * d) * (t1 - t0) * length;
+    if (t1 > t0) f(t0, t1, a + (0.5 * (t0 + t1)) * d);
   }
+}
+
+double FreeSpace::segment_cost(Point a, Point b) const {
+  const double length = distance(a, b);
+  if (impl_->regions.empty() || length == 0.0) return length;
+  double cost = 0.0;
+  for_each_piece(
+      a, b, [&](double t0, double t1, Point mid) { cost += cost_at(mid) * (t1 - t0) * length; });
   return cost;
+}
+
+bool FreeSpace::climbable(Point a, Point b) const {
+  if (!impl_->has_heights || !std::isfinite(impl_->agent.max_climb) || a == b) return true;
+  bool ok = true;
+  double previous = height_at(a);
+  for_each_piece(a, b, [&](double, double, Point mid) {
+    const double h = height_at(mid);
+    ok = ok && h - previous <= impl_->agent.max_climb;
+    previous = h;
+  });
+  return ok && height_at(b) - previous <= impl_->agent.max_climb;
 }
 
 double FreeSpace::path_cost(const std::vector<Point>& path) const {

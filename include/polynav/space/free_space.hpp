@@ -57,6 +57,11 @@ class FreeSpace {
   /// The integral of the region cost multipliers along segment ab (its length where no region
   /// applies). Does not check line of sight.
   double segment_cost(Point a, Point b) const;
+  /// Whether moving straight from a to b never steps up by more than the agent's max_climb
+  /// between terrain heights (regions with a `height`). Stepping down is always allowed.
+  bool climbable(Point a, Point b) const;
+  /// line_of_sight and climbable: the segment is a valid motion.
+  bool traversable(Point a, Point b) const { return line_of_sight(a, b) && climbable(a, b); }
   /// segment_cost summed over a polyline.
   double path_cost(const std::vector<Point>& path) const;
   /// The cost multiplier at p (the last region containing p, else 1).
@@ -93,6 +98,9 @@ class FreeSpace {
  private:
   struct Impl;
   std::unique_ptr<Impl> impl_;
+  // Calls f(t0, t1, midpoint) for the pieces of segment ab between region boundaries.
+  template <class F>
+  void for_each_piece(Point a, Point b, F&& f) const;
 };
 
 }  // namespace polynav

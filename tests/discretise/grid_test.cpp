@@ -1,0 +1,250 @@
+// Occupancy grid: rasterisation against FreeSpace, corner cutting, heuristics, heights, limits,
+// and the MovingAI benchmark's optimal lengths.
+#include "polynav/discretise/grid/occupancy_grid.hpp"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <random>
+
+#include "polynav/error.hpp"
+#include "polynav/plan/planner.hpp"
+#include "polynav/smooth/path_simplifier.hpp"
+#include "polynav/space/free_space.hpp"
+
+namespace polynav {
+namespace {
+
+namespace fs = std::filesystem;
+
+Ring rect(double x0, double y0, double x1, double y1) {
+  return {{x0, y0}, {x1, y0}, {x1, y1}, {x0, y1}};
+}
+
+Scene random_scene(unsigned seed, double radius) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> coord(0.0, 18.0), size(0.5, 3.0);
+  Scene scene;
+  scene.bounds = rect(0, 0, 20, 20);
+  scene.agent.radius = radius;
+  for (int k = 0; k < 15; ++k) {
+    const double x = coord(rng), y = coord(rng);
+    scene.obstacles.push_back(
+        {{{{x, y}, {x + size(rng), y + 0.3 * size(rng)}, {x + 0.5 * size(rng), y + size(rng)}}, {}},
+         {}});
+  }
+  return scene;
+}
+
+// A cell is free exactly when its closed square lies in free space: its sides are in line of
+// sight, its centre is free and no boundary vertex lies strictly inside it.
+TEST(OccupancyGrid, FreeCellsAreExactlyTheSquaresInsideFreeSpace) {
+  for (unsigned seed = 1; seed <= 6; ++seed) {
+    const FreeSpace space(random_scene(seed, seed % 2 ? 0.0 : 0.3));
+    GridOptions options;
+    options.resolution = 0.7;
+    const OccupancyGrid grid(space, options);
+    int free_cells = 0;
+    for (int cy = 0; cy < grid.height(); ++cy) {
+      for (int cx = 0; cx < grid.width(); ++cx) {
+        const Point o = grid.origin();
+        const double s = grid.cell_size();
+        const Point a{o.x + cx * s, o.y + cy * s}, b{a.x + s, a.y}, c{a.x + s, a.y + s},
+            d{a.x, a.y + s};
+        bool vertex_inside = false;
+        for (const BoundaryRing& ring : space.boundary())
+          for (const Point& p : ring.points)
+            vertex_inside = vertex_inside || (p.x > a.x && p.x < c.x && p.y > a.y && p.y < c.y);
+        const bool expected = space.line_of_sight(a, b) && space.line_of_sight(b, c) &&
+                              space.line_of_sight(c, d) && space.line_of_sight(d, a) &&
+                              space.is_free(grid.cell_centre(cx, cy)) && !vertex_inside;
+        if (!expected) {
+          EXPECT_TRUE(grid.blocked(cx, cy)) << "seed " << seed << " cell " << cx << "," << cy;
+        } else {
+          EXPECT_FALSE(grid.blocked(cx, cy))
+              << "seed " << seed << " cell " << cx << "," << cy << " blocked needlessly";
+        }
+        free_cells += grid.blocked(cx, cy) ? 0 : 1;
+      }
+    }
+    EXPECT_GT(free_cells, 100);
+  }
+}
+
+TEST(OccupancyGrid, PathsNeverCutCornersOrLeaveFreeSpace) {
+  for (unsigned seed = 1; seed <= 6; ++seed) {
+    Scene scene = random_scene(seed, 0.0);
+    PlanOptions options;
+    options.grid.resolution = 0.5;
+    options.smoother = "none";
+    Planner planner(scene, options);
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<double> coord(0.0, 20.0);
+    int found = 0;
+    for (int q = 0; q < 40; ++q) {
+      const Point s{coord(rng), coord(rng)}, g{coord(rng), coord(rng)};
+      const PlanResult r = planner.plan(s, g);
+      if (!r.found()) continue;
+      ++found;
+      ASSERT_EQ(r.raw_waypoints.front(), s);
+      ASSERT_EQ(r.raw_waypoints.back(), g);
+      for (std::size_t k = 1; k < r.raw_waypoints.size(); ++k)
+        ASSERT_TRUE(planner.free_space().line_of_sight(r.raw_waypoints[k - 1], r.raw_waypoints[k]));
+    }
+    EXPECT_GT(found, 10);
+  }
+}
+
+TEST(OccupancyGrid, DiagonalMovesNeedBothOrthogonalNeighboursFree) {
+  // Two blocks touching at (2, 2): the diagonal between the free cells (1,2) and (2,1) around
+  // that corner must not be offered.
+  Scene scene;
+  scene.bounds = rect(0, 0, 4, 4);
+  scene.obstacles.push_back({{rect(1, 1, 2, 2), {}}, {}});
+  scene.obstacles.push_back({{rect(2, 2, 3, 3), {}}, {}});
+  const FreeSpace space(scene);
+  GridOptions options;
+  options.resolution = 1.0;
+  const OccupancyGrid grid(space, options);
+  ASSERT_TRUE(grid.blocked(1, 1));
+  ASSERT_TRUE(grid.blocked(2, 2));
+  ASSERT_FALSE(grid.blocked(1, 2));
+  ASSERT_FALSE(grid.blocked(2, 1));
+  const search::NodeId from = 2 * 4 + 1, to = 1 * 4 + 2;
+  bool offered = false;
+  grid.for_each_neighbour(from, [&](search::NodeId n, double) { offered = offered || n == to; });
+  EXPECT_FALSE(offered);
+}
+
+TEST(OccupancyGrid, EveryAdmissibleHeuristicFindsTheSameOptimalCost) {
+  Scene scene = random_scene(3, 0.0);
+  scene.regions.push_back({"mud", 2.5, std::nullopt, rect(5, 5, 12, 9), {}});
+  scene.regions.push_back({"road", 0.5, std::nullopt, rect(0, 14, 20, 15.5), {}});
+  std::vector<double> reference;
+  for (const char* name : {"zero", "octile", "euclidean", "chebyshev"}) {
+    PlanOptions options;
+    options.grid.resolution = 0.5;
+    options.grid.heuristic = parse_grid_heuristic(name);
+    options.smoother = "none";
+    Planner planner(scene, options);
+    std::mt19937 rng(11);
+    std::uniform_real_distribution<double> coord(0.0, 20.0);
+    std::vector<double> costs;
+    for (int q = 0; q < 30; ++q) {
+      const PlanResult r = planner.plan({coord(rng), coord(rng)}, {coord(rng), coord(rng)});
+      costs.push_back(r.found() ? r.raw_cost : -1.0);
+    }
+    if (reference.empty()) {
+      reference = costs;
+    } else {
+      for (std::size_t k = 0; k < costs.size(); ++k)
+        EXPECT_NEAR(costs[k], reference[k], 1e-9) << name;
+    }
+  }
+}
+
+TEST(OccupancyGrid, OneWayHeightSteps) {
+  // A plateau of height 2 in the middle of a corridor; the agent climbs at most 1: it may come
+  // down from the plateau but not go up onto it.
+  Scene scene;
+  scene.bounds = rect(0, 0, 12, 3);
+  scene.agent.max_climb = 1.0;
+  scene.regions.push_back({"plateau", 1.0, 2.0, rect(4, 0, 8, 3), {}});
+  PlanOptions options;
+  options.grid.resolution = 0.5;
+  Planner planner(scene, options);
+  EXPECT_EQ(planner.plan({1, 1.5}, {11, 1.5}).status, search::SearchStatus::no_path);
+  const PlanResult down = planner.plan({6, 1.5}, {11, 1.5});
+  ASSERT_TRUE(down.found()) << down.message;
+  EXPECT_TRUE(planner.free_space().climbable({6, 1.5}, {11, 1.5}));
+  EXPECT_FALSE(planner.free_space().climbable({1, 1.5}, {6, 1.5}));
+}
+
+TEST(OccupancyGrid, RefusesBadOptionsWithMessagesNamingTheOption) {
+  Scene scene;
+  scene.bounds = rect(0, 0, 10, 10);
+  const FreeSpace space(scene);
+  GridOptions options;
+  options.resolution = -1.0;
+  try {
+    OccupancyGrid grid(space, options);
+    ADD_FAILURE() << "negative resolution accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("resolution"), std::string::npos) << e.what();
+  }
+  options.resolution = 1e-4;
+  options.max_cells = 1000000;
+  try {
+    OccupancyGrid grid(space, options);
+    ADD_FAILURE() << "grid beyond the budget accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("--max-cells"), std::string::npos) << e.what();
+  }
+  options = {};
+  options.connectivity = 6;
+  EXPECT_THROW(OccupancyGrid(space, options), InputError);
+  EXPECT_THROW(parse_grid_heuristic("manhatan"), InputError);
+}
+
+// MovingAI's optimal lengths are for 8-connected moves without corner cutting: the grid method
+// on the map's own cells must reproduce every one of them.
+void expect_scenario_lengths(const fs::path& map, const fs::path& scen) {
+  const Scene scene = load_scene(map);
+  const std::vector<Query> queries = load_scenario(scen, scene);
+  PlanOptions options;
+  options.smoother = "none";
+  Planner planner(scene, options);
+  int mismatches = 0;
+  for (const Query& q : queries) {
+    ASSERT_TRUE(q.reference_length);
+    const PlanResult r = planner.plan(q.start, q.goal);
+    ASSERT_TRUE(r.found()) << scen << " " << q.where.to_string() << ": " << r.message;
+    // The files print 6 significant digits (e.g. 103.284): half a unit in the last of them.
+    const double tolerance = std::max(1e-6, 5e-6 * *q.reference_length);
+    if (std::abs(r.raw_length - *q.reference_length) > tolerance && ++mismatches <= 5)
+      ADD_FAILURE() << scen << " " << q.where.to_string() << ": length " << r.raw_length
+                    << ", reference " << *q.reference_length;
+  }
+  EXPECT_EQ(mismatches, 0) << scen;
+  EXPECT_GT(queries.size(), 0u);
+}
+
+TEST(MovingAi, BundledMapsReproduceOptimalLengths) {
+  const fs::path dir = fs::path(POLYNAV_SOURCE_DIR) / "scenes" / "movingai";
+  int maps = 0;
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    if (entry.path().extension() != ".map") continue;
+    fs::path scen = entry.path();
+    scen += ".scen";
+    if (!fs::exists(scen)) continue;
+    expect_scenario_lengths(entry.path(), scen);
+    ++maps;
+  }
+  EXPECT_GT(maps, 0);
+}
+
+TEST(MovingAi, ReferenceMapsReproduceOptimalLengths) {
+  const fs::path dir = fs::path(POLYNAV_SHARED_DATA) / "movingai";
+  if (!fs::exists(dir)) GTEST_SKIP() << "reference data not found at " << dir;
+  int maps = 0;
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    if (entry.path().extension() != ".scen") continue;
+    // Scenario files are named after their map: NAME.map.scen or NAME-*.scen.
+    fs::path map = dir / entry.path().stem();
+    if (map.extension() != ".map") {
+      const std::string stem = entry.path().stem().string();
+      for (const auto& candidate : fs::directory_iterator(dir))
+        if (candidate.path().extension() == ".map" &&
+            stem.rfind(candidate.path().stem().string() + "-", 0) == 0)
+          map = candidate.path();
+    }
+    if (!fs::exists(map)) continue;
+    SCOPED_TRACE(map.string());
+    expect_scenario_lengths(map, entry.path());
+    ++maps;
+  }
+  EXPECT_GE(maps, 10);
+}
+
+}  // namespace
+}  // namespace polynav
