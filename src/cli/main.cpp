@@ -1,6 +1,90 @@
-#include <iostream>
+// The `polynav` command-line tool: sets up the application and runs the chosen subcommand.
+// Every failure ends as one `error: ...` line on stderr and a documented exit code; nothing
+// escapes as a crash.
 
-int main() {
-  std::cerr << "polynav: no subcommands yet\n";
-  return 2;
+#include <CLI/CLI.hpp>
+#include <exception>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "commands.hpp"
+#include "common.hpp"
+#include "polynav/error.hpp"
+
+namespace {
+
+int run(int argc, char** argv) {
+  using namespace polynav::cli;
+  CLI::App app(
+      "polynav - plans collision-free paths for a point or disc-shaped agent through 2D\n"
+      "polygonal scenes.",
+      "polynav");
+  // Global options may then follow the subcommand as well as precede it.
+  app.fallthrough();
+  app.require_subcommand(1);
+  app.set_version_flag("--version", "polynav " POLYNAV_VERSION);
+  app.get_formatter()->column_width(30);
+  app.footer(
+      std::string("SCENE is a native scene (.yaml, .yml, .json), a MovingAI map (.map), a ROS map\n"
+                  "(.yaml with an image: key) or a Polyanya mesh (.mesh).\n"
+                  "\n"
+                  "Examples:\n"
+                  "  polynav validate scenes/warehouse.yaml\n"
+                  "  polynav --radius 0.5 validate scenes/warehouse.yaml --json\n"
+                  "  polynav render scenes/warehouse.yaml -o warehouse.svg --width 1200\n"
+                  "  polynav plan scenes/warehouse.yaml --svg warehouse.svg\n"
+                  "  polynav scen scenes/movingai/arena.map scenes/movingai/arena.map.scen\n"
+                  "\n"
+                  "Global options go before or after the subcommand. Run 'polynav SUBCOMMAND\n"
+                  "--help' for the options of a subcommand.\n"
+                  "\n") +
+      exit_codes_help);
+  add_global_options(app);
+  add_validate_command(app);
+  add_render_command(app);
+  add_plan_command(app);
+  add_scen_command(app);
+
+  if (argc <= 1) {
+    std::cerr << app.help();
+    return exit_bad_input;
+  }
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::Success& e) {
+    // --help and --version.
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    const std::vector<CLI::App*> chosen = app.get_subcommands();
+    const std::vector<std::string> left = app.remaining();
+    if (chosen.empty() && !left.empty()) {
+      // CLI11 would only say that a subcommand is required.
+      print_error((left.front().starts_with("-") ? "unknown option '" : "unknown subcommand '") +
+                  left.front() + "'");
+    } else {
+      print_error(e.what());
+    }
+    const std::string where = chosen.empty() ? "polynav" : "polynav " + chosen.front()->get_name();
+    std::cerr << "Run '" << where << " --help' for usage.\n";
+    return exit_bad_input;
+  }
+  return exit_status();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return run(argc, argv);
+  } catch (const polynav::InputError& e) {
+    polynav::cli::print_error(e.what());
+    return polynav::cli::exit_bad_input;
+  } catch (const std::exception& e) {
+    polynav::cli::print_error(std::string("internal: ") + e.what());
+    return polynav::cli::exit_internal;
+  } catch (...) {
+    polynav::cli::print_error("internal: unknown exception");
+    return polynav::cli::exit_internal;
+  }
 }

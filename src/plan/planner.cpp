@@ -31,7 +31,7 @@ FreeSpace timed_free_space(const Scene& scene, const FreeSpaceOptions& options, 
 }  // namespace
 
 std::vector<std::string> available_methods() {
-  return {"grid"};
+  return {"grid", "visgraph"};
 }
 
 std::unique_ptr<Discretisation> make_discretisation(const FreeSpace& space, const Scene& scene,
@@ -43,6 +43,8 @@ std::unique_ptr<Discretisation> make_discretisation(const FreeSpace& space, cons
     if (!grid.origin && !scene.bounds.empty()) grid.origin = bounding_box(scene.bounds).min;
     return std::make_unique<OccupancyGrid>(space, grid);
   }
+  if (options.method == "visgraph")
+    return std::make_unique<VisibilityGraph>(space, options.visgraph);
   std::string names;
   for (const std::string& name : available_methods()) names += (names.empty() ? "" : ", ") + name;
   throw InputError({"", 0, 0, "method"},

@@ -97,6 +97,22 @@ struct FreeSpace::Impl {
   bool has_heights = false;
   bgi::rtree<IndexEntry, bgi::rstar<16>> index;
 
+  // Point location without long rays: a uniform grid of buckets over the box, each listing the
+  // edges that touch it and a reference point of known status. A point's status is its
+  // bucket's reference status flipped once per edge crossing the segment between them, and
+  // only the bucket's own edges can cross that segment (the bucket is convex).
+  struct Locator {
+    Point origin;
+    double bucket_w = 1.0, bucket_h = 1.0;
+    int nx = 0, ny = 0;
+    std::vector<std::uint32_t> offsets;  // CSR: edges of bucket b in edge_ids[offsets[b]..]
+    std::vector<std::uint32_t> edge_ids;
+    std::vector<Point> reference;
+    std::vector<std::uint8_t> reference_free;
+    int bucket_x(double x) const { return std::clamp(int((x - origin.x) / bucket_w), 0, nx - 1); }
+    int bucket_y(double y) const { return std::clamp(int((y - origin.y) / bucket_h), 0, ny - 1); }
+  } locator;
+
   template <class Predicate, class Visit>
   void for_each_edge(const Predicate& predicate, Visit&& visit) const {
     index.query(predicate, boost::make_function_output_iterator(
@@ -104,6 +120,16 @@ struct FreeSpace::Impl {
   }
 
   void build_index();
+  void build_locator();
+  // Whether segment c->p crosses edge e, for c and p on no edge: endpoints of e on the line cp
+  // count as lying on its left (a symbolic perturbation of the line), so a crossing through a
+  // vertex counts exactly once.
+  bool crosses(Point c, Point p, std::uint32_t e) const {
+    const Point u = edges[e].a, v = edges[e].b;
+    const bool u_left = exact::orientation(c, p, u) >= 0, v_left = exact::orientation(c, p, v) >= 0;
+    if (u_left == v_left) return false;
+    return exact::orientation(u, v, c) * exact::orientation(u, v, p) < 0;
+  }
   void label_components_by_nesting();
   // Crossing parity of a ray from p towards +x; sets on_boundary when p lies on an edge.
   // With `per_ring`, also counts crossings per ring.
@@ -133,6 +159,78 @@ void FreeSpace::Impl::build_index() {
   }
   ring_begin.push_back(static_cast<std::uint32_t>(edges.size()));
   index = decltype(index)(entries.begin(), entries.end());  // packing (STR bulk load)
+  build_locator();
+}
+
+void FreeSpace::Impl::build_locator() {
+  Locator& loc = locator;
+  if (edges.empty()) return;
+  // About two edges per bucket, at most 2048 buckets a side.
+  const double cells = std::max(1.0, double(edges.size()) / 2.0);
+  const double aspect = std::max(box.width(), 1e-300) / std::max(box.height(), 1e-300);
+  loc.nx = std::clamp(int(std::sqrt(cells * aspect)), 1, 2048);
+  loc.ny = std::clamp(int(std::sqrt(cells / aspect)), 1, 2048);
+  loc.origin = box.min;
+  loc.bucket_w = box.width() > 0 ? box.width() / loc.nx : 1.0;
+  loc.bucket_h = box.height() > 0 ? box.height() / loc.ny : 1.0;
+  const std::size_t buckets = std::size_t(loc.nx) * loc.ny;
+
+  // Edges to buckets, by each edge's bounding box (conservative: an edge listed in a bucket it
+  // misses only costs a test).
+  std::vector<std::uint32_t> counts(buckets + 1, 0);
+  const auto for_buckets = [&](const Edge& e, auto&& f) {
+    const int x0 = loc.bucket_x(std::min(e.a.x, e.b.x)), x1 = loc.bucket_x(std::max(e.a.x, e.b.x));
+    const int y0 = loc.bucket_y(std::min(e.a.y, e.b.y)), y1 = loc.bucket_y(std::max(e.a.y, e.b.y));
+    for (int y = std::max(0, y0 - 1); y <= std::min(loc.ny - 1, y1 + 1); ++y)
+      for (int x = std::max(0, x0 - 1); x <= std::min(loc.nx - 1, x1 + 1); ++x)
+        f(std::size_t(y) * loc.nx + x);
+  };
+  for (const Edge& e : edges) for_buckets(e, [&](std::size_t b) { ++counts[b + 1]; });
+  for (std::size_t b = 0; b < buckets; ++b) counts[b + 1] += counts[b];
+  loc.offsets = counts;
+  loc.edge_ids.resize(counts.back());
+  for (std::uint32_t id = 0; id < edges.size(); ++id)
+    for_buckets(edges[id], [&](std::size_t b) { loc.edge_ids[counts[b]++] = id; });
+
+  // Reference points: bucket centres, moved off any edge through them; their status by one ray
+  // per bucket row, then along the row by crossings between neighbouring references.
+  loc.reference.resize(buckets);
+  loc.reference_free.assign(buckets, 0);
+  std::vector<std::uint32_t> seen(edges.size(), 0);
+  std::uint32_t stamp = 0;
+  for (int y = 0; y < loc.ny; ++y) {
+    for (int x = 0; x < loc.nx; ++x) {
+      const std::size_t b = std::size_t(y) * loc.nx + x;
+      const double fx[] = {0.5, 0.382, 0.618, 0.271, 0.729, 0.153};
+      for (double f : fx) {
+        const Point c{loc.origin.x + (x + f) * loc.bucket_w,
+                      loc.origin.y + (y + 1.0 - f) * loc.bucket_h};
+        loc.reference[b] = c;
+        bool on_edge = false;
+        for (std::uint32_t k = loc.offsets[b]; k < loc.offsets[b + 1] && !on_edge; ++k)
+          on_edge = exact::on_segment(edges[loc.edge_ids[k]].a, edges[loc.edge_ids[k]].b, c);
+        if (!on_edge) break;
+      }
+      if (x == 0) {
+        bool on_boundary = false;
+        loc.reference_free[b] = ray_parity(loc.reference[b], on_boundary, nullptr) ? 1 : 0;
+        continue;
+      }
+      // The segment between the two references lies in the union of the two buckets.
+      const std::size_t a = b - 1;
+      bool flip = false;
+      ++stamp;
+      for (std::size_t bucket : {a, b}) {
+        for (std::uint32_t k = loc.offsets[bucket]; k < loc.offsets[bucket + 1]; ++k) {
+          const std::uint32_t e = loc.edge_ids[k];
+          if (seen[e] == stamp) continue;
+          seen[e] = stamp;
+          if (crosses(loc.reference[a], loc.reference[b], e)) flip = !flip;
+        }
+      }
+      loc.reference_free[b] = loc.reference_free[a] ^ (flip ? 1 : 0);
+    }
+  }
 }
 
 bool FreeSpace::Impl::ray_parity(Point p, bool& on_boundary,
@@ -238,9 +336,20 @@ FreeSpace::FreeSpace(FreeSpace&&) noexcept = default;
 FreeSpace& FreeSpace::operator=(FreeSpace&&) noexcept = default;
 
 bool FreeSpace::is_free(Point p) const {
-  bool on_boundary = false;
-  const bool odd = impl_->ray_parity(p, on_boundary, nullptr);
-  return on_boundary || odd;
+  const Impl& s = *impl_;
+  if (s.edges.empty() || p.x < s.box.min.x || p.x > s.box.max.x || p.y < s.box.min.y ||
+      p.y > s.box.max.y)
+    return false;
+  const Impl::Locator& loc = s.locator;
+  const std::size_t b = std::size_t(loc.bucket_y(p.y)) * loc.nx + loc.bucket_x(p.x);
+  const Point c = loc.reference[b];
+  bool free = loc.reference_free[b] != 0;
+  for (std::uint32_t k = loc.offsets[b]; k < loc.offsets[b + 1]; ++k) {
+    const std::uint32_t e = loc.edge_ids[k];
+    if (exact::on_segment(s.edges[e].a, s.edges[e].b, p)) return true;
+    if (s.crosses(c, p, e)) free = !free;
+  }
+  return free;
 }
 
 bool FreeSpace::line_of_sight(Point a, Point b) const {

@@ -14,6 +14,7 @@
 
 #include "polynav/discretise/discretisation.hpp"
 #include "polynav/discretise/grid/occupancy_grid.hpp"
+#include "polynav/discretise/visibility_graph/visibility_graph.hpp"
 #include "polynav/geometry.hpp"
 #include "polynav/scene/scene.hpp"
 #include "polynav/search/astar.hpp"
@@ -22,9 +23,10 @@
 namespace polynav {
 
 struct PlanOptions {
-  /// The discretisation: "grid" (see available_methods()).
+  /// The discretisation: "grid" or "visgraph" (see available_methods()).
   std::string method = "grid";
   GridOptions grid;
+  VisibilityGraphOptions visgraph;
   /// "none" or "shortcut" (see smoother_names()).
   std::string smoother = "shortcut";
   /// Move a start or goal that is not free to the nearest free point instead of answering

@@ -1,0 +1,19 @@
+#pragma once
+/// @file
+/// The command line's JSON output: one object per query (docs/output.md).
+
+#include <string>
+#include <string_view>
+
+#include "polynav/plan/planner.hpp"
+
+namespace polynav {
+
+/// One line of JSON for a plan result, keys in the documented order:
+/// `{"status", "method", "smoother", "start", "goal", "length", "cost", "waypoints",
+///   "raw_length", "raw_cost", "raw_waypoints", "stats": {"nodes", "expanded", "generated",
+///   "build_ms", "search_ms", "smooth_ms"}, "message", "query"}`.
+/// Lengths and costs are null when there is no path; "query" only when a name is given.
+std::string plan_result_json(const PlanResult& result, std::string_view query_name = {});
+
+}  // namespace polynav

@@ -1,0 +1,16 @@
+#pragma once
+// The subcommands of the `polynav` tool. Each adds itself to the application; main() calls them
+// in the order they appear in `polynav --help`.
+
+namespace CLI {
+class App;
+}
+
+namespace polynav::cli {
+
+void add_validate_command(CLI::App& app);
+void add_render_command(CLI::App& app);
+void add_plan_command(CLI::App& app);
+void add_scen_command(CLI::App& app);
+
+}  // namespace polynav::cli

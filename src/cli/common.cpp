@@ -1,0 +1,177 @@
+#include "common.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
+#include <string>
+
+#include "polynav/error.hpp"
+
+namespace polynav::cli {
+
+const char* const exit_codes_help =
+    "Exit codes:\n"
+    "  0  success (the scene is valid; a path was found)\n"
+    "  1  no path between start and goal, or only a partial one\n"
+    "  2  bad input or usage: a broken scene, a missing file, an unknown option\n"
+    "  3  internal error (a bug: please report it with the input that caused it)";
+
+const char* const global_options_help =
+    "Global options, before or after the subcommand (see 'polynav --help'):\n"
+    "  --radius R, --inflation-tolerance T";
+
+namespace {
+
+// Double parsing that insists on the whole text being one finite number.
+std::optional<double> parse_finite(const std::string& text) {
+  if (text.empty()) return std::nullopt;
+  char* end = nullptr;
+  const double v = std::strtod(text.c_str(), &end);
+  if (end != text.c_str() + text.size() || !std::isfinite(v)) return std::nullopt;
+  return v;
+}
+
+const CLI::App& root_of(const CLI::App& app) {
+  const CLI::App* a = &app;
+  while (a->get_parent() != nullptr) a = a->get_parent();
+  return *a;
+}
+
+Scene load_with_options(const std::filesystem::path& path, const SceneOptions& options) {
+  // Checked here so a missing file gets the same one-line message whatever the format reader.
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) {
+    throw InputError(InputLocation{path.string(), 0, 0, {}}, "no such file");
+  }
+  if (std::filesystem::is_directory(path, ec)) {
+    throw InputError(InputLocation{path.string(), 0, 0, {}}, "is a directory, not a scene file");
+  }
+  Scene scene = load_scene(path);
+  if (options.radius) scene.agent.radius = *options.radius;
+  return scene;
+}
+
+}  // namespace
+
+const CLI::Validator non_negative_finite(
+    [](std::string& text) -> std::string {
+      const std::optional<double> v = parse_finite(text);
+      if (!v || *v < 0) return "must be a finite number >= 0, got '" + text + "'";
+      return {};
+    },
+    "", "non-negative finite number");
+
+CLI::Validator number_in_range(double low, double high) {
+  return CLI::Validator(
+      [low, high](std::string& text) -> std::string {
+        const std::optional<double> v = parse_finite(text);
+        if (!v || *v < low || *v > high) {
+          return "must be a number from " + format_number(low) + " to " + format_number(high) +
+                 ", got '" + text + "'";
+        }
+        return {};
+      },
+      "", "number in range");
+}
+
+void add_global_options(CLI::App& app) {
+  app.add_option("--radius", "Agent radius instead of the scene's own (>= 0)")
+      ->type_name("R")
+      ->check(non_negative_finite);
+  app.add_option("--inflation-tolerance",
+                 "How far inflated obstacles may exceed the exact disc sum\n"
+                 "(>= 0; default 0 = 1% of the radius)")
+      ->type_name("T")
+      ->check(non_negative_finite);
+}
+
+SceneOptions scene_options(const CLI::App& command) {
+  const CLI::App& root = root_of(command);
+  SceneOptions options;
+  if (const CLI::Option* o = root.get_option_no_throw("--radius"); o && o->count() > 0) {
+    options.radius = o->as<double>();
+  }
+  if (const CLI::Option* o = root.get_option_no_throw("--inflation-tolerance");
+      o && o->count() > 0) {
+    options.inflation_tolerance = o->as<double>();
+  }
+  return options;
+}
+
+Scene load_scene_with_options(const std::filesystem::path& path, const SceneOptions& options) {
+  return load_with_options(path, options);
+}
+
+LoadedScene::LoadedScene(const std::filesystem::path& path, const SceneOptions& options)
+    : scene(load_with_options(path, options)),
+      space(scene, FreeSpaceOptions{.inflation_tolerance = options.inflation_tolerance}) {}
+
+SceneFormat scene_format(const Scene& scene) {
+  std::string ext = scene.source.extension().string();
+  std::transform(ext.begin(), ext.end(), ext.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  if (scene.cell_map) return {"movingai-map", "MovingAI grid map"};
+  if (ext == ".mesh") return {"polyanya-mesh", "Polyanya navigation mesh"};
+  if ((ext == ".yaml" || ext == ".yml") && !scene.free_boundary.empty()) {
+    return {"ros-map", "ROS occupancy map"};
+  }
+  if (ext == ".json") return {"native-json", "native JSON scene"};
+  if (ext == ".yaml" || ext == ".yml") return {"native-yaml", "native YAML scene"};
+  if (!scene.free_boundary.empty()) return {"free-space", "free-space boundary"};
+  return {"native", "native scene"};
+}
+
+std::string scene_display_name(const Scene& scene) {
+  if (!scene.name.empty()) return scene.name;
+  return scene.source.stem().string();
+}
+
+std::string format_number(double v, int significant) {
+  if (std::isnan(v)) return "nan";
+  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+  char buf[64];
+  const double magnitude = std::abs(v);
+  if (v != 0 && (magnitude < 1e-4 || magnitude >= 1e9)) {
+    std::snprintf(buf, sizeof buf, "%.*g", significant, v);
+    return buf;
+  }
+  // Fixed notation with as many decimals as the significant digits leave.
+  const int exponent = v == 0 ? 0 : static_cast<int>(std::floor(std::log10(magnitude)));
+  const int decimals = std::clamp(significant - 1 - exponent, 0, 12);
+  std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+  std::string s = buf;
+  if (s.find('.') != std::string::npos) {
+    while (s.back() == '0') s.pop_back();
+    if (s.back() == '.') s.pop_back();
+  }
+  if (s == "-0") s = "0";
+  return s;
+}
+
+std::string format_point(Point p) {
+  return "(" + format_number(p.x) + ", " + format_number(p.y) + ")";
+}
+
+void print_error(std::string_view message) {
+  // The contract is one line per error, whatever the message contains.
+  std::string line(message);
+  std::replace(line.begin(), line.end(), '\n', ' ');
+  std::cerr << "error: " << line << '\n';
+}
+
+namespace {
+int reported_status = exit_ok;
+}
+
+void set_exit_status(int status) {
+  reported_status = status;
+}
+
+int exit_status() {
+  return reported_status;
+}
+
+}  // namespace polynav::cli

@@ -1,0 +1,80 @@
+#pragma once
+// What the subcommands share: the global options, loading a scene with them, exit codes, error
+// printing and number formatting.
+
+#include <CLI/CLI.hpp>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "polynav/geometry.hpp"
+#include "polynav/scene/scene.hpp"
+#include "polynav/space/free_space.hpp"
+
+namespace polynav::cli {
+
+// Exit codes, documented in `polynav --help`.
+inline constexpr int exit_ok = 0;
+inline constexpr int exit_no_path = 1;
+inline constexpr int exit_bad_input = 2;
+inline constexpr int exit_internal = 3;
+
+// Texts closing `polynav --help` and every subcommand's help.
+extern const char* const exit_codes_help;
+extern const char* const global_options_help;
+
+// Options given to the tool as a whole that change how every scene is read.
+struct SceneOptions {
+  std::optional<double> radius;      // replaces the scene's agent radius
+  double inflation_tolerance = 0.0;  // FreeSpaceOptions::inflation_tolerance
+};
+
+// Adds --radius and --inflation-tolerance to the application.
+void add_global_options(CLI::App& app);
+// The global options as parsed, seen from any subcommand.
+SceneOptions scene_options(const CLI::App& command);
+
+// Accepts finite numbers >= 0 (CLI11's own checks let "inf" through).
+extern const CLI::Validator non_negative_finite;
+// Accepts numbers in [low, high], with a message that shows the bounds as people write them.
+CLI::Validator number_in_range(double low, double high);
+
+// A scene read with the global options applied (a missing file gets a one-line message).
+Scene load_scene_with_options(const std::filesystem::path& path, const SceneOptions& options);
+
+// A scene and its free space, built with the global options. Not movable: FreeSpace is built
+// from the scene member and nothing promises it does not refer back to it.
+struct LoadedScene {
+  LoadedScene(const std::filesystem::path& path, const SceneOptions& options);
+  LoadedScene(const LoadedScene&) = delete;
+  LoadedScene& operator=(const LoadedScene&) = delete;
+
+  Scene scene;
+  FreeSpace space;
+};
+
+// How a scene was given: a short identifier for JSON ("native-yaml", "movingai-map", ...) and
+// words for people ("native YAML scene", ...)..
+struct SceneFormat {
+  std::string id;
+  std::string description;
+};
+SceneFormat scene_format(const Scene& scene);
+
+// The scene's name, else its file's stem.
+std::string scene_display_name(const Scene& scene);
+
+// Numbers for people: up to `significant` digits, no trailing zeros, no exponent below 1e9.
+std::string format_number(double v, int significant = 6);
+// "(x, y)"
+std::string format_point(Point p);
+
+// Prints "error: <message>" as one line on stderr.
+void print_error(std::string_view message);
+
+// The exit status a subcommand reports when it finishes (its CLI11 callback cannot return one).
+void set_exit_status(int status);
+int exit_status();
+
+}  // namespace polynav::cli

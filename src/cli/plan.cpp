@@ -1,0 +1,151 @@
+// `polynav plan SCENE`: plans the scene's queries (or one given on the command line) with a
+// chosen method and smoother; prints waypoints, or one JSON object per query with --json, and
+// draws the result with --svg.
+
+#include <CLI/CLI.hpp>
+#include <charconv>
+#include <iostream>
+#include <memory>
+
+#include "commands.hpp"
+#include "common.hpp"
+#include "planning.hpp"
+#include "polynav/error.hpp"
+#include "polynav/io/json.hpp"
+#include "polynav/io/svg.hpp"
+
+namespace polynav::cli {
+namespace {
+
+struct PlanArgs {
+  std::string scene;
+  MethodArgs method;
+  std::string start, goal, query;
+  bool json = false;
+  std::string svg;
+  int width = 1000;
+};
+
+Point parse_point(const std::string& text, const std::string& option) {
+  const auto comma = text.find(',');
+  Point p;
+  bool ok = comma != std::string::npos;
+  if (ok) {
+    const char* begin = text.data();
+    const char* end = begin + text.size();
+    auto [after_x, ex] = std::from_chars(begin, begin + comma, p.x);
+    auto [after_y, ey] = std::from_chars(begin + comma + 1, end, p.y);
+    ok = ex == std::errc() && ey == std::errc() && after_x == begin + comma && after_y == end &&
+         std::isfinite(p.x) && std::isfinite(p.y);
+  }
+  if (!ok)
+    throw InputError({"", 0, 0, option},
+                     "expected X,Y with two finite numbers, found '" + text + "'");
+  return p;
+}
+
+int exit_code_for(const std::vector<PlanResult>& results) {
+  int code = exit_ok;
+  for (const PlanResult& r : results) {
+    if (r.status == search::SearchStatus::invalid_query) return exit_bad_input;
+    if (!r.found()) code = exit_no_path;
+  }
+  return code;
+}
+
+void print_human(const PlanResult& r, const std::string& name) {
+  std::cout << (name.empty() ? "query" : name) << ": " << search::to_string(r.status) << "  "
+            << format_point(r.start) << " -> " << format_point(r.goal) << "\n";
+  if (!r.message.empty()) std::cout << "  " << r.message << "\n";
+  if (r.waypoints.empty()) return;
+  std::cout << "  length " << format_number(r.length) << ", cost " << format_number(r.cost) << " ("
+            << r.method << " path " << format_number(r.raw_length) << " before " << r.smoother
+            << " smoothing)\n"
+            << "  expanded " << r.stats.expanded << " of " << r.stats.nodes << " nodes; search "
+            << format_number(r.stats.search_ms, 3) << " ms, smoothing "
+            << format_number(r.stats.smooth_ms, 3) << " ms\n"
+            << "  waypoints (" << r.waypoints.size() << "):";
+  for (const Point& p : r.waypoints) std::cout << " " << format_point(p);
+  std::cout << "\n";
+}
+
+int run_plan(const PlanArgs& args, const SceneOptions& options) {
+  const Scene scene = load_scene_with_options(args.scene, options);
+  std::vector<Query> queries;
+  if (!args.start.empty() || !args.goal.empty()) {
+    if (args.start.empty() || args.goal.empty())
+      throw InputError({"", 0, 0, args.start.empty() ? "--start" : "--goal"},
+                       "--start and --goal go together");
+    queries.push_back({"",
+                       parse_point(args.start, "--start"),
+                       parse_point(args.goal, "--goal"),
+                       std::nullopt,
+                       {}});
+  } else if (!args.query.empty()) {
+    for (const Query& q : scene.queries)
+      if (q.name == args.query) queries.push_back(q);
+    if (queries.empty()) {
+      std::string names;
+      for (const Query& q : scene.queries) names += (names.empty() ? "" : ", ") + q.name;
+      throw InputError({"", 0, 0, "--query"}, "the scene has no query named '" + args.query +
+                                                  "' (it has: " + (names.empty() ? "none" : names) +
+                                                  ")");
+    }
+  } else {
+    queries = scene.queries;
+    if (queries.empty())
+      throw InputError({args.scene, 0, 0, "queries"},
+                       "the scene has no queries: give --start X,Y --goal X,Y or add queries");
+  }
+
+  PlanOptions plan = plan_options(args.method, options);
+  plan.record_expanded = !args.svg.empty();
+  Planner planner(scene, plan);
+  std::vector<PlanResult> results;
+  for (const Query& q : queries) {
+    results.push_back(planner.plan(q.start, q.goal));
+    if (args.json) {
+      std::cout << plan_result_json(results.back(), q.name) << "\n";
+    } else {
+      print_human(results.back(), q.name);
+    }
+  }
+  if (!args.svg.empty()) {
+    SvgCanvas canvas =
+        make_scene_canvas(scene, planner.free_space(), {.width = double(args.width)});
+    draw_scene(canvas, scene, planner.free_space());
+    draw_results(canvas, planner, results);
+    canvas.save(args.svg);
+    if (!args.json) std::cout << "wrote " << args.svg << "\n";
+  }
+  return exit_code_for(results);
+}
+
+}  // namespace
+
+void add_plan_command(CLI::App& app) {
+  auto args = std::make_shared<PlanArgs>();
+  CLI::App* cmd = app.add_subcommand("plan", "Plan paths through a scene");
+  cmd->add_option("SCENE", args->scene, "Scene file")->required()->type_name("");
+  add_method_options(*cmd, args->method, "shortcut");
+  cmd->add_option("--start", args->start, "Start point X,Y (with --goal)")->type_name("X,Y");
+  cmd->add_option("--goal", args->goal, "Goal point X,Y (with --start)")->type_name("X,Y");
+  cmd->add_option("--query", args->query, "Plan only the scene's query of this name")
+      ->type_name("NAME");
+  cmd->add_flag("--json", args->json, "One JSON object per query per line (docs/output.md)");
+  cmd->add_option("--svg", args->svg,
+                  "Draw the scene, the discretisation, expanded nodes, raw and smoothed paths")
+      ->type_name("FILE");
+  cmd->add_option("--width", args->width, "Picture width in pixels")->check(CLI::Range(100, 20000));
+  cmd->footer(std::string("Without --start/--goal or --query, every query in the scene is "
+                          "planned.\n\nExamples:\n"
+                          "  polynav plan scenes/warehouse.yaml --svg warehouse.svg\n"
+                          "  polynav plan scenes/maze.yaml --method grid --resolution 0.25 "
+                          "--smooth none --json\n"
+                          "  polynav plan scenes/movingai/arena.map --start 3.5,10.5 --goal "
+                          "40.5,30.5\n\n") +
+              global_options_help + "\n\n" + exit_codes_help);
+  cmd->callback([args, cmd] { set_exit_status(run_plan(*args, scene_options(*cmd))); });
+}
+
+}  // namespace polynav::cli

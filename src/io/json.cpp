@@ -1,0 +1,45 @@
+#include "polynav/io/json.hpp"
+
+#include <nlohmann/json.hpp>
+
+namespace polynav {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+Json point_json(Point p) {
+  return Json::array({p.x, p.y});
+}
+
+Json points_json(const std::vector<Point>& points) {
+  Json out = Json::array();
+  for (const Point& p : points) out.push_back(point_json(p));
+  return out;
+}
+
+}  // namespace
+
+std::string plan_result_json(const PlanResult& r, std::string_view query_name) {
+  const bool has_path = !r.waypoints.empty();
+  const bool has_raw = !r.raw_waypoints.empty();
+  Json j;
+  j["status"] = std::string(search::to_string(r.status));
+  j["method"] = r.method;
+  j["smoother"] = r.smoother;
+  j["start"] = point_json(r.start);
+  j["goal"] = point_json(r.goal);
+  j["length"] = has_path ? Json(r.length) : Json(nullptr);
+  j["cost"] = has_path ? Json(r.cost) : Json(nullptr);
+  j["waypoints"] = points_json(r.waypoints);
+  j["raw_length"] = has_raw ? Json(r.raw_length) : Json(nullptr);
+  j["raw_cost"] = has_raw ? Json(r.raw_cost) : Json(nullptr);
+  j["raw_waypoints"] = points_json(r.raw_waypoints);
+  j["stats"] = {{"nodes", r.stats.nodes},         {"expanded", r.stats.expanded},
+                {"generated", r.stats.generated}, {"build_ms", r.stats.build_ms},
+                {"search_ms", r.stats.search_ms}, {"smooth_ms", r.stats.smooth_ms}};
+  if (!r.message.empty()) j["message"] = r.message;
+  if (!query_name.empty()) j["query"] = std::string(query_name);
+  return j.dump();
+}
+
+}  // namespace polynav

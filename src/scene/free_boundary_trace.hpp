@@ -1,0 +1,40 @@
+#pragma once
+// Geometry of a cell map: the boundary of its free cells as rings, and its blocked cells as
+// row runs. Shared by the readers of raster formats.
+
+#include <vector>
+
+#include "polynav/geometry.hpp"
+#include "polynav/scene/scene.hpp"
+
+namespace polynav {
+
+// Traces the boundary of the union of the free cells of `cells` (outside the map counts as
+// blocked). Cell (cx, cy) is the square with lower-left corner origin + cell_size * (cx, H-cy-1).
+// Rings run along cell sides with free space on their left: outer boundaries counter-clockwise,
+// holes clockwise; consecutive collinear sides are merged, so every vertex is a turn.
+//
+// Where two free cells touch only at a corner (the other two cells there blocked), the trace turns
+// left and stays with the free cell on its left, so free regions connect only through shared
+// sides: a zero-width gap is a wall (ARCHITECTURE.md §4, MovingAI's "no corner cutting"). Such a
+// corner is a vertex of both rings through it, and one ring may visit it twice.
+//
+// Complexity: O(width * height) time and two bytes per cell of scratch memory.
+std::vector<Ring> trace_free_boundary(const CellMap& cells, Point origin = {0.0, 0.0},
+                                      double cell_size = 1.0);
+
+// A maximal run of blocked cells in one row: cells [first, last) of row `row` (0 = top).
+struct BlockedRun {
+  int row = 0;
+  int first = 0;
+  int last = 0;
+};
+
+// The maximal horizontal runs of blocked cells, row by row from the top, left to right.
+std::vector<BlockedRun> blocked_runs(const CellMap& cells);
+
+// The counter-clockwise rectangle covered by a run, in the coordinates of trace_free_boundary().
+Ring run_rectangle(const CellMap& cells, const BlockedRun& run, Point origin = {0.0, 0.0},
+                   double cell_size = 1.0);
+
+}  // namespace polynav

@@ -1,0 +1,129 @@
+// load_scene: one entry point for every scene file, choosing the reader by extension.
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <string_view>
+#include <system_error>
+
+#include "polynav/scene/scene.hpp"
+#include "readers.hpp"
+#include "validate.hpp"
+
+namespace polynav {
+namespace {
+
+namespace fs = std::filesystem;
+
+[[noreturn]] void fail(const fs::path& path, const std::string& message) {
+  throw InputError({path.string(), 0, 0, ""}, message);
+}
+
+// The whole file, refusing anything larger than `limit` bytes before reading it.
+std::string read_text(const fs::path& path, std::size_t limit) {
+  std::error_code ec;
+  const fs::file_status st = fs::status(path, ec);
+  if (ec || !fs::exists(st)) {
+    fail(path, "cannot open the scene file: " +
+                   (ec ? ec.message() : std::string("no such file or directory")));
+  }
+  if (fs::is_directory(st)) fail(path, "cannot read the scene: it is a directory, not a file");
+
+  std::ifstream in(path, std::ios::binary);
+  if (!in) fail(path, "cannot open the scene file: " + std::string(std::strerror(errno)));
+  // Read at most one byte past the limit: the size of pipes and devices is not known up front.
+  std::string text;
+  char buffer[1 << 16];
+  while (in && text.size() <= limit) {
+    in.read(buffer, sizeof buffer);
+    text.append(buffer, static_cast<std::size_t>(in.gcount()));
+  }
+  if (in.bad()) fail(path, "cannot read the scene file: " + std::string(std::strerror(errno)));
+  if (text.size() > limit) {
+    fail(path, "the file is larger than " + std::to_string(limit >> 20) +
+                   " MiB, the most this format allows");
+  }
+  return text;
+}
+
+// ROS map_server maps are YAML too, told apart by their top-level image: and resolution: keys
+// (always written in block style, one key per line).
+bool looks_like_ros_map(std::string_view text) {
+  bool image = false;
+  bool resolution = false;
+  std::size_t from = 0;
+  while (from < text.size()) {
+    std::size_t to = text.find('\n', from);
+    if (to == std::string_view::npos) to = text.size();
+    std::string_view line = text.substr(from, to - from);
+    const auto key_is = [&](std::string_view key) {
+      if (!line.starts_with(key)) return false;
+      std::string_view rest = line.substr(key.size());
+      while (!rest.empty() && rest.front() == ' ') rest.remove_prefix(1);
+      return rest.starts_with(':');
+    };
+    image = image || key_is("image") || key_is("\"image\"");
+    resolution = resolution || key_is("resolution") || key_is("\"resolution\"");
+    from = to + 1;
+  }
+  return image && resolution;
+}
+
+Scene read_native(const fs::path& path) {
+  const std::string text = read_text(path, detail::max_native_scene_bytes);
+  if (looks_like_ros_map(text)) {
+    fail(path,
+         "this is a ROS map_server map (it has image: and resolution: keys); ROS maps are not "
+         "supported yet");
+  }
+  return parse_native_scene(text, path.string());
+}
+
+struct Reader {
+  std::string_view extension;  // lower case, with the dot
+  std::string_view format;
+  Scene (*read)(const fs::path&);
+};
+
+// Readers for other formats (MovingAI .map, Polyanya .mesh, declared in readers.hpp) are added
+// to this table; the error for an unknown extension lists whatever it holds.
+constexpr Reader readers[] = {
+    {".yaml", "native scene", read_native},
+    {".yml", "native scene", read_native},
+    {".json", "native scene", read_native},
+    {".map", "MovingAI grid map", read_movingai_map},
+    {".mesh", "Polyanya navigation mesh", read_polyanya_mesh},
+};
+
+std::string supported_extensions() {
+  std::string s;
+  for (const Reader& r : readers) {
+    if (!s.empty()) s += ", ";
+    s += std::string(r.extension) + " (" + std::string(r.format) + ")";
+  }
+  return s;
+}
+
+}  // namespace
+
+Scene load_scene(const fs::path& path) {
+  std::string extension = path.extension().string();
+  std::transform(extension.begin(), extension.end(), extension.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  const auto reader = std::find_if(std::begin(readers), std::end(readers),
+                                   [&](const Reader& r) { return r.extension == extension; });
+  if (reader == std::end(readers)) {
+    fail(path, (extension.empty() ? std::string("the file name has no extension")
+                                  : "unknown scene file extension \"" + extension + "\"") +
+                   "; supported: " + supported_extensions());
+  }
+  Scene scene = reader->read(path);
+  scene.source = path;
+  return scene;
+}
+
+}  // namespace polynav

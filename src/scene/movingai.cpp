@@ -1,0 +1,433 @@
+// MovingAI grid maps and scenarios. Format: N. Sturtevant, "Benchmarks for Grid-Based
+// Pathfinding", IEEE TCIAIG 4(2), 2012, and https://movingai.com/benchmarks/formats.html.
+
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <cmath>
+#include <cstddef>
+#include <cstring>
+#include <fstream>
+#include <string>
+#include <system_error>
+#include <utility>
+
+#include "free_boundary_trace.hpp"
+#include "polynav/error.hpp"
+#include "readers.hpp"
+
+namespace polynav {
+namespace reader_text {
+
+std::string read_file(const std::filesystem::path& path, std::size_t max_bytes) {
+  const auto too_large = [&] {
+    return InputError({path.string(), 0, 0, {}}, "the file is larger than " +
+                                                     std::to_string(max_bytes >> 20) +
+                                                     " MiB, the most this format allows");
+  };
+  const auto cannot = [&](const std::string& what) {
+    return InputError({path.string(), 0, 0, {}}, what + ": " + std::strerror(errno));
+  };
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    throw InputError({path.string(), 0, 0, {}}, "this is a directory, not a file");
+  }
+  if (std::filesystem::is_regular_file(path, ec) &&
+      std::filesystem::file_size(path, ec) > max_bytes) {
+    throw too_large();
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw cannot("cannot open the file");
+  // Reads in blocks up to one past the limit: pipes and devices have no size up front.
+  std::string text;
+  char block[1 << 16];
+  while (in && text.size() <= max_bytes) {
+    in.read(block, sizeof block);
+    text.append(block, static_cast<std::size_t>(in.gcount()));
+  }
+  if (in.bad()) throw cannot("cannot read the file");
+  if (text.size() > max_bytes) throw too_large();
+  return text;
+}
+
+namespace {
+bool is_space(char c) {
+  return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f';
+}
+}  // namespace
+
+std::vector<Field> split_fields(std::string_view line) {
+  std::vector<Field> fields;
+  std::size_t i = 0;
+  while (i < line.size()) {
+    while (i < line.size() && is_space(line[i])) ++i;
+    const std::size_t start = i;
+    while (i < line.size() && !is_space(line[i])) ++i;
+    if (i > start) fields.push_back({line.substr(start, i - start), int(start) + 1});
+  }
+  return fields;
+}
+
+std::optional<std::string_view> LineReader::next() {
+  if (pos_ >= text_.size()) return std::nullopt;
+  std::size_t end = text_.find('\n', pos_);
+  if (end == std::string_view::npos) end = text_.size();
+  std::string_view line = text_.substr(pos_, end - pos_);
+  pos_ = end + 1;
+  ++line_;
+  if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+  return line;
+}
+
+bool is_blank(std::string_view line) {
+  for (char c : line) {
+    if (!is_space(c)) return false;
+  }
+  return true;
+}
+
+std::optional<long long> parse_integer(std::string_view s) {
+  long long value = 0;
+  const auto [end, error] = std::from_chars(s.data(), s.data() + s.size(), value);
+  if (error != std::errc() || end != s.data() + s.size()) return std::nullopt;
+  return value;
+}
+
+std::optional<double> parse_number(std::string_view s) {
+  double value = 0.0;
+  const auto [end, error] = std::from_chars(s.data(), s.data() + s.size(), value);
+  if (error != std::errc() || end != s.data() + s.size()) return std::nullopt;
+  return value;
+}
+
+std::string quote(std::string_view s) {
+  constexpr std::size_t max_shown = 40;
+  std::string out = "'";
+  for (std::size_t i = 0; i < s.size() && i < max_shown; ++i) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    if (c < 0x20 || c >= 0x7f) {
+      constexpr char hex[] = "0123456789abcdef";
+      out += "\\x";
+      out += hex[c >> 4];
+      out += hex[c & 15];
+    } else {
+      out += char(c);
+    }
+  }
+  if (s.size() > max_shown) out += "...";
+  return out + "'";
+}
+
+}  // namespace reader_text
+
+namespace {
+
+using reader_text::Field;
+using reader_text::quote;
+
+enum class CellKind { free, blocked, unknown };
+
+// The characters of https://movingai.com/benchmarks/formats.html: `.` and `G` are passable
+// terrain and `S` is swamp (passable); `@` and `O` are out of bounds, `T` trees, `W` water.
+CellKind classify(char c) {
+  switch (c) {
+    case '.':
+    case 'G':
+    case 'S':
+      return CellKind::free;
+    case '@':
+    case 'O':
+    case 'T':
+    case 'W':
+      return CellKind::blocked;
+    default:
+      return CellKind::unknown;
+  }
+}
+
+[[noreturn]] void fail(const std::string& file, int line, int column, const std::string& what) {
+  throw InputError({file, line, column, {}}, what);
+}
+
+// A `height` or `width` header value: a positive integer.
+int parse_dimension(const std::string& file, int line, const std::vector<Field>& fields) {
+  const std::string key(fields[0].text);
+  if (fields.size() != 2) {
+    fail(file, line, fields[0].column,
+         "expected '" + key + " N' with one positive integer, found " +
+             std::to_string(fields.size() - 1) + " values");
+  }
+  const auto value = reader_text::parse_integer(fields[1].text);
+  if (!value || *value <= 0 || *value > max_movingai_cells) {
+    fail(file, line, fields[1].column,
+         "the map " + key + " must be a positive integer of at most " +
+             std::to_string(max_movingai_cells) + ", found " + quote(fields[1].text));
+  }
+  return int(*value);
+}
+
+std::string tabs_to_spaces(std::string_view line) {
+  std::string s(line);
+  std::replace(s.begin(), s.end(), '\t', ' ');
+  return s;
+}
+
+std::string plural(long long n, const char* word) {
+  return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
+}
+
+}  // namespace
+
+Scene parse_movingai_map(std::string_view text, const std::string& file_name) {
+  if (reader_text::is_blank(text)) {
+    fail(file_name, 0, 0, "the file is empty; a MovingAI map starts with 'type octile'");
+  }
+  reader_text::LineReader lines(text);
+
+  // Header: `type octile`, `height H`, `width W`, then `map`. Height and width are accepted in
+  // either order; blank lines are skipped.
+  std::optional<int> height;
+  std::optional<int> width;
+  bool have_type = false;
+  int map_line = 0;
+  while (const auto line = lines.next()) {
+    const int n = lines.line_number();
+    const auto fields = reader_text::split_fields(*line);
+    if (fields.empty()) continue;
+    const std::string_view key = fields[0].text;
+    if (key == "map") {
+      if (fields.size() != 1) {
+        fail(file_name, n, fields[1].column,
+             "expected the line 'map' alone before the rows, found " + quote(fields[1].text) +
+                 " after it");
+      }
+      map_line = n;
+      break;
+    }
+    if (key == "type") {
+      if (fields.size() != 2 || fields[1].text != "octile") {
+        const Field& at = fields.size() > 1 ? fields[1] : fields[0];
+        fail(file_name, n, at.column,
+             "unsupported map type " + quote(*line) + "; expected 'type octile'");
+      }
+      have_type = true;
+    } else if (key == "height") {
+      height = parse_dimension(file_name, n, fields);
+    } else if (key == "width") {
+      width = parse_dimension(file_name, n, fields);
+    } else {
+      fail(file_name, n, fields[0].column,
+           "not a MovingAI map header line: " + quote(*line) +
+               "; expected 'type octile', 'height H', 'width W', then 'map'");
+    }
+  }
+  if (map_line == 0) {
+    fail(file_name, lines.line_number(), 0,
+         "missing the 'map' line that ends the header (a MovingAI map starts with 'type octile', "
+         "'height H', 'width W', 'map')");
+  }
+  if (!have_type) fail(file_name, map_line, 0, "missing the header line 'type octile'");
+  if (!height) fail(file_name, map_line, 0, "missing the header line 'height H'");
+  if (!width) fail(file_name, map_line, 0, "missing the header line 'width W'");
+  const long long cell_count = static_cast<long long>(*height) * *width;
+  if (cell_count > max_movingai_cells) {
+    fail(file_name, map_line, 0,
+         "the map is too large: width " + std::to_string(*width) + " x height " +
+             std::to_string(*height) + " = " + std::to_string(cell_count) +
+             " cells, more than the limit of " + std::to_string(max_movingai_cells));
+  }
+
+  CellMap cells;
+  cells.width = *width;
+  cells.height = *height;
+  cells.blocked.resize(std::size_t(cell_count));
+  std::vector<int> row_lines(static_cast<std::size_t>(*height));
+  for (int cy = 0; cy < *height; ++cy) {
+    auto line = lines.next();
+    if (!line) {
+      fail(file_name, lines.line_number() + 1, 0,
+           "the map ends after " + plural(cy, "row") + " but the header says height " +
+               std::to_string(*height));
+    }
+    const int n = lines.line_number();
+    row_lines[std::size_t(cy)] = n;
+    // Spaces are not cells, so trailing ones (left by some editors) are only padding.
+    while (std::ssize(*line) > *width && (line->back() == ' ' || line->back() == '\t')) {
+      line->remove_suffix(1);
+    }
+    if (std::ssize(*line) != *width) {
+      fail(file_name, n, int(std::min<std::ptrdiff_t>(std::ssize(*line), *width)) + 1,
+           "map row " + std::to_string(cy + 1) + " of " + std::to_string(*height) +
+               " (y = " + std::to_string(cy) + ") has " + plural(std::ssize(*line), "character") +
+               " but the header says width " + std::to_string(*width));
+    }
+    for (int cx = 0; cx < *width; ++cx) {
+      const char c = (*line)[std::size_t(cx)];
+      const CellKind kind = classify(c);
+      if (kind == CellKind::unknown) {
+        fail(file_name, n, cx + 1,
+             "unknown map character " + quote(std::string_view(&c, 1)) + " at cell (" +
+                 std::to_string(cx) + ", " + std::to_string(cy) +
+                 "); expected one of . G S (free) or @ O T W (blocked)");
+      }
+      cells.blocked[std::size_t(cy) * std::size_t(*width) + std::size_t(cx)] =
+          kind == CellKind::blocked ? 1 : 0;
+    }
+  }
+  while (const auto line = lines.next()) {
+    if (!reader_text::is_blank(*line)) {
+      fail(file_name, lines.line_number(), 1,
+           "more rows than the header's height " + std::to_string(*height) + ": found " +
+               quote(*line) + " after the last row");
+    }
+  }
+
+  Scene scene;
+  scene.name = std::filesystem::path(file_name).stem().string();
+  const double w = *width;
+  const double h = *height;
+  scene.bounds = {{0.0, 0.0}, {w, 0.0}, {w, h}, {0.0, h}};
+  scene.native_cell_size = 1.0;
+  for (const BlockedRun& run : blocked_runs(cells)) {
+    Obstacle obstacle;
+    obstacle.shape.outer = run_rectangle(cells, run);
+    obstacle.where = {file_name, row_lines[std::size_t(run.row)], run.first + 1, {}};
+    scene.obstacles.push_back(std::move(obstacle));
+  }
+  scene.free_boundary = trace_free_boundary(cells);
+  scene.cell_map = std::move(cells);
+  return scene;
+}
+
+Scene read_movingai_map(const std::filesystem::path& path) {
+  Scene scene = parse_movingai_map(reader_text::read_file(path, max_map_file_bytes), path.string());
+  scene.source = path;
+  return scene;
+}
+
+namespace {
+
+// One row of a scenario: `bucket map width height start_x start_y goal_x goal_y optimal_length`.
+class ScenarioRow {
+ public:
+  ScenarioRow(const std::string& file, int line, std::vector<Field> fields)
+      : file_(file), line_(line), fields_(std::move(fields)) {}
+
+  long long integer(std::size_t i, const char* what) const {
+    const auto v = reader_text::parse_integer(fields_[i].text);
+    if (!v) bad(i, std::string(what) + " must be an integer");
+    return *v;
+  }
+
+  double number(std::size_t i, const char* what) const {
+    const auto v = reader_text::parse_number(fields_[i].text);
+    if (!v) bad(i, std::string(what) + " must be a number");
+    if (!std::isfinite(*v)) bad(i, std::string(what) + " must be a finite number");
+    return *v;
+  }
+
+  // A cell coordinate of a cell map: a whole number inside [0, limit).
+  int cell(std::size_t i, const char* what, int limit, const char* dimension) const {
+    const double v = number(i, what);
+    if (v != std::floor(v)) bad(i, std::string(what) + " must be a whole cell coordinate");
+    if (v < 0 || v >= limit) {
+      bad(i, std::string(what) + " is outside the map (cells 0.." + std::to_string(limit - 1) +
+                 " for " + dimension + " " + std::to_string(limit) + ")");
+    }
+    return int(v);
+  }
+
+  [[noreturn]] void bad(std::size_t i, const std::string& what) const {
+    fail(file_, line_, fields_[i].column, what + ", found " + quote(fields_[i].text));
+  }
+
+  const Field& field(std::size_t i) const { return fields_[i]; }
+
+ private:
+  const std::string& file_;
+  int line_;
+  std::vector<Field> fields_;
+};
+
+}  // namespace
+
+std::vector<Query> parse_scenario(std::string_view text, const std::string& file_name,
+                                  const Scene& scene) {
+  reader_text::LineReader lines(text);
+  std::optional<std::string_view> first;
+  while ((first = lines.next()) && reader_text::is_blank(*first)) {
+  }
+  if (!first) fail(file_name, 0, 0, "empty scenario file; expected 'version 1' first");
+  {
+    const auto fields = reader_text::split_fields(*first);
+    if (fields[0].text != "version" || fields.size() != 2) {
+      fail(file_name, lines.line_number(), 1,
+           "expected 'version 1' as the first line of a scenario, found " + quote(*first));
+    }
+    const auto version = reader_text::parse_number(fields[1].text);
+    if (!version || *version != 1.0) {
+      fail(file_name, lines.line_number(), fields[1].column,
+           "unsupported scenario version " + quote(fields[1].text) + " (supported: 1)");
+    }
+  }
+
+  const CellMap* cells = scene.cell_map ? &*scene.cell_map : nullptr;
+  std::vector<Query> queries;
+  while (const auto line = lines.next()) {
+    const int n = lines.line_number();
+    auto fields = reader_text::split_fields(*line);
+    if (fields.empty()) continue;
+    if (fields.size() != 9) {
+      fail(file_name, n, 1,
+           "expected 9 columns (bucket map width height start_x start_y goal_x goal_y "
+           "optimal_length), found " +
+               std::to_string(fields.size()) + " in " + quote(tabs_to_spaces(*line)));
+    }
+    const ScenarioRow row(file_name, n, std::move(fields));
+    row.integer(0, "the bucket");
+    const long long map_width = row.integer(2, "the map width");
+    const long long map_height = row.integer(3, "the map height");
+
+    Query query;
+    query.name = std::to_string(n);
+    query.where = {file_name, n, 0, {}};
+    if (cells) {
+      if (map_width != cells->width || map_height != cells->height) {
+        fail(file_name, n, row.field(2).column,
+             "the scenario is for a " + std::to_string(map_width) + " x " +
+                 std::to_string(map_height) + " map but " + quote(scene.name) + " is " +
+                 std::to_string(cells->width) + " x " + std::to_string(cells->height));
+      }
+      const auto cell_point = [&](std::size_t ix, const char* role) {
+        const std::string x_name = std::string(role) + "_x";
+        const std::string y_name = std::string(role) + "_y";
+        const int cx = row.cell(ix, x_name.c_str(), cells->width, "width");
+        const int cy = row.cell(ix + 1, y_name.c_str(), cells->height, "height");
+        if (cells->is_blocked(cx, cy)) {
+          fail(file_name, n, row.field(ix).column,
+               "the " + std::string(role) + " cell (" + std::to_string(cx) + ", " +
+                   std::to_string(cy) + ") is blocked in " + quote(scene.name));
+        }
+        return cells->cell_centre(cx, cy);
+      };
+      query.start = cell_point(4, "start");
+      query.goal = cell_point(6, "goal");
+    } else {
+      // Points in the scene's own coordinates, unchanged: a mesh's `.scen` uses the mesh's axes.
+      query.start = {row.number(4, "start_x"), row.number(5, "start_y")};
+      query.goal = {row.number(6, "goal_x"), row.number(7, "goal_y")};
+    }
+    // A negative length (-1 in several published files) means "unknown".
+    const double length = row.number(8, "optimal_length");
+    if (length >= 0) query.reference_length = length;
+    queries.push_back(std::move(query));
+  }
+  return queries;
+}
+
+std::vector<Query> load_scenario(const std::filesystem::path& path, const Scene& scene) {
+  return parse_scenario(reader_text::read_file(path, max_scenario_file_bytes), path.string(),
+                        scene);
+}
+
+}  // namespace polynav

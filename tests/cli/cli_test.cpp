@@ -1,0 +1,602 @@
+// The `polynav` tool run as a process on small scenes written to a temporary directory:
+// exit codes, the one-line error contract, the validate summary (text and JSON) and render's
+// SVG. Expected values are computed from the scenes written here, not pinned from earlier runs.
+
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "cli/xml_check.hpp"
+#include "polynav/geometry.hpp"
+
+extern char** environ;
+
+namespace polynav {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+struct RunResult {
+  int exit_code = -1;
+  std::string out;
+  std::string err;
+};
+
+std::string read_file(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::size_t line_count(const std::string& s) {
+  return static_cast<std::size_t>(std::count(s.begin(), s.end(), '\n'));
+}
+
+bool contains(const std::string& haystack, const std::string& needle) {
+  return haystack.find(needle) != std::string::npos;
+}
+
+// A native scene described in code, so that tests can compute what the tool should report.
+struct SceneSpec {
+  struct Obstacle {
+    Ring outer;
+    std::vector<Ring> holes;
+  };
+  struct Region {
+    std::string name;
+    double cost = 1;
+    Ring polygon;
+  };
+  struct Query {
+    std::string name;
+    Point start;
+    Point goal;
+  };
+
+  std::string name;
+  Ring bounds;
+  std::optional<double> radius;
+  std::vector<Obstacle> obstacles;
+  std::vector<Region> regions;
+  std::vector<Query> queries;
+
+  std::size_t obstacle_vertices() const {
+    std::size_t n = 0;
+    for (const Obstacle& o : obstacles) {
+      n += o.outer.size();
+      for (const Ring& h : o.holes) n += h.size();
+    }
+    return n;
+  }
+  std::size_t hole_count() const {
+    std::size_t n = 0;
+    for (const Obstacle& o : obstacles) n += o.holes.size();
+    return n;
+  }
+  // Valid for a point agent and obstacles that are disjoint and inside the bounds.
+  double free_area() const {
+    double a = std::abs(signed_area2(bounds)) / 2;
+    for (const Obstacle& o : obstacles) {
+      a -= std::abs(signed_area2(o.outer)) / 2;
+      for (const Ring& h : o.holes) a += std::abs(signed_area2(h)) / 2;
+    }
+    return a;
+  }
+
+  static std::string point(Point p) {
+    std::ostringstream s;
+    s << std::setprecision(17) << '[' << p.x << ", " << p.y << ']';
+    return s.str();
+  }
+  static std::string ring(const Ring& r) {
+    std::string s = "[";
+    for (std::size_t i = 0; i < r.size(); ++i) s += (i ? ", " : "") + point(r[i]);
+    return s + "]";
+  }
+  static std::string quoted(const std::string& s) {
+    std::string q = "\"";
+    for (const char c : s) q += (c == '"' || c == '\\') ? std::string("\\") + c : std::string(1, c);
+    return q + "\"";
+  }
+
+  std::string yaml() const {
+    std::string y = "version: 1\n";
+    if (!name.empty()) y += "name: " + quoted(name) + "\n";
+    y += "bounds: " + ring(bounds) + "\n";
+    if (radius) {
+      std::ostringstream r;
+      r << std::setprecision(17) << *radius;
+      y += "agent:\n  radius: " + r.str() + "\n";
+    }
+    if (!obstacles.empty()) {
+      y += "obstacles:\n";
+      for (const Obstacle& o : obstacles) {
+        if (o.holes.empty()) {
+          y += "  - " + ring(o.outer) + "\n";
+        } else {
+          y += "  - outer: " + ring(o.outer) + "\n    holes:\n";
+          for (const Ring& h : o.holes) y += "      - " + ring(h) + "\n";
+        }
+      }
+    }
+    if (!regions.empty()) {
+      y += "regions:\n";
+      for (const Region& r : regions) {
+        std::ostringstream cost;
+        cost << std::setprecision(17) << r.cost;
+        y += "  - name: " + quoted(r.name) + "\n    cost: " + cost.str() +
+             "\n    polygon: " + ring(r.polygon) + "\n";
+      }
+    }
+    if (!queries.empty()) {
+      y += "queries:\n";
+      for (const Query& q : queries) {
+        y += "  - name: " + quoted(q.name) + "\n    start: " + point(q.start) +
+             "\n    goal: " + point(q.goal) + "\n";
+      }
+    }
+    return y;
+  }
+
+  json to_json() const {
+    auto pt = [](Point p) { return json::array({p.x, p.y}); };
+    auto rg = [&](const Ring& r) {
+      json a = json::array();
+      for (const Point& p : r) a.push_back(pt(p));
+      return a;
+    };
+    json j = {{"version", 1}, {"name", name}, {"bounds", rg(bounds)}};
+    if (radius) j["agent"] = {{"radius", *radius}};
+    for (const Obstacle& o : obstacles) {
+      json holes = json::array();
+      for (const Ring& h : o.holes) holes.push_back(rg(h));
+      j["obstacles"].push_back({{"outer", rg(o.outer)}, {"holes", holes}});
+    }
+    for (const Region& r : regions) {
+      j["regions"].push_back({{"name", r.name}, {"cost", r.cost}, {"polygon", rg(r.polygon)}});
+    }
+    for (const Query& q : queries) {
+      j["queries"].push_back({{"name", q.name}, {"start", pt(q.start)}, {"goal", pt(q.goal)}});
+    }
+    return j;
+  }
+};
+
+Ring rect(double x0, double y0, double x1, double y1) {
+  return {{x0, y0}, {x1, y0}, {x1, y1}, {x0, y1}};
+}
+
+// Two obstacles, one with a hole (a free pocket that no path can reach), two regions, and
+// queries that are valid, start inside an obstacle, end in the pocket, and end outside.
+SceneSpec two_rooms() {
+  SceneSpec s;
+  s.name = "two rooms";
+  s.bounds = rect(0, 0, 20, 10);
+  s.obstacles.push_back({rect(5, 2, 8, 6), {}});
+  s.obstacles.push_back({rect(12, 2, 17, 8), {rect(13, 3, 16, 7)}});
+  s.regions.push_back({"mud", 3, rect(1, 7, 4, 9)});
+  s.regions.push_back({"road", 0.5, rect(9, 0.5, 11, 9.5)});
+  s.queries.push_back({"across", {1, 1}, {19, 9}});
+  s.queries.push_back({"into-wall", {6, 4}, {19, 1}});
+  s.queries.push_back({"pocket", {1, 1}, {14.5, 5}});
+  s.queries.push_back({"outside", {1, 1}, {25, 5}});
+  return s;
+}
+
+class Cli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string pattern = (fs::temp_directory_path() / "polynav-cli-XXXXXX").string();
+    ASSERT_NE(mkdtemp(pattern.data()), nullptr);
+    dir_ = pattern;
+  }
+  void TearDown() override {
+    std::error_code ec;
+    fs::remove_all(dir_, ec);
+  }
+
+  fs::path write(const std::string& name, const std::string& text) const {
+    const fs::path path = dir_ / name;
+    std::ofstream(path, std::ios::binary) << text;
+    return path;
+  }
+
+  // Runs the tool with `args`, capturing its output through files (no pipes to drain).
+  RunResult run(const std::vector<std::string>& args) const {
+    const std::string out_path = (dir_ / "stdout.txt").string();
+    const std::string err_path = (dir_ / "stderr.txt").string();
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, 1, out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
+                                     0644);
+    posix_spawn_file_actions_addopen(&actions, 2, err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
+                                     0644);
+    std::vector<std::string> storage{POLYNAV_CLI};
+    storage.insert(storage.end(), args.begin(), args.end());
+    std::vector<char*> argv;
+    for (std::string& a : storage) argv.push_back(a.data());
+    argv.push_back(nullptr);
+
+    RunResult r;
+    pid_t pid = 0;
+    const int spawned = posix_spawn(&pid, POLYNAV_CLI, &actions, nullptr, argv.data(), environ);
+    posix_spawn_file_actions_destroy(&actions);
+    if (spawned != 0) {
+      ADD_FAILURE() << "cannot start " << POLYNAV_CLI;
+      return r;
+    }
+    int status = 0;
+    waitpid(pid, &status, 0);
+    if (WIFEXITED(status)) {
+      r.exit_code = WEXITSTATUS(status);
+    } else {
+      ADD_FAILURE() << "polynav did not exit normally (signal " << WTERMSIG(status) << ")";
+    }
+    r.out = read_file(out_path);
+    r.err = read_file(err_path);
+    return r;
+  }
+
+  // Every failure the tool reports is one line on stderr starting with "error: ".
+  static void expect_one_error_line(const RunResult& r) {
+    EXPECT_EQ(line_count(r.err), 1u) << r.err;
+    EXPECT_EQ(r.err.rfind("error: ", 0), 0u) << r.err;
+  }
+  // Usage errors may add a hint after the error line.
+  static void expect_usage_error(const RunResult& r) {
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_EQ(r.err.rfind("error: ", 0), 0u) << r.err;
+  }
+
+  fs::path dir_;
+};
+
+const json* find_query(const json& summary, const std::string& name) {
+  for (const json& q : summary.at("queries")) {
+    if (q.at("name") == name) return &q;
+  }
+  return nullptr;
+}
+
+bool any_problem_contains(const json& query, const std::string& text) {
+  for (const json& p : query.at("problems")) {
+    if (contains(p.get<std::string>(), text)) return true;
+  }
+  return false;
+}
+
+// --- validate ----------------------------------------------------------------------------------
+
+TEST_F(Cli, ValidateJsonCountsWhatTheSceneHolds) {
+  const SceneSpec spec = two_rooms();
+  const fs::path scene = write("two-rooms.yaml", spec.yaml());
+  const RunResult r = run({"validate", scene.string(), "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  const json j = json::parse(r.out);
+  EXPECT_EQ(j.at("valid"), true);
+  EXPECT_EQ(j.at("name"), spec.name);
+  EXPECT_EQ(j.at("format"), "native-yaml");
+  EXPECT_EQ(j.at("obstacles").at("count"), spec.obstacles.size());
+  EXPECT_EQ(j.at("obstacles").at("vertices"), spec.obstacle_vertices());
+  EXPECT_EQ(j.at("obstacles").at("holes"), spec.hole_count());
+  ASSERT_EQ(j.at("regions").size(), spec.regions.size());
+  for (std::size_t i = 0; i < spec.regions.size(); ++i) {
+    EXPECT_EQ(j.at("regions")[i].at("name"), spec.regions[i].name);
+    EXPECT_EQ(j.at("regions")[i].at("cost"), spec.regions[i].cost);
+  }
+  EXPECT_EQ(j.at("agent").at("radius"), 0.0);
+  const Box b = bounding_box(spec.bounds);
+  EXPECT_EQ(j.at("bounds").at("width"), b.width());
+  EXPECT_EQ(j.at("bounds").at("height"), b.height());
+  const double area = spec.free_area();
+  EXPECT_NEAR(j.at("free_space").at("area").get<double>(), area, 1e-9 * area);
+  // The pocket inside the second obstacle is free space of its own.
+  EXPECT_EQ(j.at("free_space").at("components"), 2);
+  EXPECT_GE(j.at("free_space").at("boundary_edges").get<std::size_t>(),
+            spec.bounds.size() + spec.obstacle_vertices());
+  ASSERT_EQ(j.at("queries").size(), spec.queries.size());
+  EXPECT_EQ(j.at("valid_queries"), 1);
+  EXPECT_EQ(j.at("invalid_queries"), spec.queries.size() - 1);
+}
+
+TEST_F(Cli, ValidateExplainsEachInvalidQuery) {
+  const fs::path scene = write("two-rooms.yaml", two_rooms().yaml());
+  const RunResult r = run({"validate", scene.string(), "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json j = json::parse(r.out);
+
+  const json* across = find_query(j, "across");
+  ASSERT_NE(across, nullptr);
+  EXPECT_EQ(across->at("valid"), true);
+  EXPECT_TRUE(across->at("problems").empty());
+
+  const json* wall = find_query(j, "into-wall");
+  ASSERT_NE(wall, nullptr);
+  EXPECT_EQ(wall->at("valid"), false);
+  EXPECT_TRUE(any_problem_contains(*wall, "start (6, 4) is")) << wall->dump();
+  EXPECT_TRUE(any_problem_contains(*wall, "obstacles[0]")) << wall->dump();
+  EXPECT_TRUE(wall->at("start_component").is_null());
+
+  const json* pocket = find_query(j, "pocket");
+  ASSERT_NE(pocket, nullptr);
+  EXPECT_EQ(pocket->at("valid"), false);
+  EXPECT_TRUE(
+      any_problem_contains(*pocket, "no path possible: start and goal are in different components"))
+      << pocket->dump();
+  EXPECT_NE(pocket->at("start_component"), pocket->at("goal_component"));
+
+  const json* outside = find_query(j, "outside");
+  ASSERT_NE(outside, nullptr);
+  EXPECT_EQ(outside->at("valid"), false);
+  EXPECT_TRUE(any_problem_contains(*outside, "goal (25, 5) is")) << outside->dump();
+  EXPECT_TRUE(any_problem_contains(*outside, "outside")) << outside->dump();
+}
+
+TEST_F(Cli, ValidateTextSummary) {
+  const SceneSpec spec = two_rooms();
+  const fs::path scene = write("two-rooms.yaml", spec.yaml());
+  const RunResult r = run({"validate", scene.string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  EXPECT_TRUE(contains(r.out, "scene " + spec.name + "\n")) << r.out;
+  EXPECT_TRUE(contains(r.out, std::to_string(spec.obstacles.size()) + " obstacles, " +
+                                  std::to_string(spec.obstacle_vertices()) + " vertices"))
+      << r.out;
+  EXPECT_TRUE(contains(r.out, std::to_string(spec.queries.size()) + ": 1 valid, " +
+                                  std::to_string(spec.queries.size() - 1) + " invalid"))
+      << r.out;
+  // One line per query, invalid ones with their reason.
+  for (const auto& q : spec.queries) EXPECT_TRUE(contains(r.out, q.name)) << q.name;
+  EXPECT_TRUE(contains(r.out, "INVALID")) << r.out;
+  EXPECT_TRUE(contains(r.out, "different components")) << r.out;
+  EXPECT_TRUE(contains(r.out, "valid scene, but 3 of 4 queries are invalid")) << r.out;
+}
+
+TEST_F(Cli, ValidSceneWithoutQueries) {
+  SceneSpec spec = two_rooms();
+  spec.queries.clear();
+  const fs::path scene = write("plain.yaml", spec.yaml());
+  const RunResult r = run({"validate", scene.string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "valid scene\n")) << r.out;
+}
+
+TEST_F(Cli, ValidateReadsJsonScenes) {
+  const SceneSpec spec = two_rooms();
+  const fs::path scene = write("two-rooms.json", spec.to_json().dump(2));
+  const RunResult r = run({"validate", scene.string(), "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json j = json::parse(r.out);
+  EXPECT_EQ(j.at("format"), "native-json");
+  EXPECT_EQ(j.at("obstacles").at("count"), spec.obstacles.size());
+  EXPECT_EQ(j.at("queries").size(), spec.queries.size());
+}
+
+TEST_F(Cli, RadiusOptionOverridesTheScene) {
+  SceneSpec spec = two_rooms();
+  spec.radius = 0.1;
+  // 0.3 from obstacles[0]: free for the scene's agent, not for one of radius 0.5.
+  spec.queries = {{"close", {4.7, 4}, {1, 1}}};
+  const fs::path scene = write("close.yaml", spec.yaml());
+
+  const RunResult own = run({"validate", scene.string(), "--json"});
+  ASSERT_EQ(own.exit_code, 0) << own.err;
+  const json j_own = json::parse(own.out);
+  EXPECT_EQ(j_own.at("agent").at("radius"), 0.1);
+  EXPECT_EQ(j_own.at("queries")[0].at("valid"), true);
+
+  // Global options go before or after the subcommand.
+  for (const auto& args :
+       {std::vector<std::string>{"--radius", "0.5", "validate", scene.string(), "--json"},
+        std::vector<std::string>{"validate", scene.string(), "--json", "--radius", "0.5"}}) {
+    const RunResult big = run(args);
+    ASSERT_EQ(big.exit_code, 0) << big.err;
+    const json j = json::parse(big.out);
+    EXPECT_EQ(j.at("agent").at("radius"), 0.5);
+    const json& q = j.at("queries")[0];
+    EXPECT_EQ(q.at("valid"), false);
+    EXPECT_TRUE(any_problem_contains(q, "start (4.7, 4) is")) << q.dump();
+    EXPECT_TRUE(any_problem_contains(q, "obstacles[0]")) << q.dump();
+    EXPECT_LT(j.at("free_space").at("area").get<double>(),
+              j_own.at("free_space").at("area").get<double>());
+  }
+}
+
+TEST_F(Cli, InflationToleranceIsPassedOn) {
+  SceneSpec spec = two_rooms();
+  spec.radius = 0.5;
+  const fs::path scene = write("round.yaml", spec.yaml());
+  const RunResult r = run({"--inflation-tolerance", "0.01", "validate", scene.string(), "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json j = json::parse(r.out);
+  EXPECT_NEAR(j.at("free_space").at("inflation_tolerance").get<double>(), 0.01, 1e-12);
+}
+
+TEST_F(Cli, BadOptionValuesAreUsageErrors) {
+  const fs::path scene = write("two-rooms.yaml", two_rooms().yaml());
+  for (const std::string bad : {"-1", "nan", "inf", "abc", ""}) {
+    SCOPED_TRACE(bad);
+    expect_usage_error(run({"validate", scene.string(), "--radius", bad}));
+  }
+  expect_usage_error(run({"--inflation-tolerance", "-0.5", "validate", scene.string()}));
+}
+
+// --- errors --------------------------------------------------------------------------------------
+
+TEST_F(Cli, SyntaxErrorIsOneLineWithFileLineAndColumn) {
+  const fs::path scene = write("broken.yaml",
+                               "version: 1\n"
+                               "name: broken\n"
+                               "bounds: [[0, 0], [10, 0], [10, 10], [0, 10]\n"
+                               "obstacles: []\n");
+  for (const char* json_flag : {"", "--json"}) {
+    std::vector<std::string> args{"validate", scene.string()};
+    if (*json_flag) args.push_back(json_flag);
+    const RunResult r = run(args);
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_EQ(r.out, "");
+    expect_one_error_line(r);
+    const std::regex located(
+        "^error: " +
+        std::regex_replace(scene.string(), std::regex(R"([.^$|()\[\]{}*+?\\])"), R"(\$&)") +
+        R"(:\d+:\d+: .+\n$)");
+    EXPECT_TRUE(std::regex_match(r.err, located)) << r.err;
+  }
+}
+
+TEST_F(Cli, InvalidSceneValueNamesTheKey) {
+  SceneSpec spec = two_rooms();
+  spec.regions[1].cost = -2;
+  const fs::path scene = write("negative.yaml", spec.yaml());
+  const RunResult r = run({"validate", scene.string()});
+  EXPECT_EQ(r.exit_code, 2);
+  expect_one_error_line(r);
+  EXPECT_TRUE(contains(r.err, "negative.yaml")) << r.err;
+  EXPECT_TRUE(contains(r.err, "regions[1]")) << r.err;
+}
+
+TEST_F(Cli, MissingFile) {
+  const fs::path missing = dir_ / "no-such-scene.yaml";
+  for (const std::string cmd : {"validate", "render"}) {
+    std::vector<std::string> args{cmd, missing.string()};
+    if (cmd == "render") args.insert(args.end(), {"-o", (dir_ / "x.svg").string()});
+    const RunResult r = run(args);
+    EXPECT_EQ(r.exit_code, 2) << cmd;
+    expect_one_error_line(r);
+    EXPECT_TRUE(contains(r.err, missing.string())) << r.err;
+  }
+}
+
+TEST_F(Cli, UsageErrors) {
+  const fs::path scene = write("two-rooms.yaml", two_rooms().yaml());
+  expect_usage_error(run({"validate", scene.string(), "--no-such-option"}));
+  expect_usage_error(run({"--no-such-option", "validate", scene.string()}));
+  expect_usage_error(run({"no-such-command", scene.string()}));
+  expect_usage_error(run({"validate"}));
+  expect_usage_error(run({"validate", scene.string(), "extra-argument"}));
+  expect_usage_error(run({"render", scene.string()}));  // -o is required
+  expect_usage_error(run({"render", scene.string(), "-o", "x.svg", "--width", "5"}));
+  expect_usage_error(run({"render", scene.string(), "-o", "x.svg", "--width", "wide"}));
+  const RunResult nothing = run({});
+  EXPECT_EQ(nothing.exit_code, 2);
+  EXPECT_TRUE(contains(nothing.err, "validate")) << "a bare call shows the help";
+}
+
+// --- help and version ----------------------------------------------------------------------------
+
+TEST_F(Cli, HelpTeachesTheTool) {
+  const RunResult r = run({"--help"});
+  EXPECT_EQ(r.exit_code, 0);
+  for (const char* needle : {"validate", "render", "--radius", "--inflation-tolerance", "--version",
+                             "Examples:", "Exit codes:", "polynav validate ", "polynav render "}) {
+    EXPECT_TRUE(contains(r.out, needle)) << needle << "\n" << r.out;
+  }
+}
+
+TEST_F(Cli, SubcommandHelp) {
+  const RunResult v = run({"validate", "--help"});
+  EXPECT_EQ(v.exit_code, 0);
+  for (const char* needle : {"SCENE", "--json", "Examples:", "polynav validate ", "Exit codes:"}) {
+    EXPECT_TRUE(contains(v.out, needle)) << needle << "\n" << v.out;
+  }
+  const RunResult r = run({"render", "--help"});
+  EXPECT_EQ(r.exit_code, 0);
+  for (const char* needle : {"--output", "--width", "Examples:", "polynav render "}) {
+    EXPECT_TRUE(contains(r.out, needle)) << needle << "\n" << r.out;
+  }
+}
+
+TEST_F(Cli, Version) {
+  const RunResult r = run({"--version"});
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_EQ(r.out.rfind("polynav ", 0), 0u) << r.out;
+}
+
+// --- render --------------------------------------------------------------------------------------
+
+std::vector<std::string> missing_groups(const test::XmlCheck& check,
+                                        const std::vector<std::string>& wanted) {
+  std::vector<std::string> missing;
+  for (const std::string& id : wanted) {
+    if (std::find(check.group_ids.begin(), check.group_ids.end(), id) == check.group_ids.end()) {
+      missing.push_back(id);
+    }
+  }
+  return missing;
+}
+
+TEST_F(Cli, RenderWritesWellFormedSvg) {
+  SceneSpec spec = two_rooms();
+  spec.name = "rooms <A & B>";
+  const fs::path scene = write("two-rooms.yaml", spec.yaml());
+  const fs::path svg_path = dir_ / "out.svg";
+  const RunResult r = run({"render", scene.string(), "-o", svg_path.string(), "--width", "640"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  EXPECT_TRUE(contains(r.out, "wrote " + svg_path.string())) << r.out;
+
+  const std::string svg = read_file(svg_path);
+  EXPECT_EQ(svg.rfind("<svg", 0), 0u);
+  EXPECT_TRUE(contains(svg, "width=\"640\""));
+  const test::XmlCheck check = test::check_xml(svg);
+  ASSERT_EQ(check.problem, "") << svg.substr(0, 2000);
+  EXPECT_EQ(check.root, "svg");
+  EXPECT_EQ(missing_groups(check, {"frame", "bounds", "regions", "obstacles", "walls", "labels",
+                                   "queries", "title", "legend"}),
+            std::vector<std::string>{});
+  // A point agent has no clearance band.
+  EXPECT_EQ(missing_groups(check, {"inflated"}), std::vector<std::string>{"inflated"});
+  EXPECT_TRUE(contains(svg, "rooms &lt;A &amp; B&gt;"));
+  for (const auto& q : spec.queries) EXPECT_TRUE(contains(svg, ">" + q.name + "<")) << q.name;
+  for (const auto& region : spec.regions) EXPECT_TRUE(contains(svg, region.name)) << region.name;
+}
+
+TEST_F(Cli, RenderShowsTheInflatedOutlineForARadius) {
+  const fs::path scene = write("two-rooms.yaml", two_rooms().yaml());
+  const fs::path svg_path = dir_ / "round.svg";
+  const RunResult r = run({"render", scene.string(), "-o", svg_path.string(), "--radius", "0.4"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const test::XmlCheck check = test::check_xml(read_file(svg_path));
+  ASSERT_EQ(check.problem, "");
+  EXPECT_EQ(missing_groups(check, {"clearance", "inflated"}), std::vector<std::string>{});
+}
+
+TEST_F(Cli, RenderToStandardOutputAndBare) {
+  const fs::path scene = write("two-rooms.yaml", two_rooms().yaml());
+  const RunResult r = run({"render", scene.string(), "-o", "-", "--bare"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out.rfind("<svg", 0), 0u);
+  const test::XmlCheck check = test::check_xml(r.out);
+  ASSERT_EQ(check.problem, "");
+  EXPECT_EQ(missing_groups(check, {"title", "legend"}),
+            (std::vector<std::string>{"title", "legend"}));
+  EXPECT_EQ(missing_groups(check, {"obstacles", "queries"}), std::vector<std::string>{});
+}
+
+TEST_F(Cli, RenderToAnUnwritablePlace) {
+  const fs::path scene = write("two-rooms.yaml", two_rooms().yaml());
+  const RunResult r = run({"render", scene.string(), "-o", (dir_ / "no-dir" / "x.svg").string()});
+  EXPECT_EQ(r.exit_code, 2);
+  expect_one_error_line(r);
+  EXPECT_TRUE(contains(r.err, "no-dir")) << r.err;
+}
+
+}  // namespace
+}  // namespace polynav
