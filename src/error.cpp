@@ -1,15 +1,18 @@
 #include "polynav/error.hpp"
 
+#include <sstream>
+
 namespace polynav {
 
 std::string InputLocation::to_string() const {
-  std::string s = file;
+  std::ostringstream s;
+  s << file;
   if (line > 0) {
-    s += (s.empty() ? "" : ":") + std::to_string(line);
-    if (column > 0) s += ":" + std::to_string(column);
+    s << (file.empty() ? "" : ":") << line;
+    if (column > 0) s << ":" << column;
   }
-  if (!key_path.empty()) s += (s.empty() ? "" : ": ") + key_path;
-  return s;
+  if (!key_path.empty()) s << (file.empty() && line <= 0 ? "" : ": ") << key_path;
+  return s.str();
 }
 
 namespace {

@@ -10,6 +10,7 @@
 #include <iostream>
 #include <memory>
 #include <numeric>
+#include <sstream>
 
 #include "commands.hpp"
 #include "common.hpp"
@@ -28,6 +29,14 @@ struct ScenArgs {
 
 // Reference lengths are printed with 6 significant digits (MovingAI) or more (Polyanya): a
 // length matches when it is within half a unit of the 6th significant digit.
+// CSV numbers: enough digits to compare with references, none of to_string's padding.
+std::string csv_number(double v, int digits = 12) {
+  if (std::isnan(v)) return "";
+  std::ostringstream out;
+  out << std::setprecision(digits) << v;
+  return out.str();
+}
+
 bool matches_reference(double length, double reference) {
   return std::abs(length - reference) <= std::max(1e-6, 5e-6 * std::abs(reference));
 }
@@ -43,8 +52,7 @@ int run_scen(const ScenArgs& args, const SceneOptions& options) {
     if (!csv)
       throw InputError({args.csv, 0, 0, {}}, std::string("cannot write: ") + std::strerror(errno));
     csv << "id,start_x,start_y,goal_x,goal_y,reference,status,length,cost,ratio,expanded,"
-           "search_us\n"
-        << std::setprecision(17);
+           "search_us\n";
   }
   std::size_t found = 0, mismatches = 0, compared = 0;
   std::vector<double> ratios, search_us;
@@ -66,12 +74,13 @@ int run_scen(const ScenArgs& args, const SceneOptions& options) {
       if (!r.found() || !matches_reference(r.length, *q.reference_length)) ++mismatches;
     }
     if (csv) {
-      csv << i << ',' << q.start.x << ',' << q.start.y << ',' << q.goal.x << ',' << q.goal.y << ','
-          << (q.reference_length ? std::to_string(*q.reference_length) : "") << ','
-          << search::to_string(r.status) << ',' << (r.found() ? std::to_string(r.length) : "")
-          << ',' << (r.found() ? std::to_string(r.cost) : "") << ','
-          << (std::isnan(ratio) ? "" : std::to_string(ratio)) << ',' << r.stats.expanded << ','
-          << us << '\n';
+      const double none = std::nan("");
+      csv << i << ',' << csv_number(q.start.x) << ',' << csv_number(q.start.y) << ','
+          << csv_number(q.goal.x) << ',' << csv_number(q.goal.y) << ','
+          << csv_number(q.reference_length.value_or(none)) << ',' << search::to_string(r.status)
+          << ',' << csv_number(r.found() ? r.length : none) << ','
+          << csv_number(r.found() ? r.cost : none) << ',' << csv_number(ratio) << ','
+          << r.stats.expanded << ',' << csv_number(us, 4) << '\n';
     }
   }
 

@@ -598,5 +598,125 @@ TEST_F(Cli, RenderToAnUnwritablePlace) {
   EXPECT_TRUE(contains(r.err, "no-dir")) << r.err;
 }
 
+// --- plan and scen ---------------------------------------------------------------------------
+
+const std::string corridor_scene =
+    "version: 1\n"
+    "bounds: [[0, 0], [20, 0], [20, 10], [0, 10]]\n"
+    "obstacles:\n"
+    "  - [[8, 0], [12, 0], [12, 7], [8, 7]]\n"
+    "queries:\n"
+    "  - {name: over-the-wall, start: [2, 2], goal: [18, 2]}\n"
+    "  - {name: short-hop, start: [2, 8], goal: [4, 8]}\n";
+
+TEST_F(Cli, PlanJsonGivesOneValidObjectPerQuery) {
+  const fs::path scene = write("corridor.yaml", corridor_scene);
+  const RunResult r = run({"plan", scene.string(), "--json", "--resolution", "0.25"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::istringstream lines(r.out);
+  std::string line;
+  int objects = 0;
+  while (std::getline(lines, line)) {
+    const json j = json::parse(line);
+    ++objects;
+    EXPECT_EQ(j.at("status"), "found");
+    EXPECT_EQ(j.at("method"), "grid");
+    const auto& w = j.at("waypoints");
+    ASSERT_GE(w.size(), 2u);
+    EXPECT_EQ(w.front(), j.at("start"));
+    EXPECT_EQ(w.back(), j.at("goal"));
+    // The wall [8, 12] x [0, 7] forces the first query over y = 7.
+    if (j.at("query") == "over-the-wall") {
+      double top = 0;
+      for (const auto& p : w) top = std::max(top, p.at(1).get<double>());
+      EXPECT_GE(top, 7.0);
+      EXPECT_GT(j.at("length").get<double>(), 16.0);
+    }
+    EXPECT_LE(j.at("length").get<double>(), j.at("raw_length").get<double>() + 1e-9);
+    for (const char* key : {"nodes", "expanded", "generated", "build_ms", "search_ms", "smooth_ms"})
+      EXPECT_TRUE(j.at("stats").contains(key)) << key;
+  }
+  EXPECT_EQ(objects, 2);
+}
+
+TEST_F(Cli, PlanStartInsideAnObstacleIsAnInvalidQuery) {
+  const fs::path scene = write("corridor.yaml", corridor_scene);
+  const RunResult r = run({"plan", scene.string(), "--start", "10,3", "--goal", "18,2"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(contains(r.out, "invalid_query")) << r.out;
+  EXPECT_TRUE(contains(r.out, "inside obstacles[0]")) << r.out;
+  const RunResult snapped =
+      run({"plan", scene.string(), "--start", "10,3", "--goal", "18,2", "--snap", "--json"});
+  EXPECT_EQ(snapped.exit_code, 0) << snapped.out << snapped.err;
+}
+
+TEST_F(Cli, PlanWithoutAPathExitsOne) {
+  const fs::path scene = write("walled.yaml",
+                               "version: 1\n"
+                               "bounds: [[0, 0], [20, 0], [20, 10], [0, 10]]\n"
+                               "obstacles: [[[8, 0], [12, 0], [12, 10], [8, 10]]]\n");
+  const RunResult r = run({"plan", scene.string(), "--start", "2,2", "--goal", "18,2", "--json"});
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_EQ(json::parse(r.out).at("status"), "no_path");
+}
+
+TEST_F(Cli, PlanRejectsBadOptions) {
+  const fs::path scene = write("corridor.yaml", corridor_scene);
+  expect_usage_error(run({"plan", scene.string(), "--resolution", "-1"}));
+  expect_usage_error(run({"plan", scene.string(), "--method", "quadtreee"}));
+  expect_usage_error(run({"plan", scene.string(), "--connectivity", "6"}));
+  const RunResult bad_point = run({"plan", scene.string(), "--start", "1;2", "--goal", "3,4"});
+  EXPECT_EQ(bad_point.exit_code, 2);
+  expect_one_error_line(bad_point);
+  EXPECT_TRUE(contains(bad_point.err, "'1;2'")) << bad_point.err;
+  const RunResult no_query = run({"plan", scene.string(), "--query", "nope"});
+  EXPECT_EQ(no_query.exit_code, 2);
+  EXPECT_TRUE(contains(no_query.err, "over-the-wall")) << no_query.err;
+  const RunResult huge = run({"plan", scene.string(), "--resolution", "0.0001"});
+  EXPECT_EQ(huge.exit_code, 2);
+  EXPECT_TRUE(contains(huge.err, "--max-cells")) << huge.err;
+}
+
+TEST_F(Cli, PlanDrawsPathsIntoTheSvg) {
+  const fs::path scene = write("corridor.yaml", corridor_scene);
+  const fs::path svg = dir_ / "out.svg";
+  const RunResult r = run({"plan", scene.string(), "--svg", svg.string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const test::XmlCheck check = test::check_xml(read_file(svg));
+  ASSERT_EQ(check.problem, "");
+  for (const char* group : {"grid", "raw-path", "path", "expanded"})
+    EXPECT_NE(std::find(check.group_ids.begin(), check.group_ids.end(), group),
+              check.group_ids.end())
+        << group;
+}
+
+TEST_F(Cli, ScenComparesWithTheReferenceColumnAndWritesCsv) {
+  // A 4 x 3 map with a wall; the references are worked out by hand (8-connected, no corner
+  // cutting): (0,0) -> (3,0) goes down column 0, along row 2 to (2,2) — the diagonal from (0,1)
+  // or (1,2) would cut the blocked corner (1,1) — then diagonally to (3,1) and up: 5 + sqrt 2.
+  const fs::path map = write("tiny.map", "type octile\nheight 3\nwidth 4\nmap\n.@..\n.@..\n....\n");
+  const double s2 = std::sqrt(2.0);
+  std::ostringstream scen;
+  scen << std::setprecision(9) << "version 1\n"
+       << "0\ttiny.map\t4\t3\t0\t0\t3\t0\t" << 5 + s2 << "\n"
+       << "0\ttiny.map\t4\t3\t0\t0\t0\t2\t" << 2.0 << "\n"
+       << "0\ttiny.map\t4\t3\t0\t0\t3\t0\t" << 4.0 << "\n";  // deliberately wrong
+  const fs::path scen_path = write("tiny.map.scen", scen.str());
+  const fs::path csv = dir_ / "out.csv";
+  const RunResult r = run({"scen", map.string(), scen_path.string(), "--csv", csv.string()});
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;  // one mismatch
+  EXPECT_TRUE(contains(r.out, "3 compared, 1 mismatches")) << r.out;
+  const std::string text = read_file(csv);
+  EXPECT_EQ(
+      text.substr(0, text.find('\n')),
+      "id,start_x,start_y,goal_x,goal_y,reference,status,length,cost,ratio,expanded,search_us");
+  EXPECT_EQ(line_count(text), 4u);
+  const RunResult bad = run(
+      {"scen", map.string(), write("bad.scen", "version 1\n0 tiny.map 4 3 0 0 9 9 1\n").string()});
+  EXPECT_EQ(bad.exit_code, 2);
+  expect_one_error_line(bad);
+  EXPECT_TRUE(contains(bad.err, "bad.scen:2")) << bad.err;
+}
+
 }  // namespace
 }  // namespace polynav

@@ -1,0 +1,114 @@
+// Every discretisation and smoother on every bundled scene, held to the same invariants: the
+// path joins the query's points, every segment is a valid motion (exact check), its cost is at
+// least the straight-line distance times the cheapest multiplier, smoothing never raises the
+// cost, and a method never finds a path where another proved there is none.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <map>
+
+#include "polynav/plan/planner.hpp"
+#include "polynav/smooth/path_simplifier.hpp"
+
+namespace polynav {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Case {
+  fs::path scene;
+  fs::path scenario;  // empty: the scene's own queries
+};
+
+std::vector<Case> bundled_cases() {
+  const fs::path root = fs::path(POLYNAV_SOURCE_DIR) / "scenes";
+  std::vector<Case> cases;
+  for (const auto& e : fs::directory_iterator(root))
+    if (e.path().extension() == ".yaml" || e.path().extension() == ".json")
+      cases.push_back({e.path(), {}});
+  for (const auto& e : fs::directory_iterator(root / "movingai"))
+    if (e.path().extension() == ".map") cases.push_back({e.path(), fs::path(e.path()) += ".scen"});
+  cases.push_back({root / "mesh" / "arena.mesh", root / "mesh" / "arena-euclidean.scen"});
+  std::sort(cases.begin(), cases.end(),
+            [](const Case& a, const Case& b) { return a.scene < b.scene; });
+  return cases;
+}
+
+class Conformance : public testing::TestWithParam<Case> {};
+
+TEST_P(Conformance, EveryMethodAndSmootherKeepsTheInvariants) {
+  const Case& c = GetParam();
+  const Scene scene = load_scene(c.scene);
+  std::vector<Query> queries =
+      c.scenario.empty() ? scene.queries : load_scenario(c.scenario, scene);
+  // Long scenario files: an even sample keeps the suite quick.
+  if (queries.size() > 40) {
+    std::vector<Query> sample;
+    for (std::size_t i = 0; i < queries.size(); i += queries.size() / 40)
+      sample.push_back(queries[i]);
+    queries = sample;
+  }
+  ASSERT_FALSE(queries.empty());
+  // found[query] per method, to compare methods.
+  std::map<std::string, std::vector<search::SearchStatus>> status_by_method;
+  for (const std::string& method : available_methods()) {
+    for (const std::string& smoother : smoother_names()) {
+      PlanOptions options;
+      options.method = method;
+      options.smoother = smoother;
+      Planner planner(scene, options);
+      const FreeSpace& space = planner.free_space();
+      const PathSimplifier checker(space);
+      std::vector<search::SearchStatus>& statuses = status_by_method[method];
+      statuses.clear();
+      for (const Query& q : queries) {
+        SCOPED_TRACE(method + "/" + smoother + " " + q.where.to_string() + " " + q.name);
+        const PlanResult r = planner.plan(q.start, q.goal);
+        statuses.push_back(r.status);
+        if (!space.is_free(q.start) || !space.is_free(q.goal)) {
+          EXPECT_EQ(r.status, search::SearchStatus::invalid_query);
+          continue;
+        }
+        if (!r.found()) {
+          EXPECT_TRUE(r.waypoints.empty());
+          EXPECT_FALSE(r.message.empty());
+          continue;
+        }
+        ASSERT_GE(r.waypoints.size(), 1u);
+        EXPECT_EQ(r.waypoints.front(), q.start);
+        EXPECT_EQ(r.waypoints.back(), q.goal);
+        EXPECT_EQ(r.raw_waypoints.front(), q.start);
+        EXPECT_EQ(r.raw_waypoints.back(), q.goal);
+        EXPECT_TRUE(checker.is_valid(r.waypoints));
+        EXPECT_TRUE(checker.is_valid(r.raw_waypoints));
+        const double straight = distance(q.start, q.goal);
+        EXPECT_GE(r.length, straight * (1 - 1e-12));
+        EXPECT_GE(r.cost, straight * space.min_cost() * (1 - 1e-12));
+        EXPECT_NEAR(r.cost, space.path_cost(r.waypoints), 1e-9 * std::max(1.0, r.cost));
+        EXPECT_LE(r.cost, r.raw_cost * (1 + 1e-9) + 1e-12) << "smoothing raised the cost";
+        EXPECT_NEAR(r.length, polyline_length(r.waypoints), 1e-9 * std::max(1.0, r.length));
+      }
+    }
+  }
+  // A path found by one method is a valid path: no other method may claim there is none.
+  for (const auto& [method, statuses] : status_by_method) {
+    for (const auto& [other, other_statuses] : status_by_method) {
+      for (std::size_t k = 0; k < statuses.size(); ++k) {
+        if (statuses[k] != search::SearchStatus::found) continue;
+        EXPECT_NE(other_statuses[k], search::SearchStatus::no_path)
+            << method << " found query " << k << " but " << other << " says no_path";
+      }
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(BundledScenes, Conformance, testing::ValuesIn(bundled_cases()),
+                         [](const testing::TestParamInfo<Case>& param) {
+                           std::string name = param.param.scene.filename().string();
+                           for (char& ch : name)
+                             if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+                           return name;
+                         });
+
+}  // namespace
+}  // namespace polynav
