@@ -2,6 +2,8 @@
 
 #include <CGAL/Exact_predicates_inexact_constructions_kernel.h>
 
+#include <algorithm>
+
 namespace polynav::exact {
 namespace {
 using Kernel = CGAL::Exact_predicates_inexact_constructions_kernel;
@@ -30,7 +32,8 @@ Side side_of_ring(const Ring& ring, Point p) {
       const int o = orientation(u, v, p);
       if (o == 0) return Side::boundary;
       if ((o > 0) == (v.y > u.y)) inside = !inside;
-    } else if (on_segment(u, v, p)) {
+    } else if (std::min(u.x, v.x) <= p.x && p.x <= std::max(u.x, v.x) &&
+               std::min(u.y, v.y) <= p.y && p.y <= std::max(u.y, v.y) && on_segment(u, v, p)) {
       return Side::boundary;
     }
   }

@@ -344,9 +344,17 @@ bool FreeSpace::is_free(Point p) const {
   const std::size_t b = std::size_t(loc.bucket_y(p.y)) * loc.nx + loc.bucket_x(p.x);
   const Point c = loc.reference[b];
   bool free = loc.reference_free[b] != 0;
+  // Only edges whose box meets the box of segment c-p can touch p or cross the segment; the
+  // box test is comparisons of the given doubles, so it is exact.
+  const double min_x = std::min(c.x, p.x), max_x = std::max(c.x, p.x);
+  const double min_y = std::min(c.y, p.y), max_y = std::max(c.y, p.y);
   for (std::uint32_t k = loc.offsets[b]; k < loc.offsets[b + 1]; ++k) {
     const std::uint32_t e = loc.edge_ids[k];
-    if (exact::on_segment(s.edges[e].a, s.edges[e].b, p)) return true;
+    const Point u = s.edges[e].a, v = s.edges[e].b;
+    if (std::max(u.x, v.x) < min_x || std::min(u.x, v.x) > max_x || std::max(u.y, v.y) < min_y ||
+        std::min(u.y, v.y) > max_y)
+      continue;
+    if (exact::on_segment(u, v, p)) return true;
     if (s.crosses(c, p, e)) free = !free;
   }
   return free;

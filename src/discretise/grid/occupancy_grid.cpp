@@ -208,17 +208,18 @@ OccupancyGrid::OccupancyGrid(const FreeSpace& space, GridOptions options)
   }
 }
 
-double OccupancyGrid::heuristic_distance(Point a, Point b) const {
-  const double dx = std::abs(a.x - b.x), dy = std::abs(a.y - b.y);
+double OccupancyGrid::heuristic_cells(int dx, int dy) const {
+  // Distances in cells between cell centres; every one is a lower bound of the grid's own
+  // path length (and chebyshev and euclidean also of octile and manhattan paths).
   switch (options_.heuristic) {
     case GridHeuristic::manhattan:
-      return dx + dy;
+      return double(dx + dy);
     case GridHeuristic::octile:
-      return std::max(dx, dy) + (std::sqrt(2.0) - 1.0) * std::min(dx, dy);
+      return double(std::max(dx, dy)) + (std::sqrt(2.0) - 1.0) * double(std::min(dx, dy));
     case GridHeuristic::chebyshev:
-      return std::max(dx, dy);
+      return double(std::max(dx, dy));
     case GridHeuristic::euclidean:
-      return std::hypot(dx, dy);
+      return std::hypot(double(dx), double(dy));
     case GridHeuristic::zero:
     case GridHeuristic::automatic:
       return 0.0;
@@ -276,41 +277,71 @@ RawPath OccupancyGrid::find_path(Point start, Point goal, const QueryOptions& op
     }
   }
 
+  const search::SearchOptions defaults;
+  const search::SearchOptions& search_options = options.search ? *options.search : defaults;
+  struct Recorder {
+    const OccupancyGrid* grid;
+    std::vector<Point>* out;
+    void examine(search::NodeId n) {
+      if (n < grid->node_count()) out->push_back(grid->node_position(n));
+    }
+    void relax(search::NodeId, search::NodeId, double) {}
+    void finish(search::NodeId) {}
+  };
+  const auto run = [&](const auto& graph, search::NodeId s, search::NodeId g, const auto& h) {
+    const search::NodeId goals[1] = {g};
+    if (options.record_expanded) {
+      astar_.search(graph, s, goals, h, search_options, result_, Recorder{this, &out.expanded});
+    } else {
+      astar_.search(graph, s, goals, h, search_options, result_);
+    }
+  };
+  const auto finish = [&](double attach_cost) {
+    out.status = result_.status;
+    out.stats = result_.stats;
+    out.graph_cost = result_.cost + attach_cost;
+    if (out.status != search::SearchStatus::found) out.message = result_.explanation();
+  };
+  const double scale = heuristic_scale_ * cell_;
+  const auto cell_heuristic = [this, scale](search::NodeId target) {
+    const int tx = int(target % std::uint32_t(width_)), ty = int(target / std::uint32_t(width_));
+    return [this, scale, tx, ty](search::NodeId n) {
+      const int nx = int(n % std::uint32_t(width_)), ny = int(n / std::uint32_t(width_));
+      return heuristic_cells(std::abs(nx - tx), std::abs(ny - ty)) * scale;
+    };
+  };
+
+  if (from.size() == 1 && to.size() == 1) {
+    // The usual case: each point sits in its own free cell. Search the grid itself, cell to
+    // cell: no extra nodes, so nothing but the implicit graph is touched per expansion.
+    run(*this, from[0].cell, to[0].cell, cell_heuristic(to[0].cell));
+    finish(from[0].cost + to[0].cost);
+    if (result_.path.empty()) return out;
+    // start, the cell centres (a point at its cell's centre is not repeated), then the goal.
+    out.points.push_back(start);
+    for (search::NodeId n : result_.path)
+      if (const Point p = node_position(n); !(p == out.points.back())) out.points.push_back(p);
+    if (out.status == search::SearchStatus::found && !(goal == out.points.back()))
+      out.points.push_back(goal);
+    return out;
+  }
+
+  // A point in a blocked cell (free, but near an obstacle) joins several cells: extra start and
+  // goal nodes carry those arcs.
   search::AugmentedGraph<OccupancyGrid> graph(*this);
   const search::NodeId s = graph.add_node(), g = graph.add_node();
   for (const Attachment& a : from) graph.add_arc(s, a.cell, a.cost);
   for (const Attachment& b : to) graph.add_arc(b.cell, g, b.cost);
-  const double scale = heuristic_scale_;
+  std::vector<std::pair<decltype(cell_heuristic(0)), double>> per_goal;
+  for (const Attachment& b : to) per_goal.emplace_back(cell_heuristic(b.cell), b.cost);
   const auto h = [&](search::NodeId n) {
     if (n >= s) return 0.0;
-    const Point p = node_position(n);
     double best = std::numeric_limits<double>::infinity();
-    for (const Attachment& b : to)
-      best = std::min(best, heuristic_distance(p, node_position(b.cell)) * scale + b.cost);
+    for (const auto& [to_cell, cost] : per_goal) best = std::min(best, to_cell(n) + cost);
     return best;
   };
-  const search::SearchOptions defaults;
-  const search::SearchOptions& search_options = options.search ? *options.search : defaults;
-  const search::NodeId goals[1] = {g};
-  if (options.record_expanded) {
-    struct Recorder {
-      const OccupancyGrid* grid;
-      std::vector<Point>* out;
-      search::NodeId extras;
-      void examine(search::NodeId n) {
-        if (n < extras) out->push_back(grid->node_position(n));
-      }
-      void relax(search::NodeId, search::NodeId, double) {}
-      void finish(search::NodeId) {}
-    } recorder{this, &out.expanded, s};
-    astar_.search(graph, s, goals, h, search_options, result_, recorder);
-  } else {
-    astar_.search(graph, s, goals, h, search_options, result_);
-  }
-  out.status = result_.status;
-  out.stats = result_.stats;
-  out.graph_cost = result_.cost;
-  if (out.status != search::SearchStatus::found) out.message = result_.explanation();
+  run(graph, s, g, h);
+  finish(0.0);
   for (search::NodeId n : result_.path)
     out.points.push_back(n == s ? start : n == g ? goal : node_position(n));
   return out;

@@ -117,7 +117,7 @@ class OccupancyGrid final : public Discretisation {
       f(to, length * 0.5 * (cell_cost(cx, cy) + cell_cost(nx, ny)));
     }
   }
-  double heuristic_distance(Point a, Point b) const;
+  double heuristic_cells(int dx, int dy) const;
 
   const FreeSpace* space_;
   GridOptions options_;
