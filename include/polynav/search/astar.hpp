@@ -1,0 +1,558 @@
+#pragma once
+/// @file
+/// The one A* of polynav (Hart, Nilsson and Raphael 1968), with weighted A* (Pohl 1970), goal
+/// sets, limits, a partial-path fallback, reopening, beam search and cost-bounded reachability.
+/// Dijkstra's algorithm is the same search with ZeroHeuristic.
+
+#include <algorithm>
+#include <bit>
+#include <chrono>
+#include <concepts>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <span>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "polynav/search/components.hpp"
+#include "polynav/search/d_ary_heap.hpp"
+#include "polynav/search/graph.hpp"
+#include "polynav/search/search_result.hpp"
+
+namespace polynav::search {
+
+/// A heuristic: `h(n)` estimates the cost from n to the nearest goal. It must return a value
+/// >= 0, never NaN; +infinity is allowed for a node known not to reach any goal. It is evaluated
+/// at most once per node per search (A* caches it).
+///
+/// - admissible (h(n) <= true cost to the nearest goal): A* returns an optimal path, provided
+///   the heuristic is also consistent or SearchOptions::reopen_closed is set;
+/// - consistent (h(u) <= cost(u, v) + h(v) for every arc): no node is ever expanded twice.
+///
+/// With several goals it is the caller's job to make h a bound for the nearest one, e.g. the
+/// minimum of the per-goal estimates.
+template <class H>
+concept Heuristic =
+    std::invocable<H&, NodeId> && std::convertible_to < std::invoke_result_t<H&, NodeId>,
+double > ;
+
+/// h = 0: turns A* into Dijkstra's algorithm.
+struct ZeroHeuristic {
+  constexpr double operator()(NodeId) const noexcept { return 0.0; }
+};
+
+/// Receives search events, named after Boost.Graph's visitor events:
+/// - `examine(n)`: n was taken from the open list and is about to be expanded;
+/// - `relax(from, to, g)`: the arc from -> to gave `to` a better cost g (to is opened or updated);
+/// - `finish(n)`: every arc of n was scanned.
+/// Each call of `examine` is counted in SearchStats::expanded and followed by one `finish`.
+template <class L>
+concept SearchListener = requires(L& l, NodeId n, double g) {
+  l.examine(n);
+  l.relax(n, n, g);
+  l.finish(n);
+};
+
+/// The default listener: does nothing, and compiles to nothing.
+struct NullListener {
+  constexpr void examine(NodeId) const noexcept {}
+  constexpr void relax(NodeId, NodeId, double) const noexcept {}
+  constexpr void finish(NodeId) const noexcept {}
+};
+
+/// How a search runs. The defaults give plain, unbounded A*.
+struct SearchOptions {
+  /// Heuristic weight w of weighted A* (Pohl 1970): nodes are ordered by g + w·h. With an
+  /// admissible h the path found costs at most w times the optimum, usually after far fewer
+  /// expansions. Closed nodes are not reopened for w > 1 (unless reopen_closed), which keeps
+  /// the bound. [Limit: >= 1] [Default: 1, plain A*]
+  double weight = 1.0;
+
+  /// Paths costing more than this are not wanted: a node whose g + h exceeds it is never opened.
+  /// If that keeps every goal out of reach the status is limit_reached with limit == cost (the
+  /// search cannot tell "too far" from "unreachable" without exploring past the bound).
+  /// [Limit: >= 0] [Units: arc cost] [Default: +infinity, no limit]
+  double max_cost = std::numeric_limits<double>::infinity();
+
+  /// Most nodes to expand; reaching it ends the search with limit == expansions. A goal popped
+  /// from the open list is not an expansion, so max_expansions = k finds any goal whose search
+  /// needs at most k expansions. [Limit: >= 0] [Default: no limit]
+  std::uint64_t max_expansions = std::numeric_limits<std::uint64_t>::max();
+
+  /// Wall-clock budget of the search, checked every 64 expansions; running out ends the search
+  /// with limit == time. [Limit: >= 0] [Units: ns] [Default: no limit]
+  std::chrono::nanoseconds max_time = std::chrono::nanoseconds::max();
+
+  /// When no goal is reached (unreachable, or a limit), return the path to the reached node with
+  /// the smallest heuristic value (ties: the smaller g) with status partial, instead of no_path
+  /// or limit_reached. "Reached" means given a finite g, expanded or not. [Default: false]
+  bool partial_fallback = false;
+
+  /// Put a closed node back in the open list when a cheaper path to it turns up. Needed for
+  /// optimality with an admissible but inconsistent heuristic; never happens with a consistent
+  /// one (then the flag only costs a predictable branch). [Default: false]
+  bool reopen_closed = false;
+
+  /// Most nodes in the open list; when a push exceeds it the node with the worst (f, -g) is
+  /// dropped (beam search). Paths stay valid but lose optimality and completeness; a search
+  /// that drops nodes and finds no goal ends with limit == beam_width. Each drop costs
+  /// O(beam_width). [Limit: >= 1] [Default: unbounded]
+  std::size_t beam_width = std::numeric_limits<std::size_t>::max();
+
+  /// Connected-component labels of the graph (or of its base graph when searching an
+  /// AugmentedGraph). When the start and every goal are labelled and no goal shares the start's
+  /// label, the answer is no_path in O(goals) without searching. Nodes with ids beyond the labels
+  /// disable the shortcut, as does partial_fallback (the closest node needs a search).
+  /// Must outlive the call. [Default: none]
+  const ComponentLabels* components = nullptr;
+};
+
+/// One node of a reachability query: its cost from the source and its parent on a cheapest path
+/// (no_node for the source).
+struct ReachedNode {
+  NodeId node = no_node;
+  double cost = 0.0;
+  NodeId parent = no_node;
+};
+
+/// The answer to a reachability query. Reuse one object across queries to avoid allocating.
+struct ReachableSet {
+  /// found when the query was valid (even if only the source is within the bound), else
+  /// invalid_query (source out of range, bound NaN or negative).
+  SearchStatus status = SearchStatus::invalid_query;
+  /// Every node with cost <= the bound, in order of nondecreasing cost, the source first.
+  std::vector<ReachedNode> nodes;
+  SearchStats stats;
+};
+
+/// A* search state and algorithm, reusable across queries and graphs.
+///
+/// Data layout (why): everything a search knows about a node sits in one 32-byte record in a
+/// flat array indexed by NodeId — g, the cached heuristic, the parent, a stamp and the node's
+/// state — so relaxing an arc touches one cache line. Records carry the generation stamp of the
+/// query that last touched them (warthog's "search number"): a record whose stamp differs from
+/// the current generation is treated as fresh, so nothing is cleared between queries. When the
+/// Stamp counter wraps, every stamp is zeroed once (O(V) every 2^32 queries for the default
+/// 32-bit Stamp). The open list is an indexed 4-ary heap with decrease-key on (f, -g): among
+/// equal f the deeper node (larger g) comes first, which on grids and meshes avoids expanding
+/// whole plateaus of equally good nodes.
+///
+/// Allocation: arrays grow to the largest graph seen and are then reused; a warmed-up search
+/// (same or smaller graph, result object reused) allocates nothing.
+///
+/// Not thread-safe: use one object per thread. The graph, heuristic and listener are used only
+/// during a call.
+///
+/// @tparam Stamp unsigned type of the generation counter; smaller types only make the counter
+///         wrap sooner (useful in tests).
+template <std::unsigned_integral Stamp = std::uint32_t>
+class BasicAStar {
+ public:
+  BasicAStar() = default;
+
+  /// Searches from start to the cheapest reachable node of goals, writing into out (whose path
+  /// memory is reused). h must be admissible for the returned path to be optimal (see
+  /// Heuristic); with several goals, h should be the minimum over goals.
+  ///
+  /// Status: found, no_path (all reachable nodes expanded), limit_reached or partial (see
+  /// SearchOptions), or invalid_query when start or a goal is >= graph.node_count(), goals is
+  /// empty, or an option is outside its [Limit]. Never throws for these.
+  ///
+  /// Complexity: O((E + V) log V) time with a consistent heuristic; each expansion allocates
+  /// nothing once the arrays have grown to graph.node_count() (or as ids appear, for a
+  /// GrowingGraph).
+  template <SearchGraph G, Heuristic H, SearchListener L = NullListener>
+  void search(const G& graph, NodeId start, std::span<const NodeId> goals, H&& h,
+              const SearchOptions& options, SearchResult& out, L&& listener = L{}) {
+    const auto t0 = clock::now();
+    out.reset();
+    out.start = start;
+    out.node_count = graph.node_count();
+    if (validate(start, goals, options, out)) {
+      run(graph, start, goals, h, options, out, listener, t0);
+    }
+    out.stats.elapsed = clock::now() - t0;
+  }
+
+  /// Single-goal search returning a new result (allocates the path).
+  template <SearchGraph G, Heuristic H, SearchListener L = NullListener>
+  SearchResult search(const G& graph, NodeId start, NodeId goal, H&& h,
+                      const SearchOptions& options = {}, L&& listener = L{}) {
+    SearchResult out;
+    search(graph, start, std::span<const NodeId>(&goal, 1), h, options, out, listener);
+    return out;
+  }
+
+  /// Every node whose cheapest path from source costs at most max_cost, with that cost and its
+  /// parent, in nondecreasing cost order (Dijkstra's algorithm on the same state arrays). The
+  /// listener sees the same events as in search(). Complexity: O((E' + V') log V') over the
+  /// V' nodes and E' arcs within the bound.
+  template <SearchGraph G, SearchListener L = NullListener>
+  void reachable(const G& graph, NodeId source, double max_cost, ReachableSet& out,
+                 L&& listener = L{}) {
+    const auto t0 = clock::now();
+    out.nodes.clear();
+    out.stats = SearchStats{};
+    if (source >= graph.node_count() || !(max_cost >= 0.0)) {
+      out.status = SearchStatus::invalid_query;
+      return;
+    }
+    SearchOptions options;
+    options.max_cost = max_cost * 1.5;
+    Recorder<std::remove_reference_t<L>> recorder{this, &listener, &out.nodes};
+    ZeroHeuristic zero;
+    scratch_.reset();
+    run(graph, source, std::span<const NodeId>{}, zero, options, scratch_, recorder, t0);
+    out.status = SearchStatus::found;
+    out.stats = scratch_.stats;
+    out.stats.elapsed = clock::now() - t0;
+  }
+
+  /// Whether n got a finite cost in the latest search.
+  bool reached(NodeId n) const noexcept {
+    return n < nodes_.size() && nodes_[n].stamp == generation_ &&
+           nodes_[n].g < std::numeric_limits<double>::infinity();
+  }
+  /// n's best known cost in the latest search (exact for expanded nodes with an admissible,
+  /// consistent heuristic); +infinity if not reached.
+  double cost_to(NodeId n) const noexcept {
+    return reached(n) ? nodes_[n].g : std::numeric_limits<double>::infinity();
+  }
+  /// n's parent in the latest search; no_node for the start or an unreached node.
+  NodeId parent_of(NodeId n) const noexcept { return reached(n) ? info_[n].parent : no_node; }
+  /// The path from the latest start to n (empty if n was not reached), into path.
+  void path_to(NodeId n, std::vector<NodeId>& path) const {
+    path.clear();
+    if (reached(n)) build_path(n, path);
+  }
+  /// Nodes the state arrays can hold without growing.
+  std::size_t capacity() const noexcept { return nodes_.size(); }
+
+ private:
+  using clock = std::chrono::steady_clock;
+
+  enum class State : std::uint8_t { unseen, open, closed, dropped };
+
+  // Read for every arc scanned: 16 bytes, four to a cache line.
+  struct Node {
+    double g = 0.0;
+    Stamp stamp = 0;
+    State state = State::unseen;
+    bool goal = false;
+  };
+  // Read only when a node is opened or improved, and to follow a path back.
+  struct NodeInfo {
+    double h = 0.0;
+    NodeId parent = no_node;
+  };
+
+#ifdef __SIZEOF_INT128__
+  // (f, -g) packed into one 128-bit integer: f's bits on top, the complement of g's bits below.
+  // For doubles >= 0 the IEEE-754 bit pattern orders like the value, so one branch-free integer
+  // comparison orders by f and then by larger g. Ties are frequent (grids), so branches on a
+  // two-field comparison would mispredict.
+  __extension__ using Key = unsigned __int128;
+  using KeyLess = std::less<Key>;
+  static Key make_key(double f, double g) noexcept {
+    // + 0.0 turns a -0.0 into +0.0, whose bit pattern is the smallest.
+    return (static_cast<Key>(std::bit_cast<std::uint64_t>(f + 0.0)) << 64) |
+           static_cast<Key>(~std::bit_cast<std::uint64_t>(g + 0.0));
+  }
+#else
+  struct Key {
+    double f;
+    double g;
+  };
+  struct KeyLess {
+    bool operator()(const Key& a, const Key& b) const noexcept {
+      return a.f < b.f || (a.f == b.f && a.g > b.g);
+    }
+  };
+  static Key make_key(double f, double g) noexcept {
+    return Key{f, g};
+  }
+#endif
+
+  // Wraps the caller's listener to collect expanded nodes for reachable().
+  template <class L>
+  struct Recorder {
+    const BasicAStar* self;
+    L* inner;
+    std::vector<ReachedNode>* out;
+    void examine(NodeId n) {
+      out->push_back(ReachedNode{n, self->nodes_[n].g, self->info_[n].parent});
+      inner->examine(n);
+    }
+    void relax(NodeId from, NodeId to, double g) { inner->relax(from, to, g); }
+    void finish(NodeId n) { inner->finish(n); }
+  };
+
+  static bool validate(NodeId start, std::span<const NodeId> goals, const SearchOptions& o,
+                       SearchResult& out) {
+    const auto invalid = [&](SearchNote note, double value) {
+      out.status = SearchStatus::invalid_query;
+      out.note = note;
+      out.limit_value = value;
+      return false;
+    };
+    if (start >= out.node_count) return invalid(SearchNote::start_out_of_range, start);
+    if (goals.empty()) return invalid(SearchNote::no_goals, 0.0);
+    for (const NodeId goal : goals) {
+      if (goal >= out.node_count) return invalid(SearchNote::goal_out_of_range, goal);
+    }
+    if (!(o.weight >= 1.0)) return invalid(SearchNote::bad_weight, o.weight);
+    if (!(o.max_cost >= 0.0)) return invalid(SearchNote::bad_max_cost, o.max_cost);
+    if (o.beam_width == 0) return invalid(SearchNote::bad_beam_width, 0.0);
+    if (o.max_time.count() < 0) {
+      return invalid(SearchNote::bad_max_time,
+                     std::chrono::duration<double, std::milli>(o.max_time).count());
+    }
+    return true;
+  }
+
+  // Starts a query on a graph of n nodes: grows the arrays, empties the heap, and moves to a
+  // new generation so that every record becomes stale at once.
+  void begin(std::size_t n) {
+    grow(n);
+    heap_.clear();
+    if (++generation_ == 0) {
+      for (Node& r : nodes_) r.stamp = 0;
+      generation_ = 1;
+    }
+  }
+
+  void grow(std::size_t n) {
+    if (nodes_.size() >= n) return;
+    const std::size_t size = std::max(n, nodes_.size() + nodes_.size() / 2);
+    nodes_.resize(size);
+    info_.resize(size);
+    heap_.reserve_ids(size);
+  }
+
+  template <class H>
+  Node& touch(NodeId n, H& h) {
+    Node& r = nodes_[n];
+    if (r.stamp != generation_) {
+      r.g = std::numeric_limits<double>::infinity();
+      r.stamp = generation_;
+      r.state = State::unseen;
+      r.goal = false;
+      info_[n] = NodeInfo{static_cast<double>(h(n)), no_node};
+    }
+    return r;
+  }
+
+  void build_path(NodeId end, std::vector<NodeId>& path) const {
+    for (NodeId n = end; n != no_node; n = info_[n].parent) path.push_back(n);
+    std::reverse(path.begin(), path.end());
+  }
+
+  // What one search needs besides the node arrays, gathered so that the out-of-line part of a
+  // relaxation can reach it through one pointer.
+  template <class H, class L>
+  struct Context {
+    H& h;
+    L& listener;
+    double weight;
+    double max_cost;
+    std::size_t beam;
+    bool reopen;
+    bool track;
+    bool pruned = false;
+    NodeId current = no_node;
+    double current_g = 0.0;
+    NodeId best = no_node;
+    double best_h = 0.0;
+    double best_g = 0.0;
+    SearchStats st{};
+  };
+
+  // The rest of a relaxation once the arc turned out to matter: `to` is new to this search or
+  // g improves on it. Kept out of line because the common case (a neighbour already settled no
+  // cheaper) is a stamp and a compare, inlined at every neighbour of an implicit grid.
+  template <class C>
+  [[gnu::noinline]] void improve(C& c, NodeId to, double g) {
+    Node& r = touch(to, c.h);
+    if (!(g < r.g)) return;
+    NodeInfo& info = info_[to];
+    if (g + info.h > c.max_cost) {
+      c.pruned = true;
+      return;
+    }
+    if (r.state == State::closed) {
+      if (!c.reopen) return;
+      ++c.st.reopened;
+    }
+    r.g = g;
+    info.parent = c.current;
+    c.listener.relax(c.current, to, g);
+    const Key key = make_key(g + c.weight * info.h, g);
+    if (r.state == State::open) {
+      heap_.update(to, key);
+      ++c.st.heap_decreases;
+    } else {
+      r.state = State::open;
+      heap_.push(to, key);
+      ++c.st.heap_pushes;
+      if (heap_.size() > c.beam) {
+        const NodeId worst = heap_.worst();
+        heap_.erase(worst);
+        nodes_[worst].state = State::dropped;
+        ++c.st.dropped;
+      }
+    }
+    if (c.track && (info.h < c.best_h || (info.h == c.best_h && g < c.best_g))) {
+      c.best = to;
+      c.best_h = info.h;
+      c.best_g = g;
+    }
+  }
+
+  // The search proper (Hart, Nilsson and Raphael 1968): repeatedly expand the open node with the
+  // smallest f = g + w·h until a goal is popped. Validation happened at the boundary; an empty
+  // goal set means "explore everything within max_cost" (reachable()).
+  template <class G, class H, class L>
+  void run(const G& graph, NodeId start, std::span<const NodeId> goals, H& h,
+           const SearchOptions& o, SearchResult& out, L& listener, clock::time_point t0) {
+    begin(graph.node_count());
+
+    if (o.components != nullptr && !o.partial_fallback && !goals.empty() &&
+        start < o.components->size()) {
+      const std::uint32_t label = o.components->label(start);
+      const bool possible = std::any_of(goals.begin(), goals.end(), [&](NodeId goal) {
+        return goal >= o.components->size() || o.components->label(goal) == label;
+      });
+      if (!possible) {
+        out.status = SearchStatus::no_path;
+        out.note = SearchNote::different_components;
+        return;
+      }
+    }
+
+    Context<H, L> c{
+        h, listener, o.weight, o.max_cost, o.beam_width, o.reopen_closed, o.partial_fallback};
+    for (const NodeId goal : goals) touch(goal, h).goal = true;
+    {
+      Node& rs = touch(start, h);
+      rs.g = 0.0;
+      rs.state = State::open;
+      heap_.push(start, make_key(o.weight * info_[start].h, 0.0));
+      ++c.st.heap_pushes;
+      c.best = start;
+      c.best_h = info_[start].h;
+    }
+
+    const auto relax = [&](NodeId to, double cost) {
+      ++c.st.generated;
+      if constexpr (GrowingGraph<G>) grow(std::size_t{to} + 1);
+      const double g = c.current_g + cost;
+      const Node& r = nodes_[to];
+      if (r.stamp == generation_ && !(g < r.g)) return;
+      improve(c, to, g);
+    };
+
+    const bool timed = o.max_time != std::chrono::nanoseconds::max();
+    NodeId found = no_node;
+    SearchLimit stop = SearchLimit::none;
+    while (!heap_.empty()) {
+      const NodeId current = heap_.pop();
+      ++c.st.heap_pops;
+      Node& rc = nodes_[current];
+      rc.state = State::closed;
+      if (rc.goal) {
+        found = current;
+        break;
+      }
+      if (c.st.expanded >= o.max_expansions) {
+        stop = SearchLimit::expansions;
+        break;
+      }
+      if (timed && (c.st.expanded & 63) == 0 && clock::now() - t0 >= o.max_time) {
+        stop = SearchLimit::time;
+        break;
+      }
+      c.current = current;
+      c.current_g = rc.g;
+      listener.examine(current);
+      ++c.st.expanded;
+      graph.for_each_neighbour(current, relax);
+      listener.finish(current);
+    }
+
+    out.stats = c.st;
+    if (found != no_node) {
+      out.status = SearchStatus::found;
+      finish_path(found, out);
+      return;
+    }
+    if (stop == SearchLimit::none) {
+      if (c.pruned) {
+        stop = SearchLimit::cost;
+      } else if (c.st.dropped > 0) {
+        stop = SearchLimit::beam_width;
+      }
+    }
+    out.limit = stop;
+    switch (stop) {
+      case SearchLimit::cost:
+        out.limit_value = o.max_cost;
+        break;
+      case SearchLimit::expansions:
+        out.limit_value = static_cast<double>(o.max_expansions);
+        break;
+      case SearchLimit::time:
+        out.limit_value = std::chrono::duration<double, std::milli>(o.max_time).count();
+        break;
+      case SearchLimit::beam_width:
+        out.limit_value = static_cast<double>(o.beam_width);
+        break;
+      case SearchLimit::none:
+        break;
+    }
+    if (o.partial_fallback) {
+      out.status = SearchStatus::partial;
+      finish_path(c.best, out);
+    } else if (stop == SearchLimit::none) {
+      out.status = SearchStatus::no_path;
+      out.note = SearchNote::exhausted;
+    } else {
+      out.status = SearchStatus::limit_reached;
+    }
+  }
+
+  void finish_path(NodeId end, SearchResult& out) const {
+    build_path(end, out.path);
+    out.cost = nodes_[end].g;
+    out.reached = end;
+    out.reached_h = info_[end].h;
+  }
+
+  std::vector<Node> nodes_;
+  std::vector<NodeInfo> info_;
+  DAryHeap<Key, KeyLess, 4> heap_;
+  Stamp generation_ = 0;
+  SearchResult scratch_;
+};
+
+/// A* with the default 32-bit generation counter.
+using AStar = BasicAStar<>;
+
+/// One-off A* from start to goal (allocates its state; keep an AStar to reuse it).
+template <SearchGraph G, Heuristic H>
+SearchResult astar(const G& graph, NodeId start, NodeId goal, H&& h,
+                   const SearchOptions& options = {}) {
+  AStar search;
+  return search.search(graph, start, goal, h, options);
+}
+
+/// One-off Dijkstra from start to goal: A* with ZeroHeuristic.
+template <SearchGraph G>
+SearchResult dijkstra(const G& graph, NodeId start, NodeId goal,
+                      const SearchOptions& options = {}) {
+  return astar(graph, start, goal, ZeroHeuristic{}, options);
+}
+
+}  // namespace polynav::search
