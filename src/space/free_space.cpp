@@ -96,6 +96,7 @@ struct FreeSpace::Impl {
   double min_cost = 1.0;
   bool has_heights = false;
   bgi::rtree<IndexEntry, bgi::rstar<16>> index;
+  double index_pad = 0.0;
 
   // Point location without long rays: a uniform grid of buckets over the box, each listing the
   // edges that touch it and a reference point of known status. A point's status is its
@@ -146,8 +147,6 @@ void FreeSpace::Impl::build_index() {
       const Point a = pts[i], b = pts[(i + 1) % pts.size()];
       const auto id = static_cast<std::uint32_t>(edges.size());
       edges.push_back({a, b, r});
-      // Boxes of the exact endpoints: box-box tests are comparisons, so filtering by a query
-      // box never loses an edge that touches the query exactly.
       entries.emplace_back(IndexBox(IndexPoint(std::min(a.x, b.x), std::min(a.y, b.y)),
                                     IndexPoint(std::max(a.x, b.x), std::max(a.y, b.y))),
                            id);
@@ -158,6 +157,17 @@ void FreeSpace::Impl::build_index() {
     area += signed_area;
   }
   ring_begin.push_back(static_cast<std::uint32_t>(edges.size()));
+  // The index only filters; exact predicates decide. Boxes are padded so that Boost's
+  // floating-point segment-box test (error ~1e-16 of the coordinates) can never drop an edge
+  // that touches a query segment exactly.
+  index_pad = 1e-9 * std::max({box.width(), box.height(), std::abs(box.min.x), std::abs(box.min.y),
+                               std::abs(box.max.x), std::abs(box.max.y), 1e-300});
+  for (IndexEntry& entry : entries) {
+    entry.first.min_corner().set<0>(entry.first.min_corner().get<0>() - index_pad);
+    entry.first.min_corner().set<1>(entry.first.min_corner().get<1>() - index_pad);
+    entry.first.max_corner().set<0>(entry.first.max_corner().get<0>() + index_pad);
+    entry.first.max_corner().set<1>(entry.first.max_corner().get<1>() + index_pad);
+  }
   index = decltype(index)(entries.begin(), entries.end());  // packing (STR bulk load)
   build_locator();
 }
@@ -373,10 +383,10 @@ bool FreeSpace::line_of_sight(Point a, Point b) const {
   thread_local std::vector<Contact> contacts;
   contacts.clear();
 
-  const IndexBox query(IndexPoint(std::min(a.x, b.x), std::min(a.y, b.y)),
-                       IndexPoint(std::max(a.x, b.x), std::max(a.y, b.y)));
-  s.for_each_edge(bgi::intersects(query), [&](std::uint32_t e) {
-    if (blocked) return;
+  // Candidates: the edges whose (padded) box the segment itself meets; the first proper
+  // crossing ends the query.
+  const IndexSegment query(IndexPoint(a.x, a.y), IndexPoint(b.x, b.y));
+  const auto check_edge = [&](std::uint32_t e) {
     const Point u = s.edges[e].a, v = s.edges[e].b;
     const int ou = exact::orientation(a, b, u), ov = exact::orientation(a, b, v);
     if (ou * ov > 0) return;  // the edge lies strictly on one side of the segment's line
@@ -401,7 +411,9 @@ bool FreeSpace::line_of_sight(Point a, Point b) const {
     // The edge's vertices on the segment are judged below, with all edges meeting there.
     if (ou == 0 && exact::collinear_between(a, b, u)) contacts.push_back({u, {v, true}});
     if (ov == 0 && exact::collinear_between(a, b, v)) contacts.push_back({v, {u, false}});
-  });
+  };
+  for (auto it = s.index.qbegin(bgi::intersects(query)); it != s.index.qend() && !blocked; ++it)
+    check_edge(it->second);
   if (blocked) return false;
 
   std::sort(contacts.begin(), contacts.end(), [](const Contact& l, const Contact& r) {

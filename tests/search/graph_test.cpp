@@ -23,6 +23,8 @@ static_assert(SearchGraph<CsrGraph>);
 static_assert(!GrowingGraph<CsrGraph>);
 static_assert(SearchGraph<AugmentedGraph<CsrGraph>>);
 static_assert(SearchGraph<AugmentedGraph<AugmentedGraph<CsrGraph>>>);
+static_assert(PrefetchingGraph<CsrGraph>);
+static_assert(PrefetchingGraph<AugmentedGraph<CsrGraph>>);
 
 template <SearchGraph G>
 std::vector<std::multiset<std::pair<NodeId, double>>> adjacency(const G& g) {
@@ -92,7 +94,8 @@ TEST(AugmentedGraph, EqualsTheMaterialisedGraph) {
     const std::size_t total = aug.node_count();
     EXPECT_EQ(total, in.n + extra);
     std::uniform_int_distribution<NodeId> node(0, static_cast<NodeId>(total - 1));
-    // Many arcs into the extras from base nodes, so the table grows several times.
+    // Up to 200 arcs between any nodes, base and extra alike: base nodes with added arcs make
+    // the adaptor's table grow several times.
     const std::size_t arcs = std::uniform_int_distribution<std::size_t>(0, 200)(rng);
     for (std::size_t k = 0; k < arcs; ++k) {
       const Edge e{node(rng), node(rng), std::uniform_real_distribution<double>(0, 5)(rng)};

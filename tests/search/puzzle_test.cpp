@@ -146,6 +146,43 @@ void expect_solution(const PuzzleGraph& g, const Board& from, const SearchResult
   }
 }
 
+TEST(ImplicitGraph, InternsEachStateOnce) {
+  PuzzleGraph g{Moves{}};
+  EXPECT_EQ(g.find(solved), no_node);
+  const NodeId s = g.id_of(solved);
+  EXPECT_EQ(s, 0u);
+  EXPECT_EQ(g.id_of(solved), s);
+  EXPECT_EQ(g.find(solved), s);
+  EXPECT_EQ(g.state(s), solved);
+  std::vector<NodeId> first, second;
+  g.for_each_neighbour(s, [&](NodeId n, double cost) {
+    first.push_back(n);
+    EXPECT_EQ(cost, 1.0);
+  });
+  EXPECT_EQ(first, (std::vector<NodeId>{1, 2}));  // the blank in a corner has two moves
+  g.for_each_neighbour(s, [&](NodeId n, double) { second.push_back(n); });
+  EXPECT_EQ(second, first);
+  EXPECT_EQ(g.node_count(), 3u);
+  // Moving back from a neighbour finds the solved board again.
+  bool back = false;
+  g.for_each_neighbour(first[0], [&](NodeId n, double) { back |= n == s; });
+  EXPECT_TRUE(back);
+  // Many states: the table rehashes and every id still maps to its own state.
+  std::mt19937_64 rng(3);
+  std::vector<Board> boards;
+  for (int i = 0; i < 5000; ++i) {
+    Board b = solved;
+    std::shuffle(b.begin(), b.end(), rng);
+    boards.push_back(b);
+    const NodeId id = g.id_of(b);
+    ASSERT_EQ(g.state(id), b);
+  }
+  for (const Board& b : boards) ASSERT_EQ(g.state(g.find(b)), b);
+  g.clear();
+  EXPECT_EQ(g.node_count(), 0u);
+  EXPECT_EQ(g.find(solved), no_node);
+}
+
 TEST(EightPuzzle, BreadthFirstSearchConfirmsTheHardestInstance) {
   EXPECT_EQ(distances().size(), 181440u);  // 9!/2: half the permutations are solvable
   EXPECT_EQ(distances()(hardest), 31);
