@@ -20,12 +20,20 @@ struct Point {
   friend constexpr Point operator*(double s, Point a) { return {s * a.x, s * a.y}; }
 };
 
-constexpr double dot(Point a, Point b) { return a.x * b.x + a.y * b.y; }
+constexpr double dot(Point a, Point b) {
+  return a.x * b.x + a.y * b.y;
+}
 /// z component of the cross product; positive when b is counter-clockwise of a. Approximate:
 /// use it for constructions and measurements, never to decide a predicate.
-constexpr double cross(Point a, Point b) { return a.x * b.y - a.y * b.x; }
-inline double norm(Point a) { return std::hypot(a.x, a.y); }
-inline double distance(Point a, Point b) { return norm(b - a); }
+constexpr double cross(Point a, Point b) {
+  return a.x * b.y - a.y * b.x;
+}
+inline double norm(Point a) {
+  return std::hypot(a.x, a.y);
+}
+inline double distance(Point a, Point b) {
+  return norm(b - a);
+}
 
 /// A closed straight segment.
 struct Segment {

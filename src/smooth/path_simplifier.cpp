@@ -20,6 +20,8 @@ bool PathSimplifier::shortcut(std::vector<Point>& path) const {
     std::size_t best = i + 1;
     for (std::size_t j = i + 2; j < path.size(); ++j) {
       if (!space.traversable(path[i], path[j])) break;
+      // The new corner at path[i] must not turn through a pinch (for i = 0 there is no turn).
+      if (out.size() >= 2 && !space.turn_is_free(out[out.size() - 2], path[i], path[j])) break;
       const double replaced = prefix[j] - prefix[i];
       if (space.segment_cost(path[i], path[j]) <= replaced * (1.0 + 1e-12)) best = j;
     }
@@ -52,6 +54,12 @@ bool PathSimplifier::is_valid(const std::vector<Point>& path) const {
   if (path.size() == 1) return space_->is_free(path.front());
   for (std::size_t k = 1; k < path.size(); ++k)
     if (!space_->traversable(path[k - 1], path[k])) return false;
+  // Each segment alone may be fine while the path turns through a point where two blocked parts
+  // touch: check every turn too.
+  for (std::size_t k = 1; k + 1 < path.size(); ++k) {
+    if (path[k] == path[k - 1] || path[k] == path[k + 1]) continue;
+    if (!space_->turn_is_free(path[k - 1], path[k], path[k + 1])) return false;
+  }
   return true;
 }
 

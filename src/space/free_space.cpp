@@ -448,6 +448,40 @@ bool FreeSpace::line_of_sight(Point a, Point b) const {
   return touched || is_free(a);
 }
 
+bool FreeSpace::turn_is_free(Point from, Point w, Point to) const {
+  const Impl& s = *impl_;
+  thread_local std::vector<Ray> rays;
+  rays.clear();
+  const IndexBox at(IndexPoint(w.x, w.y), IndexPoint(w.x, w.y));
+  s.for_each_edge(bgi::intersects(at), [&](std::uint32_t e) {
+    const Point u = s.edges[e].a, v = s.edges[e].b;
+    if (u == w) {
+      rays.push_back({v, true});
+    } else if (v == w) {
+      rays.push_back({u, false});
+    } else if (exact::on_segment(u, v, w)) {  // inside an edge: it continues both ways
+      rays.push_back({v, true});
+      rays.push_back({u, false});
+    }
+  });
+  if (rays.empty()) return true;  // w is inside free space
+  // The turn sweeps counter-clockwise from `from` to `to`, or the other way round; one of the
+  // two sectors must hold no boundary edge and be free.
+  const auto sector_free = [&](Point first, Point last) {
+    for (const Ray& r : rays) {
+      const bool on_first =
+          exact::orientation(w, first, r.toward) == 0 && same_direction(w, first, r.toward);
+      const bool on_last =
+          exact::orientation(w, last, r.toward) == 0 && same_direction(w, last, r.toward);
+      // Strictly inside the counter-clockwise sweep from first to last: met before `first`
+      // when sweeping clockwise from `last`.
+      if (!on_first && !on_last && clockwise_before(w, last, r.toward, first)) return false;
+    }
+    return free_after(w, first, rays);
+  };
+  return sector_free(from, to) || sector_free(to, from);
+}
+
 double FreeSpace::cost_at(Point p) const {
   for (std::size_t i = impl_->regions.size(); i-- > 0;) {
     const Box& b = impl_->region_boxes[i];

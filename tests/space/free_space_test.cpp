@@ -70,6 +70,20 @@ TEST(FreeSpace, ObstaclesTouchingAtACornerLeaveNoGap) {
   EXPECT_FALSE(space.line_of_sight({4, 6}, {6, 4}));                  // through both squares
 }
 
+TEST(FreeSpace, TurnsThroughAPinchAreRejected) {
+  // Squares touching at (5, 5): free space near it is the north-east and south-west quadrants.
+  const FreeSpace space(box_scene({{rect(3, 5, 5, 7), {}}, {rect(5, 3, 7, 5), {}}}));
+  EXPECT_FALSE(space.turn_is_free({6, 6}, {5, 5}, {4, 4}));  // through the pinch
+  EXPECT_FALSE(space.turn_is_free({4, 4}, {5, 5}, {6, 6}));
+  EXPECT_TRUE(space.turn_is_free({6, 6}, {5, 5}, {7, 5.5}));  // stays north-east
+  EXPECT_TRUE(space.turn_is_free({4, 4}, {5, 5}, {3, 4.5}));  // stays south-west
+  EXPECT_TRUE(space.turn_is_free({1, 1}, {2, 2}, {1, 3}));    // nowhere near the boundary
+  const FreeSpace square(box_scene({{rect(4, 4, 6, 6), {}}}));
+  EXPECT_TRUE(square.turn_is_free({3, 5}, {4, 4}, {5, 3}));    // grazing a corner
+  EXPECT_TRUE(square.turn_is_free({3, 4}, {4, 4}, {4, 6}));    // round the corner, along an edge
+  EXPECT_TRUE(square.turn_is_free({4, 4.5}, {4, 5}, {3, 5}));  // from along an edge outwards
+}
+
 TEST(FreeSpace, ObstaclesSharingAnEdgeMergeAndBlockTheSeam) {
   const FreeSpace space(box_scene({{rect(2, 4, 5, 6), {}}, {rect(5, 4, 8, 6), {}}}));
   EXPECT_FALSE(space.line_of_sight({5, 1}, {5, 9}));  // along the shared edge

@@ -130,15 +130,24 @@ struct ReachableSet {
 
 /// A* search state and algorithm, reusable across queries and graphs.
 ///
-/// Data layout (why): everything a search knows about a node sits in one 32-byte record in a
-/// flat array indexed by NodeId — g, the cached heuristic, the parent, a stamp and the node's
-/// state — so relaxing an arc touches one cache line. Records carry the generation stamp of the
-/// query that last touched them (warthog's "search number"): a record whose stamp differs from
-/// the current generation is treated as fresh, so nothing is cleared between queries. When the
-/// Stamp counter wraps, every stamp is zeroed once (O(V) every 2^32 queries for the default
-/// 32-bit Stamp). The open list is an indexed 4-ary heap with decrease-key on (f, -g): among
-/// equal f the deeper node (larger g) comes first, which on grids and meshes avoids expanding
-/// whole plateaus of equally good nodes.
+/// Data layout (why):
+/// - Search state lives in flat arrays indexed by NodeId, split by temperature. A 16-byte hot
+///   record (g, stamp, state) is read for every arc scanned; a 16-byte cold record (cached
+///   heuristic, parent) only when a node is opened or improved and when a path is traced. Most
+///   arcs lead to nodes already settled no cheaper, so the hot array alone decides them, four
+///   nodes to a cache line.
+/// - Records carry the generation stamp of the query that last touched them (warthog's "search
+///   number"): a record whose stamp differs from the current generation is fresh, so nothing is
+///   cleared between queries. When the Stamp counter wraps, every stamp is zeroed once (O(V)
+///   every 2^32 queries with the default 32-bit Stamp).
+/// - The open list is an indexed 4-ary heap with decrease-key, keyed on (f, -g): among equal f
+///   the deeper node (larger g) comes first, which on grids and meshes avoids expanding whole
+///   plateaus of equally good nodes. Where the compiler has 128-bit integers the key is packed
+///   into one, so that comparisons are branch-free.
+/// - The part of a relaxation that only runs when the arc matters (a new node or a cheaper g)
+///   is out of line, so that the common case inlines into the graph's neighbour loop.
+/// - Graphs that store their arcs can take prefetch hints (PrefetchingGraph) for the nodes
+///   being opened, which on grids and meshes are often expanded next.
 ///
 /// Allocation: arrays grow to the largest graph seen and are then reused; a warmed-up search
 /// (same or smaller graph, result object reused) allocates nothing.
@@ -201,7 +210,7 @@ class BasicAStar {
       return;
     }
     SearchOptions options;
-    options.max_cost = max_cost * 1.5;
+    options.max_cost = max_cost;
     Recorder<std::remove_reference_t<L>> recorder{this, &listener, &out.nodes};
     ZeroHeuristic zero;
     scratch_.reset();
@@ -367,6 +376,9 @@ class BasicAStar {
     NodeId best = no_node;
     double best_h = 0.0;
     double best_g = 0.0;
+    // The open node that is certain to be expanded next, held outside the heap (see improve()).
+    NodeId next = no_node;
+    Key next_key{};
     SearchStats st{};
   };
 
@@ -390,14 +402,34 @@ class BasicAStar {
     info.parent = c.current;
     c.listener.relax(c.current, to, g);
     const Key key = make_key(g + c.weight * info.h, g);
+    // A node whose key beats every open node is the next one expanded, so it bypasses the heap
+    // and saves a push and a pop: on grids and meshes, with ties going to the larger g, this is
+    // the common case of a search running down a plateau of equal f. Invariant: no key in the
+    // heap is below c.next's, so nodes are expanded in the same order as without the bypass
+    // (up to the order among equal keys, which the heap leaves open anyway).
+    const KeyLess less;
     if (r.state == State::open) {
-      heap_.update(to, key);
       ++c.st.heap_decreases;
+      if (to == c.next) {
+        c.next_key = key;  // only lower: still below the heap
+      } else {
+        heap_.update(to, key);
+        if (c.next != no_node && !less(c.next_key, key)) {
+          heap_.push(c.next, c.next_key);
+          c.next = no_node;
+        }
+      }
     } else {
       r.state = State::open;
-      heap_.push(to, key);
       ++c.st.heap_pushes;
-      if (heap_.size() > c.beam) {
+      if (c.next != no_node ? less(key, c.next_key) : heap_.empty() || less(key, heap_.top_key())) {
+        if (c.next != no_node) heap_.push(c.next, c.next_key);
+        c.next = to;
+        c.next_key = key;
+      } else {
+        heap_.push(to, key);
+      }
+      if (heap_.size() + (c.next != no_node) > c.beam) {
         const NodeId worst = heap_.worst();
         heap_.erase(worst);
         nodes_[worst].state = State::dropped;
@@ -451,14 +483,20 @@ class BasicAStar {
       const double g = c.current_g + cost;
       const Node& r = nodes_[to];
       if (r.stamp == generation_ && !(g < r.g)) return;
+      if constexpr (PrefetchingGraph<G>) graph.prefetch(to);
       improve(c, to, g);
     };
 
     const bool timed = o.max_time != std::chrono::nanoseconds::max();
     NodeId found = no_node;
     SearchLimit stop = SearchLimit::none;
-    while (!heap_.empty()) {
-      const NodeId current = heap_.pop();
+    while (c.next != no_node || !heap_.empty()) {
+      NodeId current = c.next;
+      if (current != no_node) {
+        c.next = no_node;
+      } else {
+        current = heap_.pop();
+      }
       ++c.st.heap_pops;
       Node& rc = nodes_[current];
       rc.state = State::closed;

@@ -21,7 +21,8 @@ namespace polynav::search {
 /// NodeId the first time it is seen.
 ///
 /// `successors(const State& s, emit)` must call `emit(const State& next, double cost)` once per
-/// move out of s (cost finite and >= 0). `Hash` and `Equal` define state identity.
+/// move out of s (cost finite and >= 0). `Hash` and `Equal` define state identity. All three are
+/// called as const function objects.
 ///
 /// It is a GrowingGraph: for_each_neighbour interns unseen successors, so node_count() grows
 /// during a search (the search checks ids against its arrays). Interning allocates (amortised);

@@ -60,6 +60,11 @@ class FreeSpace {
   /// Whether moving straight from a to b never steps up by more than the agent's max_climb
   /// between terrain heights (regions with a `height`). Stepping down is always allowed.
   bool climbable(Point a, Point b) const;
+  /// Whether a path arriving at w from `from` may leave towards `to`: when w lies on the
+  /// boundary, the turn must sweep through free space on one side, so a path can neither enter
+  /// an obstacle at w nor cross between two blocked parts that touch at w (a zero-width gap).
+  /// Segments are checked separately by line_of_sight. @pre from != w, to != w
+  bool turn_is_free(Point from, Point w, Point to) const;
   /// line_of_sight and climbable: the segment is a valid motion.
   bool traversable(Point a, Point b) const { return line_of_sight(a, b) && climbable(a, b); }
   /// segment_cost summed over a polyline.

@@ -38,7 +38,7 @@ struct VisibilityGraphBuildStats {
   std::uint64_t tangent_pairs = 0;   ///< pairs passing the O(1) tangency test at both ends
   std::uint64_t filtered_pairs = 0;  ///< of those, not rejected by the crossing prefilter
   std::uint64_t edges = 0;           ///< pairs in line of sight (edges of the graph)
-  double build_ms = 0.0;
+  double build_ms = 0.0;             ///< wall-clock time of the construction [Units: ms]
 };
 
 /// The visibility graph of a FreeSpace.
