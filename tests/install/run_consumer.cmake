@@ -10,6 +10,7 @@ if(rc)
 endif()
 execute_process(COMMAND "${CMAKE_COMMAND}" -S "${SOURCE_DIR}/tests/install/consumer"
                         -B "${consumer_build}" "-DCMAKE_PREFIX_PATH=${prefix}"
+                        "-DEXAMPLE_SOURCE=${SOURCE_DIR}/examples/plan_scene.cpp"
                 RESULT_VARIABLE rc)
 if(rc)
   message(FATAL_ERROR "configuring the consumer failed: ${rc}")
