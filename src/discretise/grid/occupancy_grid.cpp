@@ -152,6 +152,31 @@ OccupancyGrid::OccupancyGrid(const FreeSpace& space, GridOptions options)
     }
   }
 
+  // Allowed moves per cell: orthogonal into a free cell; diagonal into a free cell when both
+  // orthogonal cells it passes between are free (no corner cutting).
+  const std::int64_t w = width_;
+  const std::int64_t offsets[8] = {1, w, -1, -w, w + 1, w - 1, -w - 1, -w + 1};
+  std::copy(std::begin(offsets), std::end(offsets), move_offset_);
+  const int dx[4] = {1, 0, -1, 0}, dy[4] = {0, 1, 0, -1};
+  moves_.assign(std::size_t(width_) * height_, 0);
+  for (int r = 0; r < height_; ++r) {
+    for (int c = 0; c < width_; ++c) {
+      if (blocked(c, r)) continue;
+      unsigned mask = 0;
+      bool open[4];
+      for (int k = 0; k < 4; ++k) {
+        open[k] = blocked_[padded(c + dx[k], r + dy[k])] == 0;
+        if (open[k]) mask |= 1u << k;
+      }
+      for (int k = 0; k < 4 && options_.connectivity == 8; ++k) {
+        const int k2 = (k + 1) % 4;
+        if (open[k] && open[k2] && blocked_[padded(c + dx[k] + dx[k2], r + dy[k] + dy[k2])] == 0)
+          mask |= 1u << (4 + k);
+      }
+      moves_[std::size_t(r) * width_ + c] = static_cast<std::uint8_t>(mask);
+    }
+  }
+
   heuristic_scale_ = space.min_cost();
   max_climb_ = space.agent().max_climb;
   const std::vector<Region>& regions = space.regions();

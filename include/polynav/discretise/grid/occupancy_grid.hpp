@@ -2,6 +2,7 @@
 /// @file
 /// The occupancy grid: square cells over the free space, searched as an implicit graph.
 
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <optional>
@@ -82,40 +83,22 @@ class OccupancyGrid final : public Discretisation {
   /// SearchGraph: the arcs from cell n to its free neighbours.
   template <class F>
   void for_each_neighbour(search::NodeId n, F&& f) const {
-    const int cx = int(n % std::uint32_t(width_)), cy = int(n / std::uint32_t(width_));
-    const std::size_t p = padded(cx, cy);
-    const std::size_t row = std::size_t(width_) + 2;
-    // Orthogonal neighbours: east, north, west, south; the padding border is blocked, so no
-    // bounds checks are needed.
-    const std::size_t ortho[4] = {p + 1, p + row, p - 1, p - row};
-    const int dx[4] = {1, 0, -1, 0}, dy[4] = {0, 1, 0, -1};
-    bool open[4];
-    for (int k = 0; k < 4; ++k) {
-      open[k] = blocked_[ortho[k]] == 0;
-      if (open[k]) emit(n, cx, cy, cx + dx[k], cy + dy[k], cell_, f);
-    }
-    if (options_.connectivity != 8) return;
-    for (int k = 0; k < 4; ++k) {
-      const int k2 = (k + 1) % 4;  // the diagonal between orthogonal directions k and k2
-      if (!open[k] || !open[k2]) continue;
-      const int nx = cx + dx[k] + dx[k2], ny = cy + dy[k] + dy[k2];
-      if (blocked_[padded(nx, ny)] == 0) emit(n, cx, cy, nx, ny, diagonal_, f);
+    // One byte per cell says which of the 8 moves are allowed (computed once, corner rule
+    // included), so an expansion reads no neighbour's blocked flag.
+    unsigned mask = moves_[n];
+    while (mask != 0) {
+      const int k = std::countr_zero(mask);
+      mask &= mask - 1;
+      const auto to = search::NodeId(std::int64_t(n) + move_offset_[k]);
+      if (!height_of_.empty() && height_of_[to] - height_of_[n] > max_climb_) continue;
+      const double length = k < 4 ? cell_ : diagonal_;
+      f(to, cost_.empty() ? length : length * 0.5 * (cost_[n] + cost_[to]));
     }
   }
 
  private:
   std::size_t padded(int cx, int cy) const {
     return (std::size_t(cy) + 1) * (std::size_t(width_) + 2) + std::size_t(cx) + 1;
-  }
-  template <class F>
-  void emit(search::NodeId from, int cx, int cy, int nx, int ny, double length, F& f) const {
-    const auto to = search::NodeId(std::uint32_t(ny) * std::uint32_t(width_) + std::uint32_t(nx));
-    if (!height_of_.empty() && height_of_[to] - height_of_[from] > max_climb_) return;
-    if (cost_.empty()) {
-      f(to, length);
-    } else {
-      f(to, length * 0.5 * (cell_cost(cx, cy) + cell_cost(nx, ny)));
-    }
   }
   double heuristic_cells(int dx, int dy) const;
 
@@ -127,8 +110,12 @@ class OccupancyGrid final : public Discretisation {
   double diagonal_ = std::sqrt(2.0);
   Point origin_;
   std::vector<std::uint8_t> blocked_;  // (width+2) x (height+2), border blocked
-  std::vector<double> cost_;           // per cell; empty when every multiplier is 1
-  std::vector<double> height_of_;      // per cell; empty without heights
+  // Per cell, bit k: move k allowed (0-3 east, north, west, south; 4-7 the diagonals between
+  // k-4 and k-3), and the id offset of each move.
+  std::vector<std::uint8_t> moves_;
+  std::int64_t move_offset_[8] = {};
+  std::vector<double> cost_;       // per cell; empty when every multiplier is 1
+  std::vector<double> height_of_;  // per cell; empty without heights
   double max_climb_ = INFINITY;
   double heuristic_scale_ = 1.0;  // cheapest multiplier
   search::ComponentLabels components_;
