@@ -34,7 +34,11 @@ std::string format_number(double v, bool exact) {
 }
 
 std::string format_point(Point p, bool exact = true) {
-  return "(" + format_number(p.x, exact) + ", " + format_number(p.y, exact) + ")";
+  // Appending (rather than chaining operator+ on temporaries) also avoids a false -Wrestrict
+  // from GCC 12 at -O3.
+  std::string s = "(";
+  s.append(format_number(p.x, exact)).append(", ").append(format_number(p.y, exact)).append(")");
+  return s;
 }
 
 // A ring after dropping repeated consecutive points, remembering each kept point's position in
@@ -227,8 +231,8 @@ std::string points_text(const RawRing& raw) {
       s += "...";
       break;
     }
-    s += "[" + format_number(raw.points[i].x, true) + ", " + format_number(raw.points[i].y, true) +
-         "]";
+    s.append("[").append(format_number(raw.points[i].x, true)).append(", ");
+    s.append(format_number(raw.points[i].y, true)).append("]");
   }
   return s + "]";
 }
