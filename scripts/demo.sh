@@ -6,6 +6,6 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scene="${1:-scenes/warehouse.yaml}"
 svg="${2:-warehouse.svg}"
-scripts/setup.sh release
+scripts/setup.sh release polynav_cli
 build/release/src/cli/polynav validate "$scene"
 build/release/src/cli/polynav plan "$scene" --svg "$svg"

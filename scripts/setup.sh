@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # Installs what polynav needs to build and test (Debian packages, only those missing), then
-# configures and builds one CMake preset (default: release).
-#   scripts/setup.sh [preset]
+# configures and builds one CMake preset (default: release), all targets or the ones named.
+#   scripts/setup.sh [preset] [target...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 preset="${1:-release}"
+shift || true
+targets=()
+for t in "$@"; do targets+=(--target "$t"); done
 
 packages=(build-essential cmake ccache libcgal-dev libgmp-dev libmpfr-dev libboost-dev
           libboost-graph-dev libyaml-cpp-dev nlohmann-json3-dev libcli11-dev libgtest-dev
@@ -21,4 +24,4 @@ if ((${#missing[@]})); then
 fi
 
 cmake --preset "$preset" >/dev/null
-cmake --build --preset "$preset"
+cmake --build --preset "$preset" "${targets[@]}"
