@@ -328,10 +328,15 @@ FreeSpace::FreeSpace(const Scene& scene, FreeSpaceOptions options) : impl_(new I
     s.label_components_by_nesting();
   } else {
     if (s.given_free_space && scene.obstacles.empty())
-      throw InputError({scene.source.string(), 0, 0, "agent.radius"},
-                       "an agent radius > 0 is not supported yet for scenes whose free space is "
-                       "given as a mesh; found radius " +
-                           std::to_string(scene.agent.radius));
+      throw InputError(
+          {scene.source.string(), 0, 0, "agent.radius"},
+          "an agent radius > 0 is not supported yet for scenes whose free space is "
+          "given as a mesh; found radius " +
+              [&] {
+                std::ostringstream r;
+                r << scene.agent.radius;
+                return r.str();
+              }());
     s.rings = detail::build_configuration_space(scene, s.tolerance);
     std::uint32_t max_component = 0;
     for (const BoundaryRing& ring : s.rings)

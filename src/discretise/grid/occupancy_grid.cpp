@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <sstream>
 
 #include "../../space/exact.hpp"
 #include "polynav/error.hpp"
@@ -90,12 +91,13 @@ OccupancyGrid::OccupancyGrid(const FreeSpace& space, GridOptions options)
   origin_ = options_.origin.value_or(box.min);
   const double cols = std::ceil((box.max.x - origin_.x) / cell_);
   const double rows = std::ceil((box.max.y - origin_.y) / cell_);
-  if (cols * rows > double(options_.max_cells))
-    throw InputError({"", 0, 0, "resolution"},
-                     "a grid of resolution " + std::to_string(cell_) + " would have " +
-                         std::to_string(cols) + " x " + std::to_string(rows) +
-                         " cells, more than the budget of " + std::to_string(options_.max_cells) +
-                         " (raise --resolution or --max-cells)");
+  if (cols * rows > double(options_.max_cells)) {
+    std::ostringstream message;
+    message << "a grid of resolution " << cell_ << " would have " << cols << " x " << rows
+            << " cells, more than the budget of " << options_.max_cells
+            << " (raise --resolution or --max-cells)";
+    throw InputError({"", 0, 0, "resolution"}, message.str());
+  }
   width_ = std::max(1, int(cols));
   height_ = std::max(1, int(rows));
   const std::size_t row = std::size_t(width_) + 2;
