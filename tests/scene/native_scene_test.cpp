@@ -13,21 +13,14 @@
 #include <string>
 
 #include "polynav/scene/scene.hpp"
+#include "scene/error_of.hpp"
 
 namespace polynav {
 namespace {
 
 namespace fs = std::filesystem;
 
-template <class F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "";
-}
+using test::error_of;
 
 // A scratch directory removed at the end of the test.
 class TempDir {

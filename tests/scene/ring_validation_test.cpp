@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "scene/error_of.hpp"
 #include "scene/validate.hpp"
 
 namespace polynav::detail {
@@ -20,16 +21,7 @@ RawRing raw(std::vector<Point> points) {
   return {std::move(points), {"test.yaml", 3, 5, "obstacles[0]"}};
 }
 
-// The message of the InputError `f` throws, or "" when it throws nothing.
-template <class F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "";
-}
+using test::error_of;
 
 TEST(RingValidation, AcceptsSquareInEitherOrientation) {
   const Ring ccw = checked_ring(raw({{0, 0}, {4, 0}, {4, 3}, {0, 3}}));
