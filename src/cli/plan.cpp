@@ -58,10 +58,14 @@ void print_human(const PlanResult& r, const std::string& name) {
             << format_point(r.start) << " -> " << format_point(r.goal) << "\n";
   if (!r.message.empty()) std::cout << "  " << r.message << "\n";
   if (r.waypoints.empty()) return;
-  std::cout << "  length " << format_number(r.length) << ", cost " << format_number(r.cost) << " ("
-            << r.method << " path " << format_number(r.raw_length) << " before " << r.smoother
-            << " smoothing)\n"
-            << "  expanded " << r.stats.expanded << " of " << r.stats.nodes << " nodes; search "
+  std::cout << "  length " << format_number(r.length) << ", cost " << format_number(r.cost);
+  if (r.smoother == "none") {
+    std::cout << " (" << r.method << " path, not smoothed)\n";
+  } else {
+    std::cout << " (" << r.method << " path " << format_number(r.raw_length) << " before "
+              << r.smoother << " smoothing)\n";
+  }
+  std::cout << "  expanded " << r.stats.expanded << " of " << r.stats.nodes << " nodes; search "
             << format_number(r.stats.search_ms, 3) << " ms, smoothing "
             << format_number(r.stats.smooth_ms, 3) << " ms\n"
             << "  waypoints (" << r.waypoints.size() << "):";
