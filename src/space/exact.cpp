@@ -9,7 +9,7 @@ namespace {
 using Kernel = CGAL::Exact_predicates_inexact_constructions_kernel;
 }
 
-int orientation(Point p, Point q, Point r) {
+int orientation_exact(Point p, Point q, Point r) {
   return static_cast<int>(CGAL::orientation(Kernel::Point_2(p.x, p.y), Kernel::Point_2(q.x, q.y),
                                             Kernel::Point_2(r.x, r.y)));
 }

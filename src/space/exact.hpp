@@ -3,12 +3,43 @@
 // doubles; answers are exact (CGAL's filtered predicates: interval arithmetic, falling back to
 // exact arithmetic when the interval cannot decide).
 
+#include <cmath>
+
 #include "polynav/geometry.hpp"
 
 namespace polynav::exact {
 
-/// +1 when r is left of the directed line p->q, -1 when right, 0 when collinear.
-int orientation(Point p, Point q, Point r);
+/// The orientation decided by exact arithmetic (CGAL's filtered predicate); see orientation().
+int orientation_exact(Point p, Point q, Point r);
+
+/// +1 when r is left of the directed line p->q, -1 when right, 0 when collinear. Exact: the
+/// sign is computed in doubles whenever Shewchuk's error bound for this determinant
+/// (ccwerrboundA, "Adaptive precision floating-point arithmetic and fast robust geometric
+/// predicates", 1997) proves it, else by orientation_exact. Inline because every line of sight,
+/// point location and visibility-graph construction makes millions of these tests, and the
+/// proven case costs a few multiplications instead of a call through CGAL's kernel objects.
+inline int orientation(Point p, Point q, Point r) {
+  const double qx = q.x - p.x, qy = q.y - p.y, rx = r.x - p.x, ry = r.y - p.y;
+  // A difference of doubles is zero only when they are equal, so a zero factor is exact: then
+  // both products are exactly zero (the common case of a shared end point).
+  if ((qx == 0.0 || ry == 0.0) && (qy == 0.0 || rx == 0.0)) return 0;
+  const double left = qx * ry;
+  const double right = qy * rx;
+  const double det = left - right;
+  const double magnitude = std::abs(left) + std::abs(right);
+  // Below ~1e-250 products may have underflowed, where the bound no longer holds.
+  if (magnitude > 1e-250 && magnitude < 1e300) {
+    const double bound = 3.3306690738754716e-16 * magnitude;
+    if (det > bound) return 1;
+    if (-det > bound) return -1;
+  }
+  return orientation_exact(p, q, r);
+}
+
+/// For q collinear with v and p (q != v): whether q lies on the ray from v through p.
+inline bool same_direction(Point v, Point p, Point q) {
+  return p.x != v.x ? (p.x > v.x) == (q.x > v.x) : (p.y > v.y) == (q.y > v.y);
+}
 
 /// Whether r, known to be collinear with p and q, lies on the closed segment pq.
 inline bool collinear_between(Point p, Point q, Point r) {

@@ -39,10 +39,7 @@ struct Ray {
   bool outgoing;
 };
 
-// For q collinear with v and p: whether q lies on the ray from v through p (q != v).
-bool same_direction(Point v, Point p, Point q) {
-  return p.x != v.x ? (p.x > v.x) == (q.x > v.x) : (p.y > v.y) == (q.y > v.y);
-}
+using exact::same_direction;
 
 // Whether ray r1 comes before r2 sweeping clockwise around v from direction q (angle 0 first).
 bool clockwise_before(Point v, Point q, Point r1, Point r2) {

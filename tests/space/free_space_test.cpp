@@ -6,6 +6,8 @@
 #include <cmath>
 #include <random>
 
+#include "../../src/space/exact.hpp"
+
 namespace polynav {
 namespace {
 
@@ -21,6 +23,30 @@ Scene box_scene(std::vector<Polygon> obstacles, double radius = 0.0) {
     scene.obstacles.push_back(
         {std::move(obstacles[i]), {"", 0, 0, "obstacles[" + std::to_string(i) + "]"}});
   return scene;
+}
+
+// The inline orientation answers in doubles only when its error bound proves the sign: it must
+// agree with exact arithmetic everywhere, above all on nearly collinear points.
+TEST(ExactOrientation, FastPathAgreesWithExactArithmetic) {
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<double> coord(-1e3, 1e3), t(-2.0, 3.0);
+  std::uniform_int_distribution<int> ulps(-4, 4);
+  int decided = 0;
+  for (int i = 0; i < 200000; ++i) {
+    const Point p{coord(rng), coord(rng)}, q{coord(rng), coord(rng)};
+    // r on the line pq (rounded), then nudged by a few units in the last place.
+    Point r = p + t(rng) * (q - p);
+    for (int k = ulps(rng); k != 0; k += k > 0 ? -1 : 1)
+      r.x = std::nextafter(r.x, k > 0 ? INFINITY : -INFINITY);
+    const int fast = exact::orientation(p, q, r), slow = exact::orientation_exact(p, q, r);
+    ASSERT_EQ(fast, slow) << p.x << "," << p.y << " " << q.x << "," << q.y << " " << r.x << ","
+                          << r.y;
+    decided += slow != 0 ? 1 : 0;
+  }
+  EXPECT_GT(decided, 1000);
+  EXPECT_EQ(exact::orientation({0, 0}, {1, 1}, {2, 2}), 0);
+  EXPECT_EQ(exact::orientation({0, 0}, {1, 0}, {0, 1}), 1);
+  EXPECT_EQ(exact::orientation({0, 0}, {1, 0}, {0, -1e-300}), -1);  // below the fast path's range
 }
 
 TEST(FreeSpace, EmptyBoxIsFreeInsideAndOnItsBoundaryOnly) {

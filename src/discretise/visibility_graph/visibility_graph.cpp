@@ -13,32 +13,7 @@
 
 namespace polynav {
 
-namespace {
-
-// The sign of exact::orientation(p, q, r), computed in doubles whenever Shewchuk's error bound
-// for this determinant (ccwerrboundA, "Adaptive precision floating-point arithmetic and fast
-// robust geometric predicates", 1997) proves it, and by exact::orientation otherwise, so the
-// answer is always the exact one. The construction makes tens of millions of these tests; inline,
-// the proven case costs a few multiplications instead of a call through CGAL's kernel objects.
-inline int orientation(Point p, Point q, Point r) {
-  const double qx = q.x - p.x, qy = q.y - p.y, rx = r.x - p.x, ry = r.y - p.y;
-  // A difference of doubles is zero only when they are equal, so a zero factor is exact: then
-  // both products are exactly zero (the common case of a shared end point).
-  if ((qx == 0.0 || ry == 0.0) && (qy == 0.0 || rx == 0.0)) return 0;
-  const double left = qx * ry;
-  const double right = qy * rx;
-  const double det = left - right;
-  const double magnitude = std::abs(left) + std::abs(right);
-  // Below ~1e-250 products may have underflowed, where the bound no longer holds.
-  if (magnitude > 1e-250 && magnitude < 1e300) {
-    const double bound = 3.3306690738754716e-16 * magnitude;
-    if (det > bound) return 1;
-    if (-det > bound) return -1;
-  }
-  return exact::orientation(p, q, r);
-}
-
-}  // namespace
+using exact::orientation;
 
 // A uniform grid of the boundary edges, walked along a query segment to find an edge that
 // crosses it properly. Such a crossing is decided exactly and is exactly FreeSpace's first
@@ -157,10 +132,7 @@ class VisibilityGraph::SegmentFilter {
 
 namespace {
 
-// For q collinear with v and p (q != v): whether q lies on the ray from v through p.
-bool same_direction(Point v, Point p, Point q) {
-  return p.x != v.x ? (p.x > v.x) == (q.x > v.x) : (p.y > v.y) == (q.y > v.y);
-}
+using exact::same_direction;
 
 // A boundary edge seen from its end `at`: the ray from `at` towards its other end. Free space
 // lies on the left of every directed edge, so it lies just counter-clockwise of an outgoing
