@@ -40,7 +40,9 @@ const CLI::App& root_of(const CLI::App& app) {
   return *a;
 }
 
-Scene load_with_options(const std::filesystem::path& path, const SceneOptions& options) {
+}  // namespace
+
+Scene load_scene_with_options(const std::filesystem::path& path, const SceneOptions& options) {
   // Checked here so a missing file gets the same one-line message whatever the format reader.
   std::error_code ec;
   if (!std::filesystem::exists(path, ec)) {
@@ -53,8 +55,6 @@ Scene load_with_options(const std::filesystem::path& path, const SceneOptions& o
   if (options.radius) scene.agent.radius = *options.radius;
   return scene;
 }
-
-}  // namespace
 
 const CLI::Validator non_negative_finite(
     [](std::string& text) -> std::string {
@@ -101,12 +101,8 @@ SceneOptions scene_options(const CLI::App& command) {
   return options;
 }
 
-Scene load_scene_with_options(const std::filesystem::path& path, const SceneOptions& options) {
-  return load_with_options(path, options);
-}
-
 LoadedScene::LoadedScene(const std::filesystem::path& path, const SceneOptions& options)
-    : scene(load_with_options(path, options)),
+    : scene(load_scene_with_options(path, options)),
       space(scene, FreeSpaceOptions{.inflation_tolerance = options.inflation_tolerance}) {}
 
 SceneFormat scene_format(const Scene& scene) {

@@ -41,6 +41,15 @@ struct Ray {
 
 using exact::same_direction;
 
+// The point of segment uv nearest to p (a construction: used for distances and snapping, never
+// for a decision).
+Point closest_on_segment(Point u, Point v, Point p) {
+  const Point uv = v - u;
+  const double length2 = dot(uv, uv);
+  if (length2 == 0.0) return u;
+  return u + std::clamp(dot(p - u, uv) / length2, 0.0, 1.0) * uv;
+}
+
 // Whether ray r1 comes before r2 sweeping clockwise around v from direction q (angle 0 first).
 bool clockwise_before(Point v, Point q, Point r1, Point r2) {
   // Half 0: angle in [0, pi) clockwise from q; half 1: [pi, 2 pi).
@@ -580,9 +589,7 @@ std::optional<Point> FreeSpace::nearest_free(Point p) const {
        ++it) {
     if (bg::distance(IndexPoint(p.x, p.y), it->first) > best) break;
     const Edge& e = s.edges[it->second];
-    const Point ab = e.b - e.a;
-    const double t = std::clamp(dot(p - e.a, ab) / dot(ab, ab), 0.0, 1.0);
-    const Point q = e.a + t * ab;
+    const Point q = closest_on_segment(e.a, e.b, p);
     if (distance(p, q) < best) {
       best = distance(p, q);
       best_edge = it->second;
@@ -654,11 +661,8 @@ std::string FreeSpace::explain_blocked(Point p) const {
     }
     const auto ring_distance = [&](const Ring& ring) {
       double d = std::numeric_limits<double>::infinity();
-      for (std::size_t k = 0; k < ring.size(); ++k) {
-        const Point u = ring[k], ab = ring[(k + 1) % ring.size()] - u;
-        const double t = std::clamp(dot(p - u, ab) / dot(ab, ab), 0.0, 1.0);
-        d = std::min(d, distance(p, u + t * ab));
-      }
+      for (std::size_t k = 0; k < ring.size(); ++k)
+        d = std::min(d, distance(p, closest_on_segment(ring[k], ring[(k + 1) % ring.size()], p)));
       return d;
     };
     double d = ring_distance(shape.outer);
