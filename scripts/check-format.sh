@@ -2,7 +2,11 @@
 # Fails when a C++ file differs from what .clang-format asks for; prints the offending files.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-mapfile -t files < <(git ls-files '*.hpp' '*.cpp')
+if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+  mapfile -t files < <(git ls-files '*.hpp' '*.cpp')
+else  # an unpacked archive: every C++ file outside build trees
+  mapfile -t files < <(find . -path ./build -prune -o \( -name '*.hpp' -o -name '*.cpp' \) -print | sed 's|^\./||' | sort)
+fi
 ((${#files[@]})) || exit 0
 bad=()
 for f in "${files[@]}"; do
