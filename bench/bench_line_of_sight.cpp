@@ -31,7 +31,7 @@
 #include <string>
 #include <vector>
 
-#include "../src/space/exact.hpp"
+#include "polynav/kernel/exact.hpp"
 #include "polynav/scene/scene.hpp"
 #include "polynav/space/free_space.hpp"
 

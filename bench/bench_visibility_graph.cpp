@@ -32,7 +32,7 @@
 #include <string>
 #include <vector>
 
-#include "../src/space/exact.hpp"
+#include "polynav/kernel/exact.hpp"
 #include "polynav/discretise/visibility_graph/visibility_graph.hpp"
 #include "polynav/scene/scene.hpp"
 #include "polynav/search/astar.hpp"

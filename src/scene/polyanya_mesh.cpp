@@ -12,7 +12,7 @@
 #include <utility>
 #include <vector>
 
-#include "../space/exact.hpp"
+#include "polynav/kernel/exact.hpp"
 #include "polynav/error.hpp"
 #include "readers.hpp"
 

@@ -1,6 +1,6 @@
 #include "polynav/smooth/path_simplifier.hpp"
 
-#include "../space/exact.hpp"
+#include "polynav/kernel/exact.hpp"
 #include "polynav/error.hpp"
 #include "polynav/space/free_space.hpp"
 

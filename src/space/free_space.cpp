@@ -1,45 +1,17 @@
 #include "polynav/space/free_space.hpp"
 
 #include <algorithm>
-#include <boost/function_output_iterator.hpp>
-#include <boost/geometry.hpp>
-#include <boost/geometry/index/rtree.hpp>
 #include <cmath>
 #include <limits>
 #include <sstream>
 
 #include "configuration_space.hpp"
-#include "exact.hpp"
+#include "edge_grid.hpp"
+#include "polynav/kernel/exact.hpp"
+#include "vertex_stars.hpp"
 
 namespace polynav {
 namespace {
-
-namespace bg = boost::geometry;
-namespace bgi = boost::geometry::index;
-using IndexPoint = bg::model::point<double, 2, bg::cs::cartesian>;
-using IndexBox = bg::model::box<IndexPoint>;
-using IndexSegment = bg::model::segment<IndexPoint>;
-using IndexEntry = std::pair<IndexBox, std::uint32_t>;
-
-// One directed boundary edge, free space on its left. Edges of a ring are stored contiguously
-// in ring order, so the edge before edge e of the same ring is found without a lookup.
-struct Edge {
-  Point a;
-  Point b;
-  std::uint32_t ring;
-};
-
-// A boundary edge seen from one of its end vertices: the ray from that vertex along the edge.
-// Free space lies on the left of every directed edge, so the angular sector just
-// counter-clockwise of an outgoing ray is free and the one just counter-clockwise of an
-// incoming (reversed) ray is blocked. Around a vertex the sectors alternate; this holds however
-// the rings pair the edges at a vertex where several blocked parts touch.
-struct Ray {
-  Point toward;
-  bool outgoing;
-};
-
-using exact::same_direction;
 
 // The point of segment uv nearest to p (a construction: used for distances and snapping, never
 // for a decision).
@@ -50,35 +22,16 @@ Point closest_on_segment(Point u, Point v, Point p) {
   return u + std::clamp(dot(p - u, uv) / length2, 0.0, 1.0) * uv;
 }
 
-// Whether ray r1 comes before r2 sweeping clockwise around v from direction q (angle 0 first).
-bool clockwise_before(Point v, Point q, Point r1, Point r2) {
-  // Half 0: angle in [0, pi) clockwise from q; half 1: [pi, 2 pi).
-  const auto half = [&](Point r) {
-    const int o = exact::orientation(v, q, r);
-    return o < 0 || (o == 0 && same_direction(v, q, r)) ? 0 : 1;
-  };
-  const int h1 = half(r1), h2 = half(r2);
-  if (h1 != h2) return h1 < h2;
-  const int o = exact::orientation(v, r1, r2);
-  if (o != 0) return o < 0;
-  // Same direction (never for a valid boundary) or opposite (only possible across halves).
-  return exact::orientation(v, q, r1) == 0 && same_direction(v, q, r1);
+// Whether the closed boxes of segments ab and uv overlap (comparisons of the given doubles:
+// exact, and far cheaper than the orientation tests it saves).
+bool boxes_overlap(Point a, Point b, Point u, Point v) {
+  return std::max(u.x, v.x) >= std::min(a.x, b.x) && std::min(u.x, v.x) <= std::max(a.x, b.x) &&
+         std::max(u.y, v.y) >= std::min(a.y, b.y) && std::min(u.y, v.y) <= std::max(a.y, b.y);
 }
 
-// Whether the directions just counter-clockwise of direction q at v are free: decided by the
-// first ray at or clockwise of q.
-bool free_after(Point v, Point q, const std::vector<Ray>& rays) {
-  const Ray* first = &rays.front();
-  for (const Ray& r : rays)
-    if (clockwise_before(v, q, r.toward, first->toward)) first = &r;
-  return first->outgoing;
-}
-
-// Whether direction q at v lies in the closure of free space.
-bool free_direction(Point v, Point q, const std::vector<Ray>& rays) {
-  for (const Ray& r : rays)
-    if (exact::orientation(v, r.toward, q) == 0 && same_direction(v, r.toward, q)) return true;
-  return free_after(v, q, rays);
+// Whether the closed box b and the open box o are disjoint.
+bool misses_open(const Box& b, const Box& o) {
+  return b.max.x <= o.min.x || b.min.x >= o.max.x || b.max.y <= o.min.y || b.min.y >= o.max.y;
 }
 
 }  // namespace
@@ -88,46 +41,35 @@ struct FreeSpace::Impl {
   std::vector<Region> regions;
   std::vector<Box> region_boxes;
   Ring original_bounds;
+  Box bounds_box;
+  std::optional<double> native_cell_size;
   std::vector<Obstacle> original_obstacles;
   bool given_free_space = false;  // the scene defined free space directly (map, mesh)
   double tolerance = 0.0;
 
   std::vector<BoundaryRing> rings;
-  std::vector<std::uint32_t> ring_begin;  // first edge of each ring; ring_begin.back() = edges
-  std::vector<double> ring_area;          // |area| of each ring
-  std::vector<Edge> edges;
+  std::vector<double> ring_area;  // |area| of each ring
+  // Directed boundary edges, free space on their left, ring after ring.
+  std::vector<Segment> edges;
+  std::vector<std::uint32_t> edge_ring;
   std::size_t components = 0;
   Box box;
   double area = 0.0;
   double min_cost = 1.0;
   bool has_heights = false;
-  bgi::rtree<IndexEntry, bgi::rstar<16>> index;
-  double index_pad = 0.0;
 
-  // Point location without long rays: a uniform grid of buckets over the box, each listing the
-  // edges that touch it and a reference point of known status. A point's status is its
-  // bucket's reference status flipped once per edge crossing the segment between them, and
-  // only the bucket's own edges can cross that segment (the bucket is convex).
-  struct Locator {
-    Point origin;
-    double bucket_w = 1.0, bucket_h = 1.0;
-    int nx = 0, ny = 0;
-    std::vector<std::uint32_t> offsets;  // CSR: edges of bucket b in edge_ids[offsets[b]..]
-    std::vector<std::uint32_t> edge_ids;
-    std::vector<Point> reference;
-    std::vector<std::uint8_t> reference_free;
-    int bucket_x(double x) const { return std::clamp(int((x - origin.x) / bucket_w), 0, nx - 1); }
-    int bucket_y(double y) const { return std::clamp(int((y - origin.y) / bucket_h), 0, ny - 1); }
-  } locator;
+  detail::EdgeGrid grid;
+  detail::VertexStars stars;
+  // Point location without long rays: each cell of the grid has a reference point of known
+  // status. A point's status is its cell's reference status flipped once per edge crossing the
+  // segment between them, and only the cell's own edges can cross that segment (the cell is
+  // convex).
+  std::vector<Point> reference;
+  std::vector<std::uint8_t> reference_free;
 
-  template <class Predicate, class Visit>
-  void for_each_edge(const Predicate& predicate, Visit&& visit) const {
-    index.query(predicate, boost::make_function_output_iterator(
-                               [&](const IndexEntry& entry) { visit(entry.second); }));
-  }
-
+  void build_edges();
   void build_index();
-  void build_locator();
+  void build_references();
   // Whether segment c->p crosses edge e, for c and p on no edge: endpoints of e on the line cp
   // count as lying on its left (a symbolic perturbation of the line), so a crossing through a
   // vertex counts exactly once.
@@ -141,110 +83,71 @@ struct FreeSpace::Impl {
   // Crossing parity of a ray from p towards +x; sets on_boundary when p lies on an edge.
   // With `per_ring`, also counts crossings per ring.
   bool ray_parity(Point p, bool& on_boundary, std::vector<std::uint32_t>* per_ring) const;
+  // The range of the regions' field over the open box: value(region) gives a region's value or
+  // nothing when the region does not carry the field; `ground` applies outside every region.
+  template <class Value>
+  FieldRange field_range(const Box& where, double ground, Value&& value) const;
 };
 
-void FreeSpace::Impl::build_index() {
-  std::vector<IndexEntry> entries;
-  ring_begin.clear();
+void FreeSpace::Impl::build_edges() {
   for (std::uint32_t r = 0; r < rings.size(); ++r) {
-    ring_begin.push_back(static_cast<std::uint32_t>(edges.size()));
     const Ring& pts = rings[r].points;
     for (std::size_t i = 0; i < pts.size(); ++i) {
-      const Point a = pts[i], b = pts[(i + 1) % pts.size()];
-      const auto id = static_cast<std::uint32_t>(edges.size());
-      edges.push_back({a, b, r});
-      entries.emplace_back(IndexBox(IndexPoint(std::min(a.x, b.x), std::min(a.y, b.y)),
-                                    IndexPoint(std::max(a.x, b.x), std::max(a.y, b.y))),
-                           id);
-      box.expand(a);
+      edges.push_back({pts[i], pts[(i + 1) % pts.size()]});
+      edge_ring.push_back(r);
+      box.expand(pts[i]);
     }
     const double signed_area = 0.5 * signed_area2(pts);
     ring_area.push_back(std::abs(signed_area));
     area += signed_area;
   }
-  ring_begin.push_back(static_cast<std::uint32_t>(edges.size()));
-  // The index only filters; exact predicates decide. Boxes are padded so that Boost's
-  // floating-point segment-box test (error ~1e-16 of the coordinates) can never drop an edge
-  // that touches a query segment exactly.
-  index_pad = 1e-9 * std::max({box.width(), box.height(), std::abs(box.min.x), std::abs(box.min.y),
-                               std::abs(box.max.x), std::abs(box.max.y), 1e-300});
-  for (IndexEntry& entry : entries) {
-    entry.first.min_corner().set<0>(entry.first.min_corner().get<0>() - index_pad);
-    entry.first.min_corner().set<1>(entry.first.min_corner().get<1>() - index_pad);
-    entry.first.max_corner().set<0>(entry.first.max_corner().get<0>() + index_pad);
-    entry.first.max_corner().set<1>(entry.first.max_corner().get<1>() + index_pad);
-  }
-  index = decltype(index)(entries.begin(), entries.end());  // packing (STR bulk load)
-  build_locator();
 }
 
-void FreeSpace::Impl::build_locator() {
-  Locator& loc = locator;
-  if (edges.empty()) return;
-  // About two edges per bucket, at most 2048 buckets a side.
-  const double cells = std::max(1.0, double(edges.size()) / 2.0);
-  const double aspect = std::max(box.width(), 1e-300) / std::max(box.height(), 1e-300);
-  loc.nx = std::clamp(int(std::sqrt(cells * aspect)), 1, 2048);
-  loc.ny = std::clamp(int(std::sqrt(cells / aspect)), 1, 2048);
-  loc.origin = box.min;
-  loc.bucket_w = box.width() > 0 ? box.width() / loc.nx : 1.0;
-  loc.bucket_h = box.height() > 0 ? box.height() / loc.ny : 1.0;
-  const std::size_t buckets = std::size_t(loc.nx) * loc.ny;
+void FreeSpace::Impl::build_index() {
+  grid = detail::EdgeGrid(edges, box);
+  std::vector<std::uint32_t> edge_component(edges.size());
+  for (std::size_t e = 0; e < edges.size(); ++e) edge_component[e] = rings[edge_ring[e]].component;
+  stars = detail::VertexStars(edges, edge_component);
+  build_references();
+}
 
-  // Edges to buckets, by each edge's bounding box (conservative: an edge listed in a bucket it
-  // misses only costs a test).
-  std::vector<std::uint32_t> counts(buckets + 1, 0);
-  const auto for_buckets = [&](const Edge& e, auto&& f) {
-    const int x0 = loc.bucket_x(std::min(e.a.x, e.b.x)), x1 = loc.bucket_x(std::max(e.a.x, e.b.x));
-    const int y0 = loc.bucket_y(std::min(e.a.y, e.b.y)), y1 = loc.bucket_y(std::max(e.a.y, e.b.y));
-    for (int y = std::max(0, y0 - 1); y <= std::min(loc.ny - 1, y1 + 1); ++y)
-      for (int x = std::max(0, x0 - 1); x <= std::min(loc.nx - 1, x1 + 1); ++x)
-        f(std::size_t(y) * loc.nx + x);
-  };
-  for (const Edge& e : edges) for_buckets(e, [&](std::size_t b) { ++counts[b + 1]; });
-  for (std::size_t b = 0; b < buckets; ++b) counts[b + 1] += counts[b];
-  loc.offsets = counts;
-  loc.edge_ids.resize(counts.back());
-  for (std::uint32_t id = 0; id < edges.size(); ++id)
-    for_buckets(edges[id], [&](std::size_t b) { loc.edge_ids[counts[b]++] = id; });
-
-  // Reference points: bucket centres, moved off any edge through them; their status by one ray
-  // per bucket row, then along the row by crossings between neighbouring references.
-  loc.reference.resize(buckets);
-  loc.reference_free.assign(buckets, 0);
-  std::vector<std::uint32_t> seen(edges.size(), 0);
-  std::uint32_t stamp = 0;
-  for (int y = 0; y < loc.ny; ++y) {
-    for (int x = 0; x < loc.nx; ++x) {
-      const std::size_t b = std::size_t(y) * loc.nx + x;
+void FreeSpace::Impl::build_references() {
+  if (grid.empty()) return;
+  const int nx = grid.columns(), ny = grid.rows();
+  reference.resize(grid.cell_count());
+  reference_free.assign(grid.cell_count(), 0);
+  // Reference points near the cell centres, moved off any edge through them; their status by one
+  // ray per row, then along the row by the crossings between neighbouring references.
+  std::vector<std::uint32_t> between;
+  for (int y = 0; y < ny; ++y) {
+    for (int x = 0; x < nx; ++x) {
+      const std::size_t b = grid.index(x, y);
+      const Box cell = grid.cell_box(x, y);
       const double fx[] = {0.5, 0.382, 0.618, 0.271, 0.729, 0.153};
       for (double f : fx) {
-        const Point c{loc.origin.x + (x + f) * loc.bucket_w,
-                      loc.origin.y + (y + 1.0 - f) * loc.bucket_h};
-        loc.reference[b] = c;
+        const Point c{cell.min.x + f * cell.width(), cell.max.y - f * cell.height()};
+        reference[b] = c;
         bool on_edge = false;
-        for (std::uint32_t k = loc.offsets[b]; k < loc.offsets[b + 1] && !on_edge; ++k)
-          on_edge = exact::on_segment(edges[loc.edge_ids[k]].a, edges[loc.edge_ids[k]].b, c);
+        for (std::uint32_t e : grid.edges_in(b))
+          if ((on_edge = exact::on_segment(edges[e].a, edges[e].b, c))) break;
         if (!on_edge) break;
       }
       if (x == 0) {
         bool on_boundary = false;
-        loc.reference_free[b] = ray_parity(loc.reference[b], on_boundary, nullptr) ? 1 : 0;
+        reference_free[b] = ray_parity(reference[b], on_boundary, nullptr) ? 1 : 0;
         continue;
       }
-      // The segment between the two references lies in the union of the two buckets.
+      // The segment between the two references lies in the union of the two cells.
       const std::size_t a = b - 1;
+      between.clear();
+      for (std::size_t cell_id : {a, b})
+        for (std::uint32_t e : grid.edges_in(cell_id)) between.push_back(e);
+      std::sort(between.begin(), between.end());
+      between.erase(std::unique(between.begin(), between.end()), between.end());
       bool flip = false;
-      ++stamp;
-      for (std::size_t bucket : {a, b}) {
-        for (std::uint32_t k = loc.offsets[bucket]; k < loc.offsets[bucket + 1]; ++k) {
-          const std::uint32_t e = loc.edge_ids[k];
-          if (seen[e] == stamp) continue;
-          seen[e] = stamp;
-          if (crosses(loc.reference[a], loc.reference[b], e)) flip = !flip;
-        }
-      }
-      loc.reference_free[b] = loc.reference_free[a] ^ (flip ? 1 : 0);
+      for (std::uint32_t e : between)
+        if (crosses(reference[a], reference[b], e)) flip = !flip;
+      reference_free[b] = reference_free[a] ^ (flip ? 1 : 0);
     }
   }
 }
@@ -254,22 +157,33 @@ bool FreeSpace::Impl::ray_parity(Point p, bool& on_boundary,
   on_boundary = false;
   bool odd = false;
   if (box.empty() || p.x > box.max.x) return false;
-  const IndexBox ray(IndexPoint(p.x, p.y), IndexPoint(box.max.x, p.y));
-  for_each_edge(bgi::intersects(ray), [&](std::uint32_t e) {
-    if (on_boundary) return;
+  // The edges of the cells along the ray, each tested once.
+  thread_local std::vector<std::uint32_t> candidates;
+  candidates.clear();
+  grid.walk(p, {box.max.x, p.y}, [&](std::size_t cell) {
+    for (std::uint32_t e : grid.edges_in(cell)) candidates.push_back(e);
+    return false;
+  });
+  std::sort(candidates.begin(), candidates.end());
+  candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
+  for (std::uint32_t e : candidates) {
     const Point u = edges[e].a, v = edges[e].b;
+    if (std::max(u.x, v.x) < p.x) continue;
     if ((u.y > p.y) != (v.y > p.y)) {
       const int o = exact::orientation(u, v, p);
       if (o == 0) {
         on_boundary = true;
-      } else if ((o > 0) == (v.y > u.y)) {
+        return odd;
+      }
+      if ((o > 0) == (v.y > u.y)) {
         odd = !odd;
-        if (per_ring) ++(*per_ring)[edges[e].ring];
+        if (per_ring) ++(*per_ring)[edge_ring[e]];
       }
     } else if (exact::on_segment(u, v, p)) {
       on_boundary = true;
+      return odd;
     }
-  });
+  }
   return odd;
 }
 
@@ -318,6 +232,8 @@ FreeSpace::FreeSpace(const Scene& scene, FreeSpaceOptions options) : impl_(new I
   s.agent = scene.agent;
   s.regions = scene.regions;
   s.original_bounds = scene.bounds;
+  s.bounds_box = bounding_box(scene.bounds);
+  s.native_cell_size = scene.native_cell_size;
   s.original_obstacles = scene.obstacles;
   s.given_free_space = !scene.free_boundary.empty();
   s.tolerance =
@@ -330,8 +246,9 @@ FreeSpace::FreeSpace(const Scene& scene, FreeSpaceOptions options) : impl_(new I
 
   if (s.given_free_space && scene.agent.radius == 0.0) {
     for (const Ring& ring : scene.free_boundary) s.rings.push_back({ring, 0, false});
-    s.build_index();
+    s.build_edges();
     s.label_components_by_nesting();
+    s.build_index();
   } else {
     if (s.given_free_space && scene.obstacles.empty())
       throw InputError(
@@ -348,6 +265,7 @@ FreeSpace::FreeSpace(const Scene& scene, FreeSpaceOptions options) : impl_(new I
     for (const BoundaryRing& ring : s.rings)
       max_component = std::max(max_component, ring.component);
     s.components = s.rings.empty() ? 0 : max_component + 1;
+    s.build_edges();
     s.build_index();
   }
 }
@@ -361,20 +279,12 @@ bool FreeSpace::is_free(Point p) const {
   if (s.edges.empty() || p.x < s.box.min.x || p.x > s.box.max.x || p.y < s.box.min.y ||
       p.y > s.box.max.y)
     return false;
-  const Impl::Locator& loc = s.locator;
-  const std::size_t b = std::size_t(loc.bucket_y(p.y)) * loc.nx + loc.bucket_x(p.x);
-  const Point c = loc.reference[b];
-  bool free = loc.reference_free[b] != 0;
-  // Only edges whose box meets the box of segment c-p can touch p or cross the segment; the
-  // box test is comparisons of the given doubles, so it is exact.
-  const double min_x = std::min(c.x, p.x), max_x = std::max(c.x, p.x);
-  const double min_y = std::min(c.y, p.y), max_y = std::max(c.y, p.y);
-  for (std::uint32_t k = loc.offsets[b]; k < loc.offsets[b + 1]; ++k) {
-    const std::uint32_t e = loc.edge_ids[k];
+  const std::size_t b = s.grid.bucket(p);
+  const Point c = s.reference[b];
+  bool free = s.reference_free[b] != 0;
+  for (std::uint32_t e : s.grid.edges_in(b)) {
     const Point u = s.edges[e].a, v = s.edges[e].b;
-    if (std::max(u.x, v.x) < min_x || std::min(u.x, v.x) > max_x || std::max(u.y, v.y) < min_y ||
-        std::min(u.y, v.y) > max_y)
-      continue;
+    if (!boxes_overlap(c, p, u, v)) continue;
     if (exact::on_segment(u, v, p)) return true;
     if (s.crosses(c, p, e)) free = !free;
   }
@@ -386,19 +296,13 @@ bool FreeSpace::line_of_sight(Point a, Point b) const {
   if (a == b) return is_free(a);
   bool blocked = false;
   bool touched = false;  // the segment met the boundary (validly) somewhere
-  // Boundary vertices on the segment, each with the rays of the edges that meet there.
-  struct Contact {
-    Point v;
-    Ray ray;
-  };
-  thread_local std::vector<Contact> contacts;
+  // Boundary vertices on the segment, judged below with every edge meeting there.
+  thread_local std::vector<std::uint32_t> contacts;
   contacts.clear();
 
-  // Candidates: the edges whose (padded) box the segment itself meets; the first proper
-  // crossing ends the query.
-  const IndexSegment query(IndexPoint(a.x, a.y), IndexPoint(b.x, b.y));
   const auto check_edge = [&](std::uint32_t e) {
     const Point u = s.edges[e].a, v = s.edges[e].b;
+    if (!boxes_overlap(a, b, u, v)) return;
     const int ou = exact::orientation(a, b, u), ov = exact::orientation(a, b, v);
     if (ou * ov > 0) return;  // the edge lies strictly on one side of the segment's line
     const int oa = exact::orientation(u, v, a), ob = exact::orientation(u, v, b);
@@ -419,39 +323,28 @@ bool FreeSpace::line_of_sight(Point a, Point b) const {
       touched = true;
       if (oa < 0) blocked = true;
     }
-    // The edge's vertices on the segment are judged below, with all edges meeting there.
-    if (ou == 0 && exact::collinear_between(a, b, u)) contacts.push_back({u, {v, true}});
-    if (ov == 0 && exact::collinear_between(a, b, v)) contacts.push_back({v, {u, false}});
+    if (ou == 0 && exact::collinear_between(a, b, u)) contacts.push_back(s.stars.start_of(e));
+    if (ov == 0 && exact::collinear_between(a, b, v)) contacts.push_back(s.stars.end_of(e));
   };
-  for (auto it = s.index.qbegin(bgi::intersects(query)); it != s.index.qend() && !blocked; ++it)
-    check_edge(it->second);
+  // Cells in order from a: the first proper crossing ends the query.
+  s.grid.walk(a, b, [&](std::size_t cell) {
+    for (std::uint32_t e : s.grid.edges_in(cell)) {
+      check_edge(e);
+      if (blocked) return true;
+    }
+    return false;
+  });
   if (blocked) return false;
 
-  std::sort(contacts.begin(), contacts.end(), [](const Contact& l, const Contact& r) {
-    return l.v.x < r.v.x || (l.v.x == r.v.x && l.v.y < r.v.y);
-  });
-  thread_local std::vector<Ray> rays;
-  for (std::size_t i = 0; i < contacts.size();) {
-    const Point v = contacts[i].v;
-    rays.clear();
-    for (; i < contacts.size() && contacts[i].v == v; ++i) rays.push_back(contacts[i].ray);
-    bool passes;
-    if (v == a) {
-      passes = free_direction(v, b, rays);
-    } else if (v == b) {
-      passes = free_direction(v, a, rays);
-    } else {
-      // Passing through v: one side of the segment's line must be wholly free near v. If
-      // boundary edges leave v into both sides, blocked parts lie on both sides: the segment
-      // would enter an obstacle or slip through a zero-width gap between two that touch.
-      bool edges_left = false, edges_right = false;
-      for (const Ray& r : rays) {
-        const int o = exact::orientation(a, b, r.toward);
-        edges_left = edges_left || o > 0;
-        edges_right = edges_right || o < 0;
-      }
-      passes = (!edges_left && free_after(v, b, rays)) || (!edges_right && free_after(v, a, rays));
-    }
+  std::sort(contacts.begin(), contacts.end());
+  contacts.erase(std::unique(contacts.begin(), contacts.end()), contacts.end());
+  for (std::uint32_t vertex : contacts) {
+    const Point v = s.stars.position(vertex);
+    const std::span<const detail::Ray> rays = s.stars.rays(vertex);
+    if (rays.empty()) continue;
+    const bool passes = v == a   ? detail::free_direction(v, b, rays)
+                        : v == b ? detail::free_direction(v, a, rays)
+                                 : detail::passes_through(a, b, v, rays);
     if (!passes) return false;
     touched = true;
   }
@@ -461,36 +354,138 @@ bool FreeSpace::line_of_sight(Point a, Point b) const {
 
 bool FreeSpace::turn_is_free(Point from, Point w, Point to) const {
   const Impl& s = *impl_;
-  thread_local std::vector<Ray> rays;
-  rays.clear();
-  const IndexBox at(IndexPoint(w.x, w.y), IndexPoint(w.x, w.y));
-  s.for_each_edge(bgi::intersects(at), [&](std::uint32_t e) {
+  if (s.grid.empty()) return true;
+  std::optional<std::uint32_t> inside_edge;
+  for (std::uint32_t e : s.grid.edges_in(s.grid.bucket(w))) {
     const Point u = s.edges[e].a, v = s.edges[e].b;
-    if (u == w) {
-      rays.push_back({v, true});
-    } else if (v == w) {
-      rays.push_back({u, false});
-    } else if (exact::on_segment(u, v, w)) {  // inside an edge: it continues both ways
-      rays.push_back({v, true});
-      rays.push_back({u, false});
-    }
+    if (u == w) return detail::turn_is_free(from, w, to, s.stars.rays(s.stars.start_of(e)));
+    if (v == w) return detail::turn_is_free(from, w, to, s.stars.rays(s.stars.end_of(e)));
+    if (!inside_edge && exact::on_segment(u, v, w)) inside_edge = e;
+  }
+  if (!inside_edge) return true;  // w is not on the boundary
+  // Inside an edge (rings meet only at vertices, so no other edge passes here): it continues
+  // both ways.
+  const detail::Ray rays[2] = {{s.edges[*inside_edge].b, true}, {s.edges[*inside_edge].a, false}};
+  return detail::turn_is_free(from, w, to, rays);
+}
+
+BoxClass FreeSpace::classify(const Box& box) const {
+  const Impl& s = *impl_;
+  if (!(box.min.x < box.max.x && box.min.y < box.max.y)) return BoxClass::mixed;
+  bool mixed = false;
+  s.grid.for_each_cell_in(box, [&](std::size_t cell) {
+    if (mixed) return;
+    for (std::uint32_t e : s.grid.edges_in(cell))
+      if ((mixed = exact::meets_open_box(s.edges[e].a, s.edges[e].b, box))) return;
   });
-  if (rays.empty()) return true;  // w is inside free space
-  // The turn sweeps counter-clockwise from `from` to `to`, or the other way round; one of the
-  // two sectors must hold no boundary edge and be free.
-  const auto sector_free = [&](Point first, Point last) {
-    for (const Ray& r : rays) {
-      const bool on_first =
-          exact::orientation(w, first, r.toward) == 0 && same_direction(w, first, r.toward);
-      const bool on_last =
-          exact::orientation(w, last, r.toward) == 0 && same_direction(w, last, r.toward);
-      // Strictly inside the counter-clockwise sweep from first to last: met before `first`
-      // when sweeping clockwise from `last`.
-      if (!on_first && !on_last && clockwise_before(w, last, r.toward, first)) return false;
-    }
-    return free_after(w, first, rays);
+  if (mixed) return BoxClass::mixed;
+  // No edge meets the open box: it lies in one face of the arrangement, which its centre names.
+  const Point centre{box.min.x + 0.5 * box.width(), box.min.y + 0.5 * box.height()};
+  if (!(box.min.x < centre.x && centre.x < box.max.x && box.min.y < centre.y &&
+        centre.y < box.max.y))
+    return BoxClass::mixed;  // too small a box to name an interior point
+  return is_free(centre) ? BoxClass::free : BoxClass::blocked;
+}
+
+std::vector<std::uint8_t> FreeSpace::free_cells(const CellFrame& frame) const {
+  const Impl& s = *impl_;
+  const std::size_t columns = std::size_t(std::max(frame.columns, 0));
+  const std::size_t rows = std::size_t(std::max(frame.rows, 0));
+  std::vector<std::uint8_t> free(columns * rows, 0);
+  if (free.empty()) return free;
+  // 1. Cells whose open square a boundary edge meets are mixed (decided exactly). 2. A vertical
+  // edge lying on the side between two cells of a row separates them. 3. Any other two
+  // neighbours in a row share one face of the arrangement, so each run of such cells takes the
+  // status of its first cell's centre.
+  std::vector<std::uint8_t> mixed(free.size(), 0), separated(free.size(), 0);
+  const auto clamp_cell = [](double v, std::size_t n) {
+    return std::size_t(std::clamp(v, 0.0, double(n - 1)));
   };
-  return sector_free(from, to) || sector_free(to, from);
+  const double side = frame.side;
+  for (const Segment& e : s.edges) {
+    const Point u = e.a, v = e.b;
+    if (u == v) continue;
+    const double y_low = std::min(u.y, v.y), y_high = std::max(u.y, v.y);
+    const std::size_t r0 = clamp_cell(std::floor((y_low - frame.origin.y) / side) - 1, rows);
+    const std::size_t r1 = clamp_cell(std::floor((y_high - frame.origin.y) / side) + 1, rows);
+    for (std::size_t r = r0; r <= r1; ++r) {
+      const double y0 = frame.origin.y + double(r) * side, y1 = frame.origin.y + double(r + 1) * side;
+      // The edge's x extent within this row (rounded, so widened by a cell on each side).
+      double xa = u.x, xb = v.x;
+      if (u.y != v.y) {
+        xa = u.x + std::clamp((y0 - u.y) / (v.y - u.y), 0.0, 1.0) * (v.x - u.x);
+        xb = u.x + std::clamp((y1 - u.y) / (v.y - u.y), 0.0, 1.0) * (v.x - u.x);
+      }
+      const std::size_t c0 =
+          clamp_cell(std::floor((std::min(xa, xb) - frame.origin.x) / side) - 1, columns);
+      const std::size_t c1 =
+          clamp_cell(std::floor((std::max(xa, xb) - frame.origin.x) / side) + 1, columns);
+      for (std::size_t c = c0; c <= c1; ++c) {
+        const std::size_t id = r * columns + c;
+        const Box cell = frame.cell(int(c), int(r));
+        if (!mixed[id] && exact::meets_open_box(u, v, cell)) mixed[id] = 1;
+        // A vertical edge along this cell's left side, over part of it.
+        if (u.x == v.x && u.x == cell.min.x && std::max(y_low, y0) < std::min(y_high, y1))
+          separated[id] = 1;
+      }
+    }
+  }
+  for (std::size_t r = 0; r < rows; ++r) {
+    bool run_free = false;
+    bool in_run = false;
+    for (std::size_t c = 0; c < columns; ++c) {
+      const std::size_t id = r * columns + c;
+      if (mixed[id]) {
+        in_run = false;
+        continue;
+      }
+      if (!in_run || separated[id]) {
+        const Box cell = frame.cell(int(c), int(r));
+        const Point centre{cell.min.x + 0.5 * side, cell.min.y + 0.5 * side};
+        run_free = cell.min.x < centre.x && centre.x < cell.max.x && cell.min.y < centre.y &&
+                   centre.y < cell.max.y && is_free(centre);
+        in_run = true;
+      }
+      free[id] = run_free ? 1 : 0;
+    }
+  }
+  return free;
+}
+
+template <class Value>
+FieldRange FreeSpace::Impl::field_range(const Box& where, double ground, Value&& value) const {
+  FieldRange range{std::numeric_limits<double>::infinity(),
+                   -std::numeric_limits<double>::infinity()};
+  const auto include = [&](double v) {
+    range.lowest = std::min(range.lowest, v);
+    range.highest = std::max(range.highest, v);
+  };
+  const Point centre{where.min.x + 0.5 * where.width(), where.min.y + 0.5 * where.height()};
+  bool covered = false;
+  // The last region wins where regions overlap: from the last one down to the first that
+  // covers the whole box.
+  for (std::size_t i = regions.size(); i-- > 0 && !covered;) {
+    const std::optional<double> v = value(regions[i]);
+    if (!v || misses_open(region_boxes[i], where)) continue;
+    const Ring& ring = regions[i].polygon;
+    bool edge_inside = false;
+    for (std::size_t k = 0; k < ring.size() && !edge_inside; ++k)
+      edge_inside = exact::meets_open_box(ring[k], ring[(k + 1) % ring.size()], where);
+    const bool centre_inside = exact::side_of_ring(ring, centre) == exact::Side::inside;
+    if (!edge_inside && !centre_inside) continue;  // the region misses the box
+    include(*v);
+    covered = !edge_inside;  // no edge inside and the centre inside: the whole box
+  }
+  if (!covered) include(ground);
+  return range;
+}
+
+FieldRange FreeSpace::cost_range(const Box& box) const {
+  return impl_->field_range(box, 1.0, [](const Region& r) { return std::optional(r.cost); });
+}
+
+FieldRange FreeSpace::height_range(const Box& box) const {
+  return impl_->field_range(box, 0.0, [](const Region& r) { return r.height; });
 }
 
 double FreeSpace::cost_at(Point p) const {
@@ -579,24 +574,25 @@ std::optional<Point> FreeSpace::nearest_free(Point p) const {
   const Impl& s = *impl_;
   if (is_free(p)) return p;
   if (s.edges.empty()) return std::nullopt;
-  // The nearest point of F lies on its boundary: take the closest edges (by box distance,
-  // then exact segment distance) and project; the projection is rounded, so nudge it towards
+  // The nearest point of F lies on its boundary: search the grid's cells in rings around p until
+  // no unseen edge can be closer, and project; the projection is rounded, so nudge it towards
   // the free side until it tests free.
   double best = std::numeric_limits<double>::infinity();
   std::uint32_t best_edge = 0;
   Point best_point;
-  for (auto it = s.index.qbegin(bgi::nearest(IndexPoint(p.x, p.y), 64)); it != s.index.qend();
-       ++it) {
-    if (bg::distance(IndexPoint(p.x, p.y), it->first) > best) break;
-    const Edge& e = s.edges[it->second];
-    const Point q = closest_on_segment(e.a, e.b, p);
-    if (distance(p, q) < best) {
-      best = distance(p, q);
-      best_edge = it->second;
-      best_point = q;
+  s.grid.spiral(p, [&](std::size_t cell, int ring) {
+    if (best < s.grid.ring_distance(ring)) return true;
+    for (std::uint32_t e : s.grid.edges_in(cell)) {
+      const Point q = closest_on_segment(s.edges[e].a, s.edges[e].b, p);
+      if (distance(p, q) < best) {
+        best = distance(p, q);
+        best_edge = e;
+        best_point = q;
+      }
     }
-  }
-  const Edge& e = s.edges[best_edge];
+    return false;
+  });
+  const Segment& e = s.edges[best_edge];
   const Point along = e.b - e.a;
   const Point left = (1.0 / norm(along)) * Point{-along.y, along.x};
   const double scale = std::max({std::abs(best_point.x), std::abs(best_point.y), 1.0});
@@ -616,13 +612,9 @@ std::optional<std::uint32_t> FreeSpace::component(Point p) const {
   const bool odd = s.ray_parity(p, on_boundary, &per_ring);
   if (on_boundary) {
     // A boundary point belongs to the component of a ring through it.
-    std::optional<std::uint32_t> found;
-    const IndexBox at(IndexPoint(p.x, p.y), IndexPoint(p.x, p.y));
-    s.for_each_edge(bgi::intersects(at), [&](std::uint32_t e) {
-      if (!found && exact::on_segment(s.edges[e].a, s.edges[e].b, p))
-        found = s.rings[s.edges[e].ring].component;
-    });
-    return found;
+    for (std::uint32_t e : s.grid.edges_in(s.grid.bucket(p)))
+      if (exact::on_segment(s.edges[e].a, s.edges[e].b, p)) return s.rings[s.edge_ring[e]].component;
+    return std::nullopt;
   }
   if (!odd) return std::nullopt;
   // The innermost ring around p (smallest area among those crossed an odd number of times) is
@@ -708,6 +700,15 @@ const std::vector<Region>& FreeSpace::regions() const {
 }
 double FreeSpace::inflation_tolerance() const {
   return impl_->tolerance;
+}
+Box FreeSpace::bounds_box() const {
+  return impl_->bounds_box;
+}
+std::optional<double> FreeSpace::native_cell_size() const {
+  return impl_->native_cell_size;
+}
+const std::vector<Corner>& FreeSpace::corners() const {
+  return impl_->stars.corners();
 }
 
 }  // namespace polynav

@@ -6,7 +6,7 @@
 #include <cmath>
 #include <random>
 
-#include "../../src/space/exact.hpp"
+#include "polynav/kernel/exact.hpp"
 
 namespace polynav {
 namespace {

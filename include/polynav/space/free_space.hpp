@@ -30,9 +30,52 @@ struct BoundaryRing {
   bool outer = false;           ///< outer boundary of its component (otherwise a hole in it)
 };
 
+/// A corner of free space: a boundary point with a free sector wider than 180 degrees (a convex
+/// corner of an obstacle, a reflex corner of free space), between the boundary edges from
+/// `before` and to `after`. Shortest paths among polygons bend only at corners (Lozano-Pérez and
+/// Wesley 1979). At a point where several blocked parts touch, each free sector is judged on its
+/// own, so a pinch whose free sectors are all narrower is no corner.
+struct Corner {
+  Point at;
+  Point before;  ///< the far end of the boundary edge arriving at `at`
+  Point after;   ///< the far end of the boundary edge leaving `at`
+  std::uint32_t component = 0;  ///< the connected component of free space it bounds
+};
+
+/// How a closed box lies relative to free space (FreeSpace::classify).
+enum class BoxClass : std::uint8_t {
+  free,     ///< the whole box lies in free space
+  blocked,  ///< no point of the box's interior is free
+  mixed,    ///< the boundary of free space passes through the box's interior
+};
+
+/// A uniform frame of square cells: cell (cx, cy) is the closed box [origin.x + cx·side,
+/// origin.x + (cx+1)·side] x [origin.y + cy·side, origin.y + (cy+1)·side], computed exactly so, so
+/// neighbouring cells share their sides bit for bit.
+struct CellFrame {
+  Point origin;
+  double side = 1.0;
+  int columns = 0;
+  int rows = 0;
+  Box cell(int cx, int cy) const {
+    return {{origin.x + cx * side, origin.y + cy * side},
+            {origin.x + (cx + 1) * side, origin.y + (cy + 1) * side}};
+  }
+};
+
+/// The range of a terrain field (cost multiplier or height) over a box: `lowest` is at most and
+/// `highest` at least every value the field takes in the box's interior.
+struct FieldRange {
+  double lowest = 0.0;
+  double highest = 0.0;
+};
+
 /// Free space F = (bounds shrunk by the agent radius) minus the union of (obstacle ⊕ disc).
 /// F is closed: a path may touch its boundary (graze a vertex, run along an edge) but never leave
 /// it, and never pass through a point where two blocked parts touch (a zero-width gap).
+///
+/// A built FreeSpace is immutable: every query is const and may be called from several threads
+/// at once.
 ///
 /// Predicates are exact (CGAL's filtered exact predicates on the double coordinates of the
 /// boundary). Constructed boundary vertices (inflation, intersections) are rounded to doubles
@@ -82,6 +125,23 @@ class FreeSpace {
   /// radius 0.25 of obstacles[3]"; empty when p is free.
   std::string explain_blocked(Point p) const;
 
+  /// How the closed box lies in F, exactly: free when no boundary edge meets its interior and
+  /// its centre is free, blocked when none meets it and the centre is not free, else mixed.
+  /// Complexity: O(edges near the box).
+  BoxClass classify(const Box& box) const;
+  /// For each cell of the frame (row-major from cell (0, 0)), 1 when the closed cell lies in F,
+  /// else 0: the same answer as classify(frame.cell(cx, cy)) == BoxClass::free, computed for the
+  /// whole frame at once. Complexity: O(cells + cells the boundary edges pass through).
+  std::vector<std::uint8_t> free_cells(const CellFrame& frame) const;
+  /// The cost multipliers over the box's interior (plain ground counts 1). Exact for boxes that
+  /// meet at most one region edge; otherwise a region hidden under several later ones may still
+  /// be counted, so `highest` can only be too high and `lowest` too low, never the other way.
+  FieldRange cost_range(const Box& box) const;
+  /// The terrain heights over the box's interior (0 outside every region with a height), with the
+  /// same guarantee as cost_range.
+  FieldRange height_range(const Box& box) const;
+  /// The corners of F (see Corner), ordered by position (x, then y).
+  const std::vector<Corner>& corners() const;
   /// The boundary of F as rings with free space on their left.
   const std::vector<BoundaryRing>& boundary() const;
   /// Total number of boundary edges.
@@ -99,6 +159,11 @@ class FreeSpace {
   const std::vector<Region>& regions() const;
   /// The inflation tolerance actually used (the resolved default).
   double inflation_tolerance() const;
+  /// The box of the scene's bounds as written (before shrinking by the agent radius); grids line
+  /// their cells up with its lower-left corner.
+  Box bounds_box() const;
+  /// The scene's natural cell size (MovingAI maps: 1), when it has one.
+  std::optional<double> native_cell_size() const;
 
  private:
   struct Impl;

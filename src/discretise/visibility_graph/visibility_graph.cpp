@@ -6,7 +6,7 @@
 #include <limits>
 #include <string>
 
-#include "../../space/exact.hpp"
+#include "polynav/kernel/exact.hpp"
 #include "polynav/error.hpp"
 #include "polynav/io/svg.hpp"
 #include "polynav/space/free_space.hpp"

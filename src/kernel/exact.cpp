@@ -1,4 +1,4 @@
-#include "exact.hpp"
+#include "polynav/kernel/exact.hpp"
 
 #include <CGAL/Exact_predicates_inexact_constructions_kernel.h>
 
@@ -20,6 +20,23 @@ bool segments_intersect(Point a, Point b, Point c, Point d) {
   if (o1 * o2 < 0 && o3 * o4 < 0) return true;
   return (o1 == 0 && collinear_between(a, b, c)) || (o2 == 0 && collinear_between(a, b, d)) ||
          (o3 == 0 && collinear_between(c, d, a)) || (o4 == 0 && collinear_between(c, d, b));
+}
+
+bool meets_open_box(Point a, Point b, const Box& box) {
+  // The box's axes: the segment's extent must overlap the open intervals.
+  if (std::max(a.x, b.x) <= box.min.x || std::min(a.x, b.x) >= box.max.x ||
+      std::max(a.y, b.y) <= box.min.y || std::min(a.y, b.y) >= box.max.y)
+    return false;
+  if (a == b) return true;  // a point strictly inside the box on both axes
+  // The segment's normal: some corner strictly on each side of the line through a and b.
+  const Point corners[4] = {box.min, {box.max.x, box.min.y}, box.max, {box.min.x, box.max.y}};
+  bool left = false, right = false;
+  for (const Point& c : corners) {
+    const int o = orientation(a, b, c);
+    left = left || o > 0;
+    right = right || o < 0;
+  }
+  return left && right;
 }
 
 Side side_of_ring(const Ring& ring, Point p) {

@@ -1,7 +1,9 @@
 #pragma once
-// Internal: the exact predicates every geometric decision in polynav goes through. Inputs are
-// doubles; answers are exact (CGAL's filtered predicates: interval arithmetic, falling back to
-// exact arithmetic when the interval cannot decide).
+/// @file
+/// The exact predicates every geometric decision in polynav goes through, below scene/ and
+/// space/. Inputs are doubles; answers are exact (a floating-point fast path where an error bound
+/// proves the sign, else CGAL's filtered predicates, which fall back to exact arithmetic). No CGAL
+/// header is included here: the CGAL calls live in src/kernel/exact.cpp.
 
 #include <cmath>
 
@@ -55,6 +57,13 @@ inline bool on_segment(Point p, Point q, Point r) {
 
 /// Whether the closed segments ab and cd share a point.
 bool segments_intersect(Point a, Point b, Point c, Point d);
+
+/// Whether the closed segment ab meets the open box (box.min.x, box.max.x) x (box.min.y,
+/// box.max.y). Exact: by the separating axis theorem a segment and a box are disjoint exactly
+/// when the box's own axes separate them (comparisons of the given doubles) or the segment's line
+/// leaves every corner of the box on one closed side (orientation tests). A segment that only
+/// runs along a side or touches a corner does not meet the open box.
+bool meets_open_box(Point a, Point b, const Box& box);
 
 enum class Side { outside, boundary, inside };
 

@@ -1,0 +1,153 @@
+#include "vertex_stars.hpp"
+
+#include <algorithm>
+#include <numeric>
+
+#include "polynav/kernel/exact.hpp"
+
+namespace polynav::detail {
+namespace {
+
+using exact::same_direction;
+
+// Whether ray r1 comes before r2 sweeping clockwise around v from direction q (angle 0 first).
+bool clockwise_before(Point v, Point q, Point r1, Point r2) {
+  // Half 0: angle in [0, pi) clockwise from q; half 1: [pi, 2 pi).
+  const auto half = [&](Point r) {
+    const int o = exact::orientation(v, q, r);
+    return o < 0 || (o == 0 && same_direction(v, q, r)) ? 0 : 1;
+  };
+  const int h1 = half(r1), h2 = half(r2);
+  if (h1 != h2) return h1 < h2;
+  const int o = exact::orientation(v, r1, r2);
+  if (o != 0) return o < 0;
+  // Same direction (never for a valid boundary) or opposite (only possible across halves).
+  return exact::orientation(v, q, r1) == 0 && same_direction(v, q, r1);
+}
+
+// Counter-clockwise order of directions around v, starting at +x (exact).
+bool counter_clockwise_before(Point v, Point a, Point b) {
+  const auto half = [&](Point t) { return t.y > v.y || (t.y == v.y && t.x > v.x) ? 0 : 1; };
+  const int ha = half(a), hb = half(b);
+  if (ha != hb) return ha < hb;
+  return exact::orientation(v, a, b) > 0;
+}
+
+bool along(Point v, Point direction, Point r) {
+  return exact::orientation(v, direction, r) == 0 && same_direction(v, direction, r);
+}
+
+}  // namespace
+
+bool free_after(Point v, Point q, std::span<const Ray> rays) {
+  const Ray* first = &rays.front();
+  for (const Ray& r : rays)
+    if (clockwise_before(v, q, r.toward, first->toward)) first = &r;
+  return first->outgoing;
+}
+
+bool free_direction(Point v, Point q, std::span<const Ray> rays) {
+  for (const Ray& r : rays)
+    if (along(v, r.toward, q)) return true;
+  return free_after(v, q, rays);
+}
+
+bool passes_through(Point a, Point b, Point v, std::span<const Ray> rays) {
+  // If boundary edges leave v into both sides of the segment's line, blocked parts lie on both
+  // sides: the segment would enter an obstacle or slip through a zero-width gap between two that
+  // touch.
+  bool edges_left = false, edges_right = false;
+  for (const Ray& r : rays) {
+    const int o = exact::orientation(a, b, r.toward);
+    edges_left = edges_left || o > 0;
+    edges_right = edges_right || o < 0;
+  }
+  return (!edges_left && free_after(v, b, rays)) || (!edges_right && free_after(v, a, rays));
+}
+
+bool turn_is_free(Point from, Point w, Point to, std::span<const Ray> rays) {
+  if (rays.empty()) return true;  // w is inside free space
+  // The turn sweeps counter-clockwise from `from` to `to`, or the other way round; one of the
+  // two sectors must hold no boundary edge and be free.
+  const auto sector_free = [&](Point first, Point last) {
+    for (const Ray& r : rays) {
+      // Strictly inside the counter-clockwise sweep from first to last: met before `first`
+      // when sweeping clockwise from `last`.
+      if (!along(w, first, r.toward) && !along(w, last, r.toward) &&
+          clockwise_before(w, last, r.toward, first))
+        return false;
+    }
+    return free_after(w, first, rays);
+  };
+  return sector_free(from, to) || sector_free(to, from);
+}
+
+VertexStars::VertexStars(std::span<const Segment> edges, std::span<const std::uint32_t> component) {
+  // Vertices: the distinct edge ends.
+  points_.reserve(edges.size());
+  for (const Segment& e : edges) points_.push_back(e.a);
+  const auto by_xy = [](Point l, Point r) { return l.x < r.x || (l.x == r.x && l.y < r.y); };
+  std::sort(points_.begin(), points_.end(), by_xy);
+  points_.erase(std::unique(points_.begin(), points_.end()), points_.end());
+  const auto id_of = [&](Point p) {
+    return std::uint32_t(std::lower_bound(points_.begin(), points_.end(), p, by_xy) -
+                         points_.begin());
+  };
+  edge_start_.resize(edges.size());
+  edge_end_.resize(edges.size());
+  offsets_.assign(points_.size() + 1, 0);
+  for (std::size_t e = 0; e < edges.size(); ++e) {
+    edge_start_[e] = id_of(edges[e].a);
+    edge_end_[e] = id_of(edges[e].b);
+    if (edges[e].a == edges[e].b) continue;  // a repeated point is no edge
+    ++offsets_[edge_start_[e] + 1];
+    ++offsets_[edge_end_[e] + 1];
+  }
+  for (std::size_t v = 1; v < offsets_.size(); ++v) offsets_[v] += offsets_[v - 1];
+  rays_.resize(offsets_.back());
+  std::vector<std::uint32_t> ray_component(rays_.size());
+  std::vector<std::uint32_t> next(offsets_.begin(), offsets_.end() - 1);
+  for (std::size_t e = 0; e < edges.size(); ++e) {
+    if (edges[e].a == edges[e].b) continue;
+    const std::uint32_t out = next[edge_start_[e]]++, in = next[edge_end_[e]]++;
+    rays_[out] = {edges[e].b, true};
+    rays_[in] = {edges[e].a, false};
+    ray_component[out] = ray_component[in] = component[e];
+  }
+
+  // Rays counter-clockwise around each vertex, then its free sectors: from an outgoing ray to the
+  // next ray, which is incoming. A sector is wider than 180 degrees exactly when the boundary
+  // turns right there; a spike (both rays in one direction, nothing else at the point) has a free
+  // sector of 360 degrees.
+  std::vector<std::uint32_t> order;
+  std::vector<Ray> sorted;
+  std::vector<std::uint32_t> sorted_component;
+  for (std::uint32_t v = 0; v < points_.size(); ++v) {
+    const Point at = points_[v];
+    const std::size_t first = offsets_[v], k = offsets_[v + 1] - first;
+    if (k == 0) continue;
+    order.resize(k);
+    std::iota(order.begin(), order.end(), std::uint32_t(first));
+    if (k > 2)
+      std::sort(order.begin(), order.end(), [&](std::uint32_t l, std::uint32_t r) {
+        return counter_clockwise_before(at, rays_[l].toward, rays_[r].toward);
+      });
+    sorted.clear();
+    sorted_component.clear();
+    for (std::uint32_t i : order) {
+      sorted.push_back(rays_[i]);
+      sorted_component.push_back(ray_component[i]);
+    }
+    std::copy(sorted.begin(), sorted.end(), rays_.begin() + std::ptrdiff_t(first));
+    for (std::size_t q = 0; q < k; ++q) {
+      const Ray& out = sorted[q];
+      const Ray& in = sorted[(q + 1) % k];
+      if (!out.outgoing || in.outgoing) continue;  // not a free sector (or malformed rings)
+      const int o = exact::orientation(at, out.toward, in.toward);
+      const bool spike = o == 0 && k == 2 && same_direction(at, out.toward, in.toward);
+      if (o < 0 || spike) corners_.push_back({at, in.toward, out.toward, sorted_component[q]});
+    }
+  }
+}
+
+}  // namespace polynav::detail

@@ -1,0 +1,69 @@
+#pragma once
+// Internal to space/: the star of every boundary vertex, the one place where the free and blocked
+// sectors around a point of the boundary are worked out. Line of sight (passing a vertex or
+// leaving one), turns (bending at a vertex) and the corners a visibility graph or a funnel bends
+// around are all decided from these sectors.
+//
+// At a vertex v, each boundary edge is a ray from v. Free space lies on the left of every directed
+// edge, so the sector just counter-clockwise of an outgoing ray is free and the one just
+// counter-clockwise of an incoming (reversed) ray is blocked; around v the sectors alternate. How
+// the rings pair incoming and outgoing edges at a point where several blocked parts touch is
+// arbitrary (two squares touching at a corner may come as one ring through the point twice or as
+// two rings), so every decision looks at all rays at the point, never at one ring's corner: that
+// is what keeps zero-width gaps closed.
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "polynav/geometry.hpp"
+#include "polynav/space/free_space.hpp"
+
+namespace polynav::detail {
+
+/// A boundary edge seen from one of its end vertices.
+struct Ray {
+  Point toward;   ///< the edge's other end
+  bool outgoing;  ///< the edge leaves the vertex (free space just counter-clockwise of it)
+};
+
+/// Whether the directions just counter-clockwise of direction q at v are free: decided by the
+/// first ray at or clockwise of q. @pre rays is not empty
+bool free_after(Point v, Point q, std::span<const Ray> rays);
+/// Whether direction q at v lies in the closure of free space.
+bool free_direction(Point v, Point q, std::span<const Ray> rays);
+/// Whether the closed segment ab, which passes through the boundary point v strictly between a
+/// and b, may do so: one side of it must be wholly free near v.
+bool passes_through(Point a, Point b, Point v, std::span<const Ray> rays);
+/// Whether a path arriving at w from `from` and leaving towards `to` sweeps through free space
+/// on one side (see FreeSpace::turn_is_free).
+bool turn_is_free(Point from, Point w, Point to, std::span<const Ray> rays);
+
+/// The stars of all boundary vertices, built once per FreeSpace.
+class VertexStars {
+ public:
+  VertexStars() = default;
+  /// @param edges directed boundary edges (free space on their left), ring by ring
+  /// @param component the free-space component of each edge
+  VertexStars(std::span<const Segment> edges, std::span<const std::uint32_t> component);
+
+  /// The vertex at the start of edge e (its end is the start of the next edge of the ring).
+  std::uint32_t start_of(std::uint32_t e) const { return edge_start_[e]; }
+  std::uint32_t end_of(std::uint32_t e) const { return edge_end_[e]; }
+  Point position(std::uint32_t v) const { return points_[v]; }
+  std::span<const Ray> rays(std::uint32_t v) const {
+    return {rays_.data() + offsets_[v], rays_.data() + offsets_[v + 1]};
+  }
+  std::size_t size() const { return points_.size(); }
+  /// The corners: free sectors wider than 180 degrees, in the order of their vertices.
+  const std::vector<Corner>& corners() const { return corners_; }
+
+ private:
+  std::vector<Point> points_;  // sorted by (x, y), unique
+  std::vector<std::uint32_t> edge_start_, edge_end_;
+  std::vector<std::uint32_t> offsets_;  // CSR into rays_, rays of a vertex counter-clockwise
+  std::vector<Ray> rays_;
+  std::vector<Corner> corners_;
+};
+
+}  // namespace polynav::detail
