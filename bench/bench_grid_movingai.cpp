@@ -12,7 +12,7 @@
 // --repeat R: time each contender R times, interleaved, and keep each one's fastest pass.
 // --no-smooth: skip the smoothing column (the Planner pass re-plans every query).
 //
-// The grid is the one the Planner builds for a map (make_discretisation: resolution = the
+// The grid is the one the Planner builds for a map (the grid method's defaults: resolution = the
 // map's cell size 1, origin at the bounds' lower-left corner, 8-connected, no corner cutting),
 // so grid cells are the map's cells. Both searches use the octile heuristic times the cell size
 // and stop when the goal is taken from the open list. Boost.Graph's property maps are
@@ -190,11 +190,9 @@ bool run_map(const Job& job, int repeat, bool smooth, std::vector<MapResult>& re
   const polynav::Scene scene = polynav::load_scene(job.map);
   const std::vector<polynav::Query> queries = polynav::load_scenario(job.scen, scene);
   const polynav::FreeSpace space(scene);
-  polynav::PlanOptions plan_options;
-  plan_options.method = "grid";
-  const std::unique_ptr<polynav::Discretisation> discretisation =
-      polynav::make_discretisation(space, scene, plan_options);
-  const auto* grid = dynamic_cast<const OccupancyGrid*>(discretisation.get());
+  const std::unique_ptr<polynav::Method> method = polynav::find_method("grid").build(
+      space, polynav::OptionValues("grid", polynav::find_method("grid").options, {}));
+  const auto* grid = dynamic_cast<const OccupancyGrid*>(&method->discretisation());
   if (grid == nullptr || grid->options().connectivity != 8) {
     std::fprintf(stderr, "%s: the grid method did not give an 8-connected occupancy grid\n",
                  job.map.string().c_str());

@@ -32,8 +32,9 @@
 #include <string>
 #include <vector>
 
-#include "polynav/kernel/exact.hpp"
 #include "polynav/discretise/visibility_graph/visibility_graph.hpp"
+#include "polynav/kernel/exact.hpp"
+#include "polynav/plan/query.hpp"
 #include "polynav/scene/scene.hpp"
 #include "polynav/search/astar.hpp"
 #include "polynav/search/graph.hpp"
@@ -315,10 +316,11 @@ void queries_on(const char* name, const fs::path& map, const fs::path& scen, con
   BruteForce brute(space, vg);
   std::vector<double> ours_ms, brute_ms;
   std::size_t mismatches = 0;
+  polynav::QueryWorkspace workspace;
   for (int pass = 0; pass < args.passes; ++pass) {
     for (const polynav::Query& q : queries) {
       double t1 = cpu_ms();
-      const polynav::RawPath r = vg.find_path(q.start, q.goal, {});
+      const polynav::RawPath r = polynav::find_path(vg, q.start, q.goal, {}, workspace);
       ours_ms.push_back(cpu_ms() - t1);
       t1 = cpu_ms();
       const double b = brute.length(q.start, q.goal);

@@ -15,7 +15,7 @@ int main(int argc, char** argv) {
     const polynav::Scene scene = polynav::load_scene(argv[1]);
 
     polynav::PlanOptions options;  // grid method, shortcut smoothing
-    options.grid.resolution = 0.25;
+    options.settings.set("grid.resolution", 0.25);
     polynav::Planner planner(scene, options);  // builds free space and the grid once
 
     const polynav::PlanResult result = planner.plan({std::atof(argv[2]), std::atof(argv[3])},

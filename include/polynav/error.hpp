@@ -2,8 +2,10 @@
 /// @file
 /// The one exception polynav throws for bad input.
 
+#include <span>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 namespace polynav {
 
@@ -34,5 +36,10 @@ class InputError : public std::runtime_error {
   InputLocation where_;
   std::string message_;
 };
+
+/// The candidate a mistyped name most likely meant ("raduis" -> "radius"), or "" when none is
+/// close: at most one edit (two for names of 6 letters or more, a swap of neighbours counting as
+/// one), or a prefix of at least 3 letters. For "did you mean" in messages.
+std::string_view closest_name(std::string_view name, std::span<const std::string_view> candidates);
 
 }  // namespace polynav

@@ -35,6 +35,8 @@ int run(int argc, char** argv) {
                   "  polynav render scenes/warehouse.yaml -o warehouse.svg --width 1200\n"
                   "  polynav plan scenes/warehouse.yaml --svg warehouse.svg\n"
                   "  polynav scen scenes/movingai/arena.map scenes/movingai/arena.map.scen\n"
+                  "  polynav reach scenes/warehouse.yaml --from 2,1.5 --cost 10 --svg reach.svg\n"
+                  "  polynav methods\n"
                   "\n"
                   "Global options go before or after the subcommand. Run 'polynav SUBCOMMAND\n"
                   "--help' for the options of a subcommand.\n"
@@ -45,6 +47,8 @@ int run(int argc, char** argv) {
   add_render_command(app);
   add_plan_command(app);
   add_scen_command(app);
+  add_reach_command(app);
+  add_methods_command(app);
 
   if (argc <= 1) {
     std::cerr << app.help();

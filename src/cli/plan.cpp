@@ -11,8 +11,8 @@
 #include "common.hpp"
 #include "planning.hpp"
 #include "polynav/error.hpp"
-#include "polynav/io/json.hpp"
 #include "polynav/io/svg.hpp"
+#include "polynav/plan/json.hpp"
 
 namespace polynav::cli {
 namespace {
@@ -26,26 +26,10 @@ struct PlanArgs {
   int width = 1000;
 };
 
-Point parse_point(const std::string& text, const std::string& option) {
-  const auto comma = text.find(',');
-  Point p;
-  bool ok = comma != std::string::npos;
-  if (ok) {
-    const char* begin = text.data();
-    const char* end = begin + text.size();
-    auto [after_x, ex] = std::from_chars(begin, begin + comma, p.x);
-    auto [after_y, ey] = std::from_chars(begin + comma + 1, end, p.y);
-    ok = ex == std::errc() && ey == std::errc() && after_x == begin + comma && after_y == end &&
-         std::isfinite(p.x) && std::isfinite(p.y);
-  }
-  if (!ok)
-    throw InputError({"", 0, 0, option},
-                     "expected X,Y with two finite numbers, found '" + text + "'");
-  return p;
-}
-
 int exit_code_for(const std::vector<PlanResult>& results) {
   int code = exit_ok;
+  for (const PlanResult& r : results)
+    if (r.status == search::SearchStatus::internal_error) return exit_internal;
   for (const PlanResult& r : results) {
     if (r.status == search::SearchStatus::invalid_query) return exit_bad_input;
     if (!r.found()) code = exit_no_path;
@@ -146,9 +130,11 @@ void add_plan_command(CLI::App& app) {
                           "  polynav plan scenes/warehouse.yaml --svg warehouse.svg\n"
                           "  polynav plan scenes/maze.yaml --method grid --resolution 0.25 "
                           "--smooth none --json\n"
+                          "  polynav plan scenes/maze.yaml --set grid.connectivity=4 --set "
+                          "search.weight=2\n"
                           "  polynav plan scenes/movingai/arena.map --start 3.5,10.5 --goal "
                           "40.5,30.5\n\n") +
-              global_options_help + "\n\n" + exit_codes_help);
+              options_help() + "\n" + global_options_help + "\n\n" + exit_codes_help);
   cmd->callback([args, cmd] { set_exit_status(run_plan(*args, scene_options(*cmd))); });
 }
 

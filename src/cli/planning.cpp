@@ -1,37 +1,46 @@
 #include "planning.hpp"
 
 #include <CLI/CLI.hpp>
+#include <charconv>
+#include <cmath>
 
+#include "polynav/error.hpp"
 #include "polynav/io/svg.hpp"
-#include "polynav/smooth/path_simplifier.hpp"
 
 namespace polynav::cli {
+namespace {
+
+std::string names(const auto& table) {
+  std::string s;
+  for (const auto& row : table) s += (s.empty() ? "" : ", ") + row.name;
+  return s;
+}
+
+}  // namespace
 
 void add_method_options(CLI::App& command, MethodArgs& args, const std::string& default_smooth) {
   args.smooth = default_smooth;
-  std::string methods;
-  for (const std::string& m : available_methods()) methods += (methods.empty() ? "" : ", ") + m;
-  command.add_option("--method", args.method, "Discretisation: " + methods)
-      ->check(CLI::IsMember(available_methods()))
+  command.add_option("--method", args.method, "Discretisation: " + names(method_registry()))
+      ->type_name("NAME")
+      ->capture_default_str();
+  command.add_option("--smooth", args.smooth, "Smoother: " + names(smoother_registry()))
+      ->type_name("NAME")
       ->capture_default_str();
   command
-      .add_option("--resolution", args.resolution,
-                  "Grid cell size (default: the map's own cells, else the longest side / 256)")
-      ->check(non_negative_finite);
-  command.add_option("--connectivity", args.connectivity, "Grid moves: 4 or 8")
-      ->check(CLI::IsMember({4, 8}))
-      ->capture_default_str();
-  command
-      .add_option("--heuristic", args.heuristic,
-                  "Grid heuristic: auto, manhattan, octile, chebyshev, euclidean, zero")
-      ->check(CLI::IsMember({"auto", "manhattan", "octile", "chebyshev", "euclidean", "zero"}))
-      ->capture_default_str();
-  command.add_option("--smooth", args.smooth, "Smoother: none or shortcut")
-      ->check(CLI::IsMember(smoother_names()))
-      ->capture_default_str();
-  command.add_option("--max-cells", args.max_cells, "Largest grid allowed (memory budget)")
-      ->check(CLI::PositiveNumber)
-      ->capture_default_str();
+      .add_option("--set", args.set,
+                  "Set an option of the method, smoother, search or free space, e.g.\n"
+                  "grid.resolution=0.25, search.weight=1.5 (repeatable; 'polynav methods' lists "
+                  "them all)")
+      ->type_name("GROUP.OPTION=VALUE")
+      ->take_all();
+  command.add_option("--resolution", args.resolution, "Same as --set grid.resolution=S")
+      ->type_name("S");
+  command.add_option("--connectivity", args.connectivity, "Same as --set grid.connectivity=N")
+      ->type_name("N");
+  command.add_option("--heuristic", args.heuristic, "Same as --set grid.heuristic=NAME")
+      ->type_name("NAME");
+  command.add_option("--max-cells", args.max_cells, "Same as --set grid.max_cells=N")
+      ->type_name("N");
   command.add_flag("--snap", args.snap,
                    "Move a start or goal that is not free to the nearest free point");
 }
@@ -39,20 +48,40 @@ void add_method_options(CLI::App& command, MethodArgs& args, const std::string& 
 PlanOptions plan_options(const MethodArgs& args, const SceneOptions& scene_options) {
   PlanOptions options;
   options.method = args.method;
-  options.grid.resolution = args.resolution;
-  options.grid.connectivity = args.connectivity;
-  options.grid.heuristic = parse_grid_heuristic(args.heuristic);
-  options.grid.max_cells = args.max_cells;
   options.smoother = args.smooth;
   options.snap_to_free = args.snap;
-  options.free_space.inflation_tolerance = scene_options.inflation_tolerance;
+  if (scene_options.inflation_tolerance > 0.0)
+    options.settings.set("space.inflation_tolerance", scene_options.inflation_tolerance);
+  const std::pair<const std::string*, const char*> aliases[] = {
+      {&args.resolution, "grid.resolution"},
+      {&args.connectivity, "grid.connectivity"},
+      {&args.heuristic, "grid.heuristic"},
+      {&args.max_cells, "grid.max_cells"}};
+  for (const auto& [value, key] : aliases)
+    if (!value->empty()) options.settings.set(key, *value);
+  for (const std::string& assignment : args.set) options.settings.set_assignment(assignment);
   return options;
+}
+
+std::string options_help() {
+  std::string s = "Options, set with --set GROUP.OPTION=VALUE ('polynav methods' explains each):\n";
+  const auto line = [&](const std::string& group, const std::vector<OptionSpec>& specs) {
+    if (specs.empty()) return;
+    s += "  " + group + ":";
+    for (const OptionSpec& o : specs) s += " " + o.name;
+    s += "\n";
+  };
+  for (const MethodEntry& m : method_registry()) line(m.name, m.options);
+  for (const SmootherEntry& m : smoother_registry()) line(m.name, m.options);
+  line("search", search_option_specs());
+  line("space", space_option_specs());
+  return s;
 }
 
 void draw_results(SvgCanvas& canvas, const Planner& planner,
                   const std::vector<PlanResult>& results) {
   canvas.group(planner.options().method == "grid" ? "grid" : "graph");
-  planner.discretisation().draw(canvas);
+  draw_primitives(canvas, planner.discretisation().primitives());
   canvas.group("expanded");
   SvgStyle expanded_style;
   expanded_style.fill = "#e8a33d";
@@ -81,6 +110,24 @@ void draw_results(SvgCanvas& canvas, const Planner& planner,
     canvas.polyline(r.waypoints, path_style);
     for (const Point& p : r.waypoints) canvas.marker(p, SvgMarker::circle, 5, waypoint_style);
   }
+}
+
+Point parse_point(const std::string& text, const std::string& option) {
+  const auto comma = text.find(',');
+  Point p;
+  bool ok = comma != std::string::npos;
+  if (ok) {
+    const char* begin = text.data();
+    const char* end = begin + text.size();
+    auto [after_x, ex] = std::from_chars(begin, begin + comma, p.x);
+    auto [after_y, ey] = std::from_chars(begin + comma + 1, end, p.y);
+    ok = ex == std::errc() && ey == std::errc() && after_x == begin + comma && after_y == end &&
+         std::isfinite(p.x) && std::isfinite(p.y);
+  }
+  if (!ok)
+    throw InputError({"", 0, 0, option},
+                     "expected X,Y with two finite numbers, found '" + text + "'");
+  return p;
 }
 
 }  // namespace polynav::cli

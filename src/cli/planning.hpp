@@ -1,5 +1,6 @@
 #pragma once
-// What `plan` and `scen` share: the method and smoother options, and drawing results.
+// What `plan`, `scen` and `reach` share: the method, smoother and option flags, and drawing
+// results.
 
 #include <string>
 #include <vector>
@@ -19,23 +20,29 @@ namespace polynav::cli {
 
 struct MethodArgs {
   std::string method = "grid";
-  double resolution = 0.0;
-  int connectivity = 8;
-  std::string heuristic = "auto";
   std::string smooth;
-  std::size_t max_cells = GridOptions{}.max_cells;
+  std::vector<std::string> set;  // --set GROUP.OPTION=VALUE, in order
+  // Older spellings of registry options, kept as aliases: each sets its GROUP.OPTION when given.
+  std::string resolution, connectivity, heuristic, max_cells;
   bool snap = false;
 };
 
-// Adds --method, --resolution, --connectivity, --heuristic, --smooth, --max-cells, --snap.
+// Adds --method, --smooth, --set, --snap and the aliases --resolution, --connectivity,
+// --heuristic, --max-cells.
 void add_method_options(CLI::App& command, MethodArgs& args, const std::string& default_smooth);
 
-// The planner's options from the command line.
+// The planner's options from the command line (checked when the planner is built).
 PlanOptions plan_options(const MethodArgs& args, const SceneOptions& scene_options);
+
+// "Options (--set GROUP.OPTION=VALUE): ..." for a subcommand's footer, from the registry.
+std::string options_help();
 
 // Draws the discretisation, expanded nodes, raw and smoothed paths of `results` over a scene
 // already drawn with draw_scene().
 void draw_results(SvgCanvas& canvas, const Planner& planner,
                   const std::vector<PlanResult>& results);
+
+// Parses "X,Y" given to `option`. @throws InputError naming the option
+Point parse_point(const std::string& text, const std::string& option);
 
 }  // namespace polynav::cli

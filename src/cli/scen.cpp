@@ -54,12 +54,16 @@ int run_scen(const ScenArgs& args, const SceneOptions& options) {
     csv << "id,start_x,start_y,goal_x,goal_y,reference,status,length,cost,ratio,expanded,"
            "search_us\n";
   }
-  std::size_t found = 0, mismatches = 0, compared = 0;
+  std::size_t found = 0, mismatches = 0, compared = 0, internal_errors = 0;
   std::vector<double> ratios, search_us;
   for (std::size_t i = 0; i < queries.size(); ++i) {
     const Query& q = queries[i];
     const PlanResult r = planner.plan(q.start, q.goal);
     const double us = r.stats.search_ms * 1000.0;
+    if (r.status == search::SearchStatus::internal_error) {
+      ++internal_errors;
+      print_error("query " + std::to_string(i) + ": " + r.message);
+    }
     search_us.push_back(us);
     double ratio = std::nan("");
     if (r.found()) {
@@ -103,6 +107,7 @@ int run_scen(const ScenArgs& args, const SceneOptions& options) {
             << format_number(p95, 4) << " us; build " << format_number(planner.build_ms(), 4)
             << " ms\n";
   if (!args.csv.empty()) std::cout << "wrote " << args.csv << "\n";
+  if (internal_errors > 0) return exit_internal;
   return found == queries.size() && mismatches == 0 ? exit_ok : exit_no_path;
 }
 
@@ -129,8 +134,8 @@ void add_scen_command(CLI::App& app) {
                   "  polynav scen scenes/mesh/arena.mesh scenes/mesh/arena-euclidean.scen "
                   "--method visgraph --csv arena.csv\n\n"
                   "Exit status 0 when every query is found and matches its reference, "
-                  "1 otherwise.\n\n") +
-      global_options_help + "\n\n" + exit_codes_help);
+                  "1 otherwise (3 when a path failed the final exact check).\n\n") +
+      options_help() + "\n" + global_options_help + "\n\n" + exit_codes_help);
   cmd->callback([args, cmd] { set_exit_status(run_scen(*args, scene_options(*cmd))); });
 }
 

@@ -1001,4 +1001,44 @@ void draw_scene(SvgCanvas& canvas, const Scene& scene, const FreeSpace& space) {
   canvas.group("");
 }
 
+void draw_primitives(SvgCanvas& canvas, const Primitives& primitives) {
+  SvgStyle blocked_style;
+  blocked_style.fill = "#5b6270";
+  blocked_style.fill_opacity = 0.28;
+  if (!primitives.blocked.empty()) canvas.rings(primitives.blocked, blocked_style);
+  SvgStyle region_style;
+  region_style.stroke = "#8a93a3";
+  region_style.stroke_width = 0.5;
+  region_style.stroke_opacity = 0.7;
+  for (const Ring& r : primitives.regions) canvas.rings({r}, region_style);
+  SvgStyle lattice_style;
+  lattice_style.stroke = "#8a93a3";
+  lattice_style.stroke_width = 0.3;
+  lattice_style.stroke_opacity = 0.5;
+  for (const Segment& s : primitives.lattice) canvas.line(s.a, s.b, lattice_style);
+  SvgStyle arc_style;
+  arc_style.stroke = "#8a93a3";
+  arc_style.stroke_width = 0.4;
+  arc_style.stroke_opacity = 0.45;
+  for (const Segment& s : primitives.arcs) canvas.line(s.a, s.b, arc_style);
+  SvgStyle node_style;
+  node_style.fill = "#5b6270";
+  for (const Point& p : primitives.nodes) canvas.marker(p, SvgMarker::circle, 3.0, node_style);
+}
+
+void draw_shaded(SvgCanvas& canvas, const std::vector<Ring>& regions,
+                 const std::vector<double>& shade, const std::vector<Point>& points,
+                 const std::vector<double>& point_shade) {
+  SvgStyle style;
+  style.fill = "#2f81f7";
+  for (std::size_t i = 0; i < regions.size(); ++i) {
+    style.fill_opacity = 0.15 + 0.45 * (1.0 - std::clamp(shade[i], 0.0, 1.0));
+    canvas.rings({regions[i]}, style);
+  }
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    style.fill_opacity = 0.3 + 0.6 * (1.0 - std::clamp(point_shade[i], 0.0, 1.0));
+    canvas.marker(points[i], SvgMarker::circle, 6.0, style);
+  }
+}
+
 }  // namespace polynav

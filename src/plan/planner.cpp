@@ -1,6 +1,7 @@
 #include "polynav/plan/planner.hpp"
 
 #include <chrono>
+#include <cmath>
 #include <sstream>
 
 #include "polynav/error.hpp"
@@ -20,85 +21,109 @@ std::string point_text(Point p) {
   return out.str();
 }
 
-// The free space of the scene, its build time added to `build_ms`.
-FreeSpace timed_free_space(const Scene& scene, const FreeSpaceOptions& options, double& build_ms) {
-  const auto t0 = Clock::now();
-  FreeSpace space(scene, options);
-  build_ms += ms_since(t0);
-  return space;
-}
-
 }  // namespace
 
-std::vector<std::string> available_methods() {
-  return {"grid", "visgraph"};
+FreeSpaceOptions free_space_options(const Settings& settings) {
+  const OptionValues values("space", space_option_specs(), settings);
+  FreeSpaceOptions options;
+  options.inflation_tolerance = values.number("inflation_tolerance");
+  return options;
 }
 
-std::unique_ptr<Discretisation> make_discretisation(const FreeSpace& space, const Scene& scene,
-                                                    const PlanOptions& options) {
-  if (options.method == "grid") {
-    GridOptions grid = options.grid;
-    if (grid.resolution == 0.0 && scene.native_cell_size) grid.resolution = *scene.native_cell_size;
-    // Cells line up with the scene's bounds, so a cell map's cells are the grid's cells.
-    if (!grid.origin && !scene.bounds.empty()) grid.origin = bounding_box(scene.bounds).min;
-    return std::make_unique<OccupancyGrid>(space, grid);
-  }
-  if (options.method == "visgraph")
-    return std::make_unique<VisibilityGraph>(space, options.visgraph);
-  std::string names;
-  for (const std::string& name : available_methods()) names += (names.empty() ? "" : ", ") + name;
-  throw InputError({"", 0, 0, "method"},
-                   "unknown method '" + options.method + "' (available: " + names + ")");
-}
-
-Planner::Planner(const Scene& scene, PlanOptions options)
-    : options_(std::move(options)),
-      space_(timed_free_space(scene, options_.free_space, build_ms_)) {
+Planner::Planner(const Scene& scene, PlanOptions options) : options_(std::move(options)) {
+  check_settings(options_.settings, options_.method, options_.smoother);
   const auto t0 = Clock::now();
-  discretisation_ = make_discretisation(space_, scene, options_);
+  space_ = std::make_shared<const FreeSpace>(scene, free_space_options(options_.settings));
   build_ms_ += ms_since(t0);
-  // Reject an unknown smoother now rather than at the first query.
-  std::vector<Point> probe;
-  smooth_path(space_, options_.smoother, probe);
+  build_method();
 }
 
-PlanResult Planner::plan(Point start, Point goal) {
+Planner::Planner(std::shared_ptr<const FreeSpace> space, PlanOptions options)
+    : options_(std::move(options)), space_(std::move(space)) {
+  check_settings(options_.settings, options_.method, options_.smoother);
+  for (const auto& [key, value] : options_.settings.values())
+    if (key.starts_with("space."))
+      throw InputError({"", 0, 0, key},
+                       "free-space options apply where the free space is built, not to a planner "
+                       "given one");
+  build_method();
+}
+
+void Planner::build_method() {
+  const MethodEntry& method = find_method(options_.method);
+  const SmootherEntry& smoother = find_smoother(options_.smoother);
+  smoother_ = &smoother;
+  smoother_options_ = OptionValues(smoother.name, smoother.options, options_.settings);
+  query_options_.search =
+      search_options(OptionValues("search", search_option_specs(), options_.settings));
+  query_options_.record_expanded = options_.record_expanded;
+  const auto t0 = Clock::now();
+  method_ = method.build(*space_, OptionValues(method.name, method.options, options_.settings));
+  build_ms_ += ms_since(t0);
+  // The first query's search arrays are allocated now, not in that query's time.
+  auto workspace = std::make_unique<QueryWorkspace>();
+  workspace->astar.reserve(method_->discretisation().node_count() + 2);
+  pool_.push_back(std::move(workspace));
+}
+
+std::unique_ptr<QueryWorkspace> Planner::borrow() const {
+  {
+    const std::lock_guard lock(pool_mutex_);
+    if (!pool_.empty()) {
+      std::unique_ptr<QueryWorkspace> w = std::move(pool_.back());
+      pool_.pop_back();
+      return w;
+    }
+  }
+  return std::make_unique<QueryWorkspace>();
+}
+
+void Planner::give_back(std::unique_ptr<QueryWorkspace> workspace) const {
+  const std::lock_guard lock(pool_mutex_);
+  pool_.push_back(std::move(workspace));
+}
+
+std::string Planner::check_point(Point& p, const char* name) const {
+  if (!std::isfinite(p.x) || !std::isfinite(p.y))
+    return std::string(name) + " " + point_text(p) + " is not a finite point";
+  if (space_->is_free(p)) return {};
+  if (options_.snap_to_free) {
+    if (const auto snapped = space_->nearest_free(p)) {
+      p = *snapped;
+      return {};
+    }
+  }
+  return std::string(name) + " " + point_text(p) +
+         " is not in free space: " + space_->explain_blocked(p);
+}
+
+PlanResult Planner::plan(Point start, Point goal) const {
   PlanResult result;
-  result.method = std::string(discretisation_->method());
+  const Discretisation& d = method_->discretisation();
+  result.method = std::string(d.method());
   result.smoother = options_.smoother;
   result.start = start;
   result.goal = goal;
-  result.stats.nodes = discretisation_->node_count();
+  result.stats.nodes = d.node_count();
   result.stats.build_ms = build_ms_;
 
   for (auto [point, name] : {std::pair{&result.start, "start"}, std::pair{&result.goal, "goal"}}) {
-    if (!std::isfinite(point->x) || !std::isfinite(point->y)) {
-      result.message = std::string(name) + " " + point_text(*point) + " is not a finite point";
+    if (std::string why = check_point(*point, name); !why.empty()) {
+      result.message = std::move(why);
       return result;
     }
-    if (space_.is_free(*point)) continue;
-    if (options_.snap_to_free) {
-      if (const auto snapped = space_.nearest_free(*point)) {
-        *point = *snapped;
-        continue;
-      }
-    }
-    result.message = std::string(name) + " " + point_text(*point) +
-                     " is not in free space: " + space_.explain_blocked(*point);
-    return result;
   }
-  const auto c_start = space_.component(result.start), c_goal = space_.component(result.goal);
+  const auto c_start = space_->component(result.start), c_goal = space_->component(result.goal);
   if (c_start && c_goal && *c_start != *c_goal) {
     result.status = search::SearchStatus::no_path;
     result.message = "start and goal lie in different connected components of free space";
     return result;
   }
 
-  QueryOptions query;
-  query.search = &options_.search;
-  query.record_expanded = options_.record_expanded;
   const auto t_search = Clock::now();
-  RawPath raw = discretisation_->find_path(result.start, result.goal, query);
+  std::unique_ptr<QueryWorkspace> workspace = borrow();
+  RawPath raw = method_->find_path(result.start, result.goal, query_options_, *workspace);
+  give_back(std::move(workspace));
   result.stats.search_ms = ms_since(t_search);
   result.status = raw.status;
   result.message = raw.message;
@@ -108,21 +133,24 @@ PlanResult Planner::plan(Point start, Point goal) {
   if (raw.points.empty()) return result;
 
   result.raw_waypoints = raw.points;
+  result.corridor = raw.corridor;
   result.raw_length = polyline_length(raw.points);
-  result.raw_cost = space_.path_cost(raw.points);
+  result.raw_cost = space_->path_cost(raw.points);
 
   const auto t_smooth = Clock::now();
   std::vector<Point> smoothed = raw.points;
-  smooth_path(space_, options_.smoother, smoothed);
-  const PathSimplifier checker(space_);
+  smoother_->run(*space_, raw, smoother_options_, smoothed);
+  const PathSimplifier checker(*space_);
   if (!checker.is_valid(smoothed)) {
-    // Never hand out an invalid path: keep the raw one if it passes, else refuse.
+    // Never hand out an invalid path: keep the raw one if it passes, else report the defect.
     if (checker.is_valid(raw.points)) {
       smoothed = raw.points;
       result.message = "smoothing produced an invalid path; returning the raw path";
     } else {
-      result.status = search::SearchStatus::no_path;
-      result.message = "the discretisation's path failed the exact validity check";
+      result.status = search::SearchStatus::internal_error;
+      result.message = "the " + result.method +
+                       " path failed the exact validity check (a defect: please report the scene "
+                       "and query)";
       result.waypoints.clear();
       return result;
     }
@@ -130,8 +158,20 @@ PlanResult Planner::plan(Point start, Point goal) {
   result.stats.smooth_ms = ms_since(t_smooth);
   result.waypoints = std::move(smoothed);
   result.length = polyline_length(result.waypoints);
-  result.cost = space_.path_cost(result.waypoints);
+  result.cost = space_->path_cost(result.waypoints);
   return result;
+}
+
+Reach Planner::reach(Point from, double max_cost) const {
+  Reach out;
+  if (std::string why = check_point(from, "start"); !why.empty()) {
+    out.message = std::move(why);
+    return out;
+  }
+  std::unique_ptr<QueryWorkspace> workspace = borrow();
+  out = method_->reach(from, max_cost, *workspace);
+  give_back(std::move(workspace));
+  return out;
 }
 
 }  // namespace polynav

@@ -291,42 +291,10 @@ std::string kind_of(const Document& doc, NodeId id) {
   return "nothing (null)";
 }
 
-// Optimal string alignment distance: edits, with a swap of neighbours counting as one, which is
-// the commonest typo in a key ("raduis").
-std::size_t edit_distance(std::string_view a, std::string_view b) {
-  const std::size_t n = a.size();
-  const std::size_t m = b.size();
-  std::vector<std::size_t> d((n + 1) * (m + 1));
-  const auto at = [&](std::size_t i, std::size_t j) -> std::size_t& { return d[i * (m + 1) + j]; };
-  for (std::size_t i = 0; i <= n; ++i) at(i, 0) = i;
-  for (std::size_t j = 0; j <= m; ++j) at(0, j) = j;
-  for (std::size_t i = 1; i <= n; ++i) {
-    for (std::size_t j = 1; j <= m; ++j) {
-      const std::size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
-      at(i, j) = std::min({at(i - 1, j) + 1, at(i, j - 1) + 1, at(i - 1, j - 1) + cost});
-      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) {
-        at(i, j) = std::min(at(i, j), at(i - 2, j - 2) + 1);
-      }
-    }
-  }
-  return at(n, m);
-}
-
 // The allowed key a mistyped one most likely meant, or "" when none is close.
 std::string_view suggest(std::string_view key, Keys allowed) {
-  const std::string k = lower(key);
-  std::string_view best;
-  std::size_t best_distance = 0;
-  for (const std::string_view candidate : allowed) {
-    const std::size_t dist = edit_distance(k, candidate);
-    const std::size_t tolerance = candidate.size() >= 6 ? 2 : 1;
-    const bool prefix = k.size() >= 3 && candidate.starts_with(k);
-    if ((dist <= tolerance || prefix) && (best.empty() || dist < best_distance)) {
-      best = candidate;
-      best_distance = dist;
-    }
-  }
-  return best;
+  return closest_name(lower(key),
+                      std::span<const std::string_view>(allowed.begin(), allowed.size()));
 }
 
 std::string join(Keys keys) {

@@ -12,8 +12,8 @@
 #include <utility>
 #include <vector>
 
-#include "polynav/kernel/exact.hpp"
 #include "polynav/error.hpp"
+#include "polynav/kernel/exact.hpp"
 #include "readers.hpp"
 
 namespace polynav {

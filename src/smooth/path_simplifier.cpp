@@ -1,7 +1,6 @@
 #include "polynav/smooth/path_simplifier.hpp"
 
 #include "polynav/kernel/exact.hpp"
-#include "polynav/error.hpp"
 #include "polynav/space/free_space.hpp"
 
 namespace polynav {
@@ -61,23 +60,6 @@ bool PathSimplifier::is_valid(const std::vector<Point>& path) const {
     if (!space_->turn_is_free(path[k - 1], path[k], path[k + 1])) return false;
   }
   return true;
-}
-
-std::vector<std::string> smoother_names() {
-  return {"none", "shortcut"};
-}
-
-void smooth_path(const FreeSpace& space, const std::string& smoother, std::vector<Point>& path) {
-  const PathSimplifier simplifier(space);
-  if (smoother == "none") return;
-  if (smoother == "shortcut") {
-    simplifier.remove_collinear(path);
-    simplifier.shortcut(path);
-    simplifier.remove_collinear(path);
-    return;
-  }
-  throw InputError({"", 0, 0, "smooth"},
-                   "unknown smoother '" + smoother + "' (expected none or shortcut)");
 }
 
 }  // namespace polynav

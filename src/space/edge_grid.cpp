@@ -16,8 +16,8 @@ EdgeGrid::EdgeGrid(std::span<const Segment> edges, const Box& box) {
   height_ = box.height() > 0 ? box.height() / ny_ : 1.0;
   // Far above the rounding of a division or of a segment's y at a column border (about 1e-16
   // of the coordinates' magnitude), far below a cell.
-  const double magnitude = std::max({std::abs(box.min.x), std::abs(box.min.y), std::abs(box.max.x),
-                                     std::abs(box.max.y)});
+  const double magnitude = std::max(
+      {std::abs(box.min.x), std::abs(box.min.y), std::abs(box.max.x), std::abs(box.max.y)});
   margin_ = std::max(1e-9 * std::min(width_, height_), 1e-12 * magnitude);
 
   offsets_.assign(cell_count() + 1, 0);

@@ -50,8 +50,12 @@ class EdgeGrid {
   std::span<const std::uint32_t> edges_in(std::size_t cell) const {
     return {items_.data() + offsets_[cell], items_.data() + offsets_[cell + 1]};
   }
-  int column(double x) const { return std::clamp(int(std::floor((x - origin_.x) / width_)), 0, nx_ - 1); }
-  int row(double y) const { return std::clamp(int(std::floor((y - origin_.y) / height_)), 0, ny_ - 1); }
+  int column(double x) const {
+    return std::clamp(int(std::floor((x - origin_.x) / width_)), 0, nx_ - 1);
+  }
+  int row(double y) const {
+    return std::clamp(int(std::floor((y - origin_.y) / height_)), 0, ny_ - 1);
+  }
 
   /// Visits the cells along segment ab in order from a, column by column and within a column row
   /// by row, every cell whose padded box the segment meets (a superset of the cells it crosses),
@@ -109,7 +113,9 @@ class EdgeGrid {
   }
   /// Distance from p to the nearest cell of the given ring around p's cell (a lower bound on the
   /// distance to anything listed only in that ring or beyond).
-  double ring_distance(int ring) const { return ring <= 1 ? 0.0 : (ring - 1) * std::min(width_, height_); }
+  double ring_distance(int ring) const {
+    return ring <= 1 ? 0.0 : (ring - 1) * std::min(width_, height_);
+  }
 
  private:
   // Cell ranges padded by margin_, so that rounding in the divisions and in the segment's

@@ -409,7 +409,8 @@ std::vector<std::uint8_t> FreeSpace::free_cells(const CellFrame& frame) const {
     const std::size_t r0 = clamp_cell(std::floor((y_low - frame.origin.y) / side) - 1, rows);
     const std::size_t r1 = clamp_cell(std::floor((y_high - frame.origin.y) / side) + 1, rows);
     for (std::size_t r = r0; r <= r1; ++r) {
-      const double y0 = frame.origin.y + double(r) * side, y1 = frame.origin.y + double(r + 1) * side;
+      const double y0 = frame.origin.y + double(r) * side,
+                   y1 = frame.origin.y + double(r + 1) * side;
       // The edge's x extent within this row (rounded, so widened by a cell on each side).
       double xa = u.x, xb = v.x;
       if (u.y != v.y) {
@@ -613,7 +614,8 @@ std::optional<std::uint32_t> FreeSpace::component(Point p) const {
   if (on_boundary) {
     // A boundary point belongs to the component of a ring through it.
     for (std::uint32_t e : s.grid.edges_in(s.grid.bucket(p)))
-      if (exact::on_segment(s.edges[e].a, s.edges[e].b, p)) return s.rings[s.edge_ring[e]].component;
+      if (exact::on_segment(s.edges[e].a, s.edges[e].b, p))
+        return s.rings[s.edge_ring[e]].component;
     return std::nullopt;
   }
   if (!odd) return std::nullopt;

@@ -75,7 +75,7 @@ TEST(OccupancyGrid, PathsNeverCutCornersOrLeaveFreeSpace) {
   for (unsigned seed = 1; seed <= 6; ++seed) {
     Scene scene = random_scene(seed, 0.0);
     PlanOptions options;
-    options.grid.resolution = 0.5;
+    options.settings.set("grid.resolution", 0.5);
     options.smoother = "none";
     Planner planner(scene, options);
     std::mt19937 rng(seed);
@@ -123,8 +123,8 @@ TEST(OccupancyGrid, EveryAdmissibleHeuristicFindsTheSameOptimalCost) {
   std::vector<double> reference;
   for (const char* name : {"zero", "octile", "euclidean", "chebyshev"}) {
     PlanOptions options;
-    options.grid.resolution = 0.5;
-    options.grid.heuristic = parse_grid_heuristic(name);
+    options.settings.set("grid.resolution", 0.5);
+    options.settings.set("grid.heuristic", name);
     options.smoother = "none";
     Planner planner(scene, options);
     std::mt19937 rng(11);
@@ -151,7 +151,7 @@ TEST(OccupancyGrid, OneWayHeightSteps) {
   scene.agent.max_climb = 1.0;
   scene.regions.push_back({"plateau", 1.0, 2.0, rect(4, 0, 8, 3), {}});
   PlanOptions options;
-  options.grid.resolution = 0.5;
+  options.settings.set("grid.resolution", 0.5);
   Planner planner(scene, options);
   EXPECT_EQ(planner.plan({1, 1.5}, {11, 1.5}).status, search::SearchStatus::no_path);
   const PlanResult down = planner.plan({6, 1.5}, {11, 1.5});

@@ -43,8 +43,8 @@ Scene scene_of(Ring bounds, std::vector<Polygon> obstacles, double radius = 0.0)
   return scene;
 }
 
-RawPath query(VisibilityGraph& graph, Point start, Point goal) {
-  return graph.find_path(start, goal, QueryOptions{});
+RawPath query(const VisibilityGraph& graph, Point start, Point goal) {
+  return find_path(graph, start, goal);
 }
 
 // Every segment of the path is a valid motion, and it joins start to goal.
@@ -348,7 +348,7 @@ TEST(VisibilityGraph, MatchesBruteForceDijkstraOnRandomScenes) {
     EXPECT_LE(pruned.edge_count(), all.edge_count());
     PlanOptions grid_options;
     grid_options.method = "grid";
-    grid_options.grid.resolution = 0.25;
+    grid_options.settings.set("grid.resolution", 0.25);
     Planner grid(scene, grid_options);
     const BruteForce oracle(space);
     pinches += oracle.pinch_count();
@@ -587,7 +587,7 @@ TEST(VisibilityGraph, HeightLimitsMakeTheGraphDirectedAndPathsClimbable) {
 }
 
 TEST(VisibilityGraph, PlannerOffersItByName) {
-  const std::vector<std::string> methods = available_methods();
+  const std::vector<std::string> methods = method_names();
   EXPECT_NE(std::find(methods.begin(), methods.end(), "visgraph"), methods.end());
   const Scene scene = random_scene(3);
   PlanOptions options;
@@ -615,7 +615,7 @@ TEST(VisibilityGraph, DrawsEveryEdgeAndNode) {
       scene_of(rect(0, 0, 10, 10), {{rect(4, 4, 6, 6), {}}, {rect(1, 1, 2, 3), {}}}));
   VisibilityGraph graph(space);
   SvgCanvas canvas(space.box());
-  graph.draw(canvas);
+  draw_primitives(canvas, graph.primitives());
   const std::string svg = canvas.str();
   const auto count = [&](const std::string& what) {
     std::size_t n = 0;
@@ -632,7 +632,7 @@ TEST(VisibilityGraph, RecordsExpandedNodesWhenAsked) {
   QueryOptions options;
   options.record_expanded = true;
   for (const auto& [start, goal] : random_queries(space, 7, 6)) {
-    const RawPath r = graph.find_path(start, goal, options);
+    const RawPath r = find_path(graph, start, goal, options);
     EXPECT_LE(r.expanded.size(), r.stats.expanded);
   }
 }

@@ -51,7 +51,7 @@ TEST_P(Conformance, EveryMethodAndSmootherKeepsTheInvariants) {
   ASSERT_FALSE(queries.empty());
   // found[query] per method, to compare methods.
   std::map<std::string, std::vector<search::SearchStatus>> status_by_method;
-  for (const std::string& method : available_methods()) {
+  for (const std::string& method : method_names()) {
     for (const std::string& smoother : smoother_names()) {
       PlanOptions options;
       options.method = method;

@@ -1,40 +1,36 @@
 #pragma once
 /// @file
-/// What every discretisation (grid, quadtree, visibility graph, navigation mesh) offers the
-/// planner. Each one is a search graph over which the one A* runs with the discretisation's own
-/// concrete types; virtual dispatch happens once per query (choosing a method by name), never
-/// per expansion.
+/// What every discretisation (grid, quadtree, visibility graph, navigation mesh) offers the query
+/// driver (plan/query.hpp). A discretisation is immutable once built: const data that any number
+/// of threads may query at once, each with its own search state. It is a search graph (the
+/// SearchGraph concept: node_count() and a templated for_each_neighbour), over which the one A*
+/// runs with the discretisation's own concrete type; virtual dispatch happens once per query
+/// (attaching the start and goal, naming the method), never per expansion.
 
 #include <cstddef>
+#include <optional>
+#include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
+#include "polynav/discretise/primitives.hpp"
 #include "polynav/geometry.hpp"
+#include "polynav/search/components.hpp"
+#include "polynav/search/graph.hpp"
 #include "polynav/search/search_result.hpp"
 
 namespace polynav {
 
-class SvgCanvas;
-
-namespace search {
-struct SearchOptions;
-}
-
-/// Per-query options of a discretisation's search.
-struct QueryOptions {
-  const search::SearchOptions* search = nullptr;  ///< null: plain A*
-  bool record_expanded = false;                   ///< fill RawPath::expanded (for pictures)
+/// An arc between a query's free point and a node of the discretisation, with its exact cost.
+struct Attachment {
+  search::NodeId node = search::no_node;
+  double cost = 0.0;
 };
 
-/// A path through a discretisation, before smoothing.
-struct RawPath {
-  search::SearchStatus status = search::SearchStatus::invalid_query;
-  std::string message;        ///< one line on what happened (why not found, which limit)
-  std::vector<Point> points;  ///< start .. goal (found) or start .. closest node (partial)
-  double graph_cost = 0.0;    ///< the cost the search minimised (the graph's own arc costs)
-  search::SearchStats stats;
-  std::vector<Point> expanded;  ///< positions of the expanded nodes, when requested
-};
+/// Which way an attachment runs: from the point to nodes (a start) or from nodes to the point (a
+/// goal). The two differ where moves are one way (terrain heights with a climb limit).
+enum class AttachDirection : std::uint8_t { from_point, to_point };
 
 class Discretisation {
  public:
@@ -43,10 +39,45 @@ class Discretisation {
   virtual std::string_view method() const = 0;
   /// Nodes of the search graph (without a query's start and goal).
   virtual std::size_t node_count() const = 0;
-  /// Searches from start to goal. @pre both are free points of the FreeSpace it was built on.
-  virtual RawPath find_path(Point start, Point goal, const QueryOptions& options) = 0;
-  /// Draws the discretisation (cells, graph edges) into the canvas's current group.
-  virtual void draw(SvgCanvas& canvas) const = 0;
+  /// Where node n lies: the point a raw path passes through at n. @pre n < node_count()
+  virtual Point node_position(search::NodeId n) const = 0;
+  /// The arcs joining the free point p to the graph, into out (cleared first); empty when p joins
+  /// no node. Each arc is a valid straight motion with its exact cost. @pre p is free
+  virtual void attach(Point p, AttachDirection direction, std::vector<Attachment>& out) const = 0;
+  /// The message for an end that attach() joined to nothing; `which` is "start" or "goal".
+  virtual std::string unattached_reason(std::string_view which) const = 0;
+  /// What an end joined to nothing means: no_path where attach() sees everything a path could
+  /// use (the visibility graph), invalid_query where the discretisation is too coarse there.
+  virtual search::SearchStatus unattached_status() const {
+    return search::SearchStatus::invalid_query;
+  }
+  /// The graph named in messages: "grid", "visibility graph", ...
+  virtual std::string_view graph_noun() const = 0;
+  /// When the straight segment from start to goal is itself this method's answer (the
+  /// visibility graph: the goal in sight), its cost; otherwise nothing. @pre both are free
+  virtual std::optional<double> direct_cost(Point start, Point goal) const {
+    (void)start;
+    (void)goal;
+    return std::nullopt;
+  }
+  /// Connected components of the graph, when its arcs run both ways (so that different labels
+  /// prove that no path exists); null otherwise.
+  virtual const search::ComponentLabels* components() const = 0;
+  /// The region node n stands for (its cell, polygon or leaf), empty when a node is a point;
+  /// pictures shade it.
+  virtual Ring node_region(search::NodeId n) const {
+    (void)n;
+    return {};
+  }
+  /// The portals a path through these nodes crosses, in order (the shared sides of consecutive
+  /// cells or polygons); empty for methods without regions. A funnel pass pulls a path taut
+  /// through them.
+  virtual std::vector<Segment> corridor(std::span<const search::NodeId> path) const {
+    (void)path;
+    return {};
+  }
+  /// What to draw: cells, polygons, graph edges, nodes (io/svg.hpp draws them).
+  virtual Primitives primitives() const = 0;
 };
 
 }  // namespace polynav

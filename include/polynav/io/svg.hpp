@@ -25,6 +25,7 @@
 #include <string_view>
 #include <vector>
 
+#include "polynav/discretise/primitives.hpp"
 #include "polynav/geometry.hpp"
 
 namespace polynav {
@@ -219,5 +220,16 @@ SvgCanvas make_scene_canvas(const Scene& scene, const FreeSpace& space,
 /// - a title and a legend with the cost multipliers and a scale bar, when the canvas has a
 ///   header and footer (make_scene_canvas() sizes them).
 void draw_scene(SvgCanvas& canvas, const Scene& scene, const FreeSpace& space);
+
+/// Draws a discretisation's structure (Discretisation::primitives()) into the canvas's current
+/// group: blocked cells shaded, node regions outlined, the lattice and graph edges thin and
+/// light, nodes as small dots.
+void draw_primitives(SvgCanvas& canvas, const Primitives& primitives);
+
+/// Shades regions (e.g. the cells reached within a cost), the darker the lower their value in
+/// [0, 1]; points without a region are drawn as dots.
+void draw_shaded(SvgCanvas& canvas, const std::vector<Ring>& regions,
+                 const std::vector<double>& shade, const std::vector<Point>& points,
+                 const std::vector<double>& point_shade);
 
 }  // namespace polynav

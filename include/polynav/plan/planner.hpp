@@ -9,31 +9,31 @@
 /// @endcode
 
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
-#include "polynav/discretise/discretisation.hpp"
-#include "polynav/discretise/grid/occupancy_grid.hpp"
-#include "polynav/discretise/visibility_graph/visibility_graph.hpp"
 #include "polynav/geometry.hpp"
+#include "polynav/plan/options.hpp"
+#include "polynav/plan/query.hpp"
+#include "polynav/plan/registry.hpp"
 #include "polynav/scene/scene.hpp"
-#include "polynav/search/astar.hpp"
 #include "polynav/space/free_space.hpp"
 
 namespace polynav {
 
 struct PlanOptions {
-  /// The discretisation: "grid" or "visgraph" (see available_methods()).
+  /// The discretisation, by its registry name: "grid", "visgraph" (see method_registry()).
   std::string method = "grid";
-  GridOptions grid;
-  VisibilityGraphOptions visgraph;
-  /// "none" or "shortcut" (see smoother_names()).
+  /// The smoother, by its registry name: "none", "shortcut" (see smoother_registry()).
   std::string smoother = "shortcut";
+  /// Options of the method, the smoother, the search and the free space, by name:
+  /// `settings.set("grid.resolution", 0.25)`, `settings.set("search.weight", 1.5)`. Checked
+  /// against their declarations when the planner is built.
+  Settings settings;
   /// Move a start or goal that is not free to the nearest free point instead of answering
   /// invalid_query. [Default: false]
   bool snap_to_free = false;
-  FreeSpaceOptions free_space;
-  search::SearchOptions search;
   /// Keep the positions of expanded nodes in PlanResult::expanded (for pictures).
   bool record_expanded = false;
 };
@@ -42,12 +42,12 @@ struct PlanStats {
   std::size_t nodes = 0;  ///< nodes of the discretisation
   std::uint64_t expanded = 0;
   std::uint64_t generated = 0;
-  double build_ms = 0.0;  ///< free space and discretisation, once per planner
+  double build_ms = 0.0;  ///< free space (when the planner built it) and discretisation
   double search_ms = 0.0;
   double smooth_ms = 0.0;
 };
 
-/// The answer to one query; serialises to the JSON of docs/output.md.
+/// The answer to one query; serialises to the JSON of docs/output.md (plan/json.hpp).
 struct PlanResult {
   search::SearchStatus status = search::SearchStatus::invalid_query;
   std::string message;  ///< why not found; empty when found
@@ -59,6 +59,7 @@ struct PlanResult {
   double length = 0.0;               ///< Euclidean length of waypoints
   double cost = 0.0;                 ///< exact cost of waypoints (FreeSpace::path_cost)
   std::vector<Point> raw_waypoints;  ///< the discretisation's path before smoothing
+  std::vector<Segment> corridor;     ///< the raw path's portals, where the method has them
   double raw_length = 0.0;
   double raw_cost = 0.0;
   PlanStats stats;
@@ -67,36 +68,54 @@ struct PlanResult {
   bool found() const { return status == search::SearchStatus::found; }
 };
 
-/// Names accepted by PlanOptions::method.
-std::vector<std::string> available_methods();
-
-/// Builds the discretisation named by options.method over space.
-/// @throws InputError (key "method") for an unknown method, or from the discretisation's options.
-std::unique_ptr<Discretisation> make_discretisation(const FreeSpace& space, const Scene& scene,
-                                                    const PlanOptions& options);
-
-/// Ties a scene, a method and its options, the search and the smoothers.
+/// Ties a free space, a method and its options, the search and a smoother. Built once; plan() and
+/// reach() are const and may be called from any number of threads at once (each call borrows a
+/// search workspace from the planner's pool).
 class Planner {
  public:
-  /// Builds the free space and the discretisation (the expensive part, done once).
-  /// @throws InputError for invalid options.
+  /// Builds the free space ("space.*" settings) and the discretisation (the expensive part).
+  /// @throws InputError for an unknown method, smoother or option, or an invalid option value.
   explicit Planner(const Scene& scene, PlanOptions options = {});
+  /// Builds the discretisation over an existing free space, shared with other planners (an
+  /// experiment builds free space once per scene). "space.*" settings are refused here: they
+  /// belong to whoever built the free space.
+  explicit Planner(std::shared_ptr<const FreeSpace> space, PlanOptions options = {});
 
   /// Plans from start to goal. Never throws for a bad query: a start or goal outside free space
   /// is an invalid_query with the reason (unless snap_to_free); an unreachable goal is no_path.
-  /// The final path is always re-checked segment by segment against the free space.
-  PlanResult plan(Point start, Point goal);
+  /// The final path is always re-checked exactly (every segment and every turn); a path that
+  /// fails is an internal_error with the reason, never handed out.
+  PlanResult plan(Point start, Point goal) const;
 
-  const FreeSpace& free_space() const { return space_; }
-  const Discretisation& discretisation() const { return *discretisation_; }
+  /// Every node reachable from `from` at a cost of at most max_cost.
+  Reach reach(Point from, double max_cost) const;
+
+  const FreeSpace& free_space() const { return *space_; }
+  std::shared_ptr<const FreeSpace> shared_free_space() const { return space_; }
+  const Discretisation& discretisation() const { return method_->discretisation(); }
   const PlanOptions& options() const { return options_; }
+  /// Free space (when built here) plus discretisation build time.
   double build_ms() const { return build_ms_; }
 
  private:
+  void build_method();
+  // The start or goal as planned (snapped when asked), or the reason it cannot be.
+  std::string check_point(Point& p, const char* name) const;
+  std::unique_ptr<QueryWorkspace> borrow() const;
+  void give_back(std::unique_ptr<QueryWorkspace> workspace) const;
+
   PlanOptions options_;
-  FreeSpace space_;
-  std::unique_ptr<Discretisation> discretisation_;
+  std::shared_ptr<const FreeSpace> space_;
+  std::unique_ptr<Method> method_;
+  const SmootherEntry* smoother_ = nullptr;
+  OptionValues smoother_options_;
+  QueryOptions query_options_;
   double build_ms_ = 0.0;
+  mutable std::mutex pool_mutex_;
+  mutable std::vector<std::unique_ptr<QueryWorkspace>> pool_;
 };
+
+/// FreeSpaceOptions from the "space.*" settings. @throws InputError for a bad value
+FreeSpaceOptions free_space_options(const Settings& settings);
 
 }  // namespace polynav

@@ -239,6 +239,9 @@ class BasicAStar {
   }
   /// Nodes the state arrays can hold without growing.
   std::size_t capacity() const noexcept { return nodes_.size(); }
+  /// Grows the state arrays to hold n nodes now, so that a first search on a graph of n nodes
+  /// spends no time allocating them.
+  void reserve(std::size_t n) { grow(n); }
 
  private:
   using clock = std::chrono::steady_clock;

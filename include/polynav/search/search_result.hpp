@@ -23,6 +23,9 @@ enum class SearchStatus : std::uint8_t {
   partial,        ///< no goal was reached; `path` ends at the reached node closest to the goals
   limit_reached,  ///< a limit stopped the search before any goal was reached; `limit` says which
   invalid_query,  ///< the query or the options were malformed; `note` says how
+  /// Never produced by a search: the planner's verdict when a path it was about to return failed
+  /// the final exact validity check (a defect, reported as one rather than as "no path").
+  internal_error,
 };
 
 /// Which limit stopped a search (SearchOptions).
@@ -48,7 +51,7 @@ enum class SearchNote : std::uint8_t {
   bad_max_time,          ///< max_time is negative
 };
 
-/// "found", "no_path", "partial", "limit_reached" or "invalid_query".
+/// "found", "no_path", "partial", "limit_reached", "invalid_query" or "internal_error".
 constexpr std::string_view to_string(SearchStatus s) noexcept {
   switch (s) {
     case SearchStatus::found:
@@ -61,6 +64,8 @@ constexpr std::string_view to_string(SearchStatus s) noexcept {
       return "limit_reached";
     case SearchStatus::invalid_query:
       return "invalid_query";
+    case SearchStatus::internal_error:
+      return "internal_error";
   }
   return "unknown";
 }
@@ -194,6 +199,9 @@ struct SearchResult {
       case SearchStatus::limit_reached:
         out << "limit reached: " << limit_text() << " before any goal was reached (expanded "
             << stats.expanded << " nodes)";
+        break;
+      case SearchStatus::internal_error:
+        out << "internal error";
         break;
       case SearchStatus::invalid_query:
         out << "invalid query: ";

@@ -4,7 +4,6 @@
 /// PathSimplifier: small named passes, each returning whether it changed the path. They shorten
 /// paths; they do not make them curvature-continuous.
 
-#include <string>
 #include <vector>
 
 #include "polynav/geometry.hpp"
@@ -36,12 +35,5 @@ class PathSimplifier {
  private:
   const FreeSpace* space_;
 };
-
-/// Runs the named smoother: "none" or "shortcut" (shortcut, then remove_collinear).
-/// @throws InputError (key "smooth") on an unknown name.
-void smooth_path(const FreeSpace& space, const std::string& smoother, std::vector<Point>& path);
-
-/// The smoother names smooth_path accepts.
-std::vector<std::string> smoother_names();
 
 }  // namespace polynav

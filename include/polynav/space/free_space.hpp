@@ -37,8 +37,8 @@ struct BoundaryRing {
 /// own, so a pinch whose free sectors are all narrower is no corner.
 struct Corner {
   Point at;
-  Point before;  ///< the far end of the boundary edge arriving at `at`
-  Point after;   ///< the far end of the boundary edge leaving `at`
+  Point before;                 ///< the far end of the boundary edge arriving at `at`
+  Point after;                  ///< the far end of the boundary edge leaving `at`
   std::uint32_t component = 0;  ///< the connected component of free space it bounds
 };
 

@@ -5,34 +5,10 @@
 #include <limits>
 #include <sstream>
 
-#include "polynav/kernel/exact.hpp"
 #include "polynav/error.hpp"
-#include "polynav/io/svg.hpp"
 #include "polynav/space/free_space.hpp"
 
 namespace polynav {
-namespace {
-
-// Whether segment ab meets the open box (x0, x1) x (y0, y1) (Liang-Barsky clipping with strict
-// slabs). `slack` widens the box; a positive slack only ever blocks more cells.
-bool meets_open_box(Point a, Point b, double x0, double y0, double x1, double y1, double slack) {
-  double lo = -std::numeric_limits<double>::infinity();
-  double hi = std::numeric_limits<double>::infinity();
-  const auto slab = [&](double p, double d, double min, double max) {
-    min -= slack;
-    max += slack;
-    if (d == 0.0) return min < p && p < max;
-    double t0 = (min - p) / d, t1 = (max - p) / d;
-    if (t0 > t1) std::swap(t0, t1);
-    lo = std::max(lo, t0);
-    hi = std::min(hi, t1);
-    return true;
-  };
-  if (!slab(a.x, b.x - a.x, x0, x1) || !slab(a.y, b.y - a.y, y0, y1)) return false;
-  return lo < hi && lo < 1.0 && hi > 0.0;
-}
-
-}  // namespace
 
 GridHeuristic parse_grid_heuristic(const std::string& name) {
   if (name == "auto" || name == "automatic") return GridHeuristic::automatic;
@@ -82,13 +58,15 @@ OccupancyGrid::OccupancyGrid(const FreeSpace& space, GridOptions options)
     return;
   }
   cell_ = options_.resolution;
-  if (cell_ == 0.0) cell_ = std::max(box.width(), box.height()) / 256.0;
+  if (cell_ == 0.0)
+    cell_ = space.native_cell_size().value_or(std::max(box.width(), box.height()) / 256.0);
   if (!(cell_ > 0.0) || !std::isfinite(cell_))
     throw InputError({"", 0, 0, "resolution"},
                      "grid resolution must be a positive finite number, found " +
                          std::to_string(options_.resolution));
   diagonal_ = cell_ * std::sqrt(2.0);
-  origin_ = options_.origin.value_or(box.min);
+  const Box bounds = space.bounds_box();
+  origin_ = options_.origin.value_or(bounds.empty() ? box.min : bounds.min);
   const double cols = std::ceil((box.max.x - origin_.x) / cell_);
   const double rows = std::ceil((box.max.y - origin_.y) / cell_);
   if (cols * rows > double(options_.max_cells)) {
@@ -102,57 +80,11 @@ OccupancyGrid::OccupancyGrid(const FreeSpace& space, GridOptions options)
   height_ = std::max(1, int(rows));
   const std::size_t row = std::size_t(width_) + 2;
   blocked_.assign(row * (std::size_t(height_) + 2), 1);
-
-  // 1. Cells whose open square a boundary edge passes through are blocked; 2. the others lie
-  // wholly inside or outside free space: parity of crossings along the row through their
-  // centres decides (Haines 1994).
-  std::vector<std::uint8_t> crossed(std::size_t(width_) * height_, 0);
-  std::vector<std::vector<double>> crossings(static_cast<std::size_t>(height_));
-  const double slack = 1e-9 * cell_;
-  for (const BoundaryRing& ring : space.boundary()) {
-    const Ring& pts = ring.points;
-    for (std::size_t i = 0; i < pts.size(); ++i) {
-      const Point a = pts[i], b = pts[(i + 1) % pts.size()];
-      const bool axis_aligned = a.x == b.x || a.y == b.y;
-      const int r0 =
-          std::clamp(int(std::floor((std::min(a.y, b.y) - origin_.y) / cell_)) - 1, 0, height_ - 1);
-      const int r1 =
-          std::clamp(int(std::floor((std::max(a.y, b.y) - origin_.y) / cell_)) + 1, 0, height_ - 1);
-      for (int r = r0; r <= r1; ++r) {
-        const double y0 = origin_.y + r * cell_, y1 = y0 + cell_, yc = y0 + 0.5 * cell_;
-        if ((a.y > yc) != (b.y > yc))
-          crossings[std::size_t(r)].push_back(a.x + (yc - a.y) * (b.x - a.x) / (b.y - a.y));
-        // The edge's x-extent within this row band, then the exact-enough box test per cell.
-        double xa = a.x, xb = b.x;
-        if (a.y != b.y) {
-          const double ta = std::clamp((y0 - a.y) / (b.y - a.y), 0.0, 1.0);
-          const double tb = std::clamp((y1 - a.y) / (b.y - a.y), 0.0, 1.0);
-          xa = a.x + ta * (b.x - a.x);
-          xb = a.x + tb * (b.x - a.x);
-        }
-        const int c0 =
-            std::clamp(int(std::floor((std::min(xa, xb) - origin_.x) / cell_)) - 1, 0, width_ - 1);
-        const int c1 =
-            std::clamp(int(std::floor((std::max(xa, xb) - origin_.x) / cell_)) + 1, 0, width_ - 1);
-        for (int c = c0; c <= c1; ++c) {
-          const double x0 = origin_.x + c * cell_;
-          if (meets_open_box(a, b, x0, y0, x0 + cell_, y1, axis_aligned ? 0.0 : slack))
-            crossed[std::size_t(r) * width_ + c] = 1;
-        }
-      }
-    }
-  }
-  for (int r = 0; r < height_; ++r) {
-    std::vector<double>& xs = crossings[std::size_t(r)];
-    std::sort(xs.begin(), xs.end());
-    std::size_t k = 0;
-    for (int c = 0; c < width_; ++c) {
-      const double xc = origin_.x + (c + 0.5) * cell_;
-      while (k < xs.size() && xs[k] < xc) ++k;
-      const bool inside = k % 2 == 1;
-      if (inside && !crossed[std::size_t(r) * width_ + c]) blocked_[padded(c, r)] = 0;
-    }
-  }
+  const CellFrame frame{origin_, cell_, width_, height_};
+  const std::vector<std::uint8_t> free = space.free_cells(frame);
+  for (int r = 0; r < height_; ++r)
+    for (int c = 0; c < width_; ++c)
+      if (free[std::size_t(r) * width_ + c]) blocked_[padded(c, r)] = 0;
 
   // Allowed moves per cell: orthogonal into a free cell; diagonal into a free cell when both
   // orthogonal cells it passes between are free (no corner cutting).
@@ -181,47 +113,14 @@ OccupancyGrid::OccupancyGrid(const FreeSpace& space, GridOptions options)
 
   heuristic_scale_ = space.min_cost();
   max_climb_ = space.agent().max_climb;
-  const std::vector<Region>& regions = space.regions();
-  if (!regions.empty()) {
-    // Per cell, the highest multiplier that applies anywhere in it: the costs of the regions
-    // meeting the cell, except those hidden under a later region covering the whole cell, and
-    // plain ground (1) unless some region covers the whole cell.
-    std::vector<int> top_cover(std::size_t(width_) * height_, -1);
-    std::vector<std::vector<int>> meeting(std::size_t(width_) * height_);
-    for (int i = 0; i < int(regions.size()); ++i) {
-      const Ring& poly = regions[std::size_t(i)].polygon;
-      const Box rb = bounding_box(poly);
-      const int c0 = std::clamp(int(std::floor((rb.min.x - origin_.x) / cell_)), 0, width_ - 1);
-      const int c1 = std::clamp(int(std::floor((rb.max.x - origin_.x) / cell_)), 0, width_ - 1);
-      const int r0 = std::clamp(int(std::floor((rb.min.y - origin_.y) / cell_)), 0, height_ - 1);
-      const int r1 = std::clamp(int(std::floor((rb.max.y - origin_.y) / cell_)), 0, height_ - 1);
-      for (int r = r0; r <= r1; ++r) {
-        for (int c = c0; c <= c1; ++c) {
-          const double x0 = origin_.x + c * cell_, y0 = origin_.y + r * cell_;
-          const Ring square = {
-              {x0, y0}, {x0 + cell_, y0}, {x0 + cell_, y0 + cell_}, {x0, y0 + cell_}};
-          bool edge_inside = false, meets = false;
-          for (std::size_t k = 0; k < poly.size() && !edge_inside; ++k)
-            edge_inside = meets_open_box(poly[k], poly[(k + 1) % poly.size()], x0, y0, x0 + cell_,
-                                         y0 + cell_, slack);
-          int corners_in = 0;
-          for (const Point& q : square)
-            corners_in += exact::side_of_ring(poly, q) != exact::Side::outside ? 1 : 0;
-          meets = edge_inside || corners_in > 0;
-          if (!meets) continue;
-          const std::size_t id = std::size_t(r) * width_ + c;
-          meeting[id].push_back(i);
-          if (!edge_inside && corners_in == 4) top_cover[id] = i;
-        }
-      }
-    }
+  if (!space.regions().empty()) {
+    // Per cell, the highest multiplier present anywhere in it, so grid costs never
+    // underestimate; reported costs are recomputed exactly by FreeSpace.
     cost_.assign(std::size_t(width_) * height_, 1.0);
-    for (std::size_t id = 0; id < cost_.size(); ++id) {
-      double worst = top_cover[id] < 0 ? 1.0 : 0.0;
-      for (int i : meeting[id])
-        if (i >= top_cover[id]) worst = std::max(worst, regions[std::size_t(i)].cost);
-      cost_[id] = worst;
-    }
+    for (int r = 0; r < height_; ++r)
+      for (int c = 0; c < width_; ++c)
+        if (!blocked(c, r))
+          cost_[std::size_t(r) * width_ + c] = space.cost_range(frame.cell(c, r)).highest;
   }
   if (space.has_heights() && std::isfinite(max_climb_)) {
     height_of_.resize(std::size_t(width_) * height_);
@@ -254,129 +153,60 @@ double OccupancyGrid::heuristic_cells(int dx, int dy) const {
   return 0.0;
 }
 
-RawPath OccupancyGrid::find_path(Point start, Point goal, const QueryOptions& options) {
-  RawPath out;
+void OccupancyGrid::attach(Point p, AttachDirection direction, std::vector<Attachment>& out) const {
+  out.clear();
   const FreeSpace& space = *space_;
-  // The cells a free point connects to: its own cell when free (the straight move stays in
-  // the cell's square), else the free cells nearby that it sees.
-  struct Attachment {
-    search::NodeId cell;
-    double cost;
+  const bool outgoing = direction == AttachDirection::from_point;
+  const auto [px, py] = cell_of(p);
+  const auto join = [&](int x, int y) {
+    const Point c = cell_centre(x, y);
+    out.push_back({search::NodeId(y * width_ + x),
+                   outgoing ? space.segment_cost(p, c) : space.segment_cost(c, p)});
   };
-  const auto attach = [&](Point p, bool outgoing) {
-    std::vector<Attachment> cells;
-    const auto [px, py] = cell_of(p);
-    if (inside(px, py) && !blocked(px, py)) {
-      const Point c = cell_centre(px, py);
-      cells.push_back({search::NodeId(py * width_ + px),
-                       outgoing ? space.segment_cost(p, c) : space.segment_cost(c, p)});
-      return cells;
-    }
-    for (int reach = 1; reach <= 2 && cells.empty(); ++reach) {
-      for (int y = py - reach; y <= py + reach; ++y) {
-        for (int x = px - reach; x <= px + reach; ++x) {
-          if (!inside(x, y) || blocked(x, y)) continue;
-          const Point c = cell_centre(x, y);
-          if (!space.line_of_sight(p, c)) continue;
-          cells.push_back({search::NodeId(y * width_ + x),
-                           outgoing ? space.segment_cost(p, c) : space.segment_cost(c, p)});
-        }
-      }
-    }
-    return cells;
-  };
-  const std::vector<Attachment> from = attach(start, true), to = attach(goal, false);
-  if (from.empty() || to.empty()) {
-    out.status = search::SearchStatus::invalid_query;
-    out.message = std::string(from.empty() ? "start" : "goal") +
-                  " is free but no free grid cell around it is in line of sight (try a finer "
-                  "--resolution)";
-    return out;
+  if (inside(px, py) && !blocked(px, py)) {
+    join(px, py);
+    return;
   }
-  if (components_.size() > 0) {
-    bool shared = false;
-    for (const Attachment& a : from)
-      for (const Attachment& b : to) shared = shared || components_.same_component(a.cell, b.cell);
-    if (!shared) {
-      out.status = search::SearchStatus::no_path;
-      out.message = "no_path: start and goal lie in different connected components of the grid";
-      return out;
-    }
-  }
-
-  const search::SearchOptions defaults;
-  const search::SearchOptions& search_options = options.search ? *options.search : defaults;
-  struct Recorder {
-    const OccupancyGrid* grid;
-    std::vector<Point>* out;
-    void examine(search::NodeId n) {
-      if (n < grid->node_count()) out->push_back(grid->node_position(n));
-    }
-    void relax(search::NodeId, search::NodeId, double) {}
-    void finish(search::NodeId) {}
-  };
-  const auto run = [&](const auto& graph, search::NodeId s, search::NodeId g, const auto& h) {
-    const search::NodeId goals[1] = {g};
-    if (options.record_expanded) {
-      astar_.search(graph, s, goals, h, search_options, result_, Recorder{this, &out.expanded});
-    } else {
-      astar_.search(graph, s, goals, h, search_options, result_);
-    }
-  };
-  const auto finish = [&](double attach_cost) {
-    out.status = result_.status;
-    out.stats = result_.stats;
-    out.graph_cost = result_.cost + attach_cost;
-    if (out.status != search::SearchStatus::found) out.message = result_.explanation();
-  };
-  const double scale = heuristic_scale_ * cell_;
-  const auto cell_heuristic = [this, scale](search::NodeId target) {
-    const int tx = int(target % std::uint32_t(width_)), ty = int(target / std::uint32_t(width_));
-    return [this, scale, tx, ty](search::NodeId n) {
-      const int nx = int(n % std::uint32_t(width_)), ny = int(n / std::uint32_t(width_));
-      return heuristic_cells(std::abs(nx - tx), std::abs(ny - ty)) * scale;
-    };
-  };
-
-  if (from.size() == 1 && to.size() == 1) {
-    // The usual case: each point sits in its own free cell. Search the grid itself, cell to
-    // cell: no extra nodes, so nothing but the implicit graph is touched per expansion.
-    run(*this, from[0].cell, to[0].cell, cell_heuristic(to[0].cell));
-    finish(from[0].cost + to[0].cost);
-    if (result_.path.empty()) return out;
-    // start, the cell centres (a point at its cell's centre is not repeated), then the goal.
-    out.points.push_back(start);
-    for (search::NodeId n : result_.path)
-      if (const Point p = node_position(n); !(p == out.points.back())) out.points.push_back(p);
-    if (out.status == search::SearchStatus::found && !(goal == out.points.back()))
-      out.points.push_back(goal);
-    return out;
-  }
-
-  // A point in a blocked cell (free, but near an obstacle) joins several cells: extra start and
-  // goal nodes carry those arcs.
-  search::AugmentedGraph<OccupancyGrid> graph(*this);
-  const search::NodeId s = graph.add_node(), g = graph.add_node();
-  for (const Attachment& a : from) graph.add_arc(s, a.cell, a.cost);
-  for (const Attachment& b : to) graph.add_arc(b.cell, g, b.cost);
-  std::vector<std::pair<decltype(cell_heuristic(0)), double>> per_goal;
-  for (const Attachment& b : to) per_goal.emplace_back(cell_heuristic(b.cell), b.cost);
-  const auto h = [&](search::NodeId n) {
-    if (n >= s) return 0.0;
-    double best = std::numeric_limits<double>::infinity();
-    for (const auto& [to_cell, cost] : per_goal) best = std::min(best, to_cell(n) + cost);
-    return best;
-  };
-  run(graph, s, g, h);
-  finish(0.0);
-  for (search::NodeId n : result_.path)
-    out.points.push_back(n == s ? start : n == g ? goal : node_position(n));
-  return out;
+  for (int reach = 1; reach <= 2 && out.empty(); ++reach)
+    for (int y = py - reach; y <= py + reach; ++y)
+      for (int x = px - reach; x <= px + reach; ++x)
+        if (inside(x, y) && !blocked(x, y) && space.line_of_sight(p, cell_centre(x, y))) join(x, y);
 }
 
-void OccupancyGrid::draw(SvgCanvas& canvas) const {
-  // Blocked cells inside the free-space box, merged into horizontal runs to keep files small.
-  std::vector<Ring> runs;
+std::string OccupancyGrid::unattached_reason(std::string_view which) const {
+  return std::string(which) +
+         " is free but no free grid cell around it is in line of sight (try a finer "
+         "--resolution)";
+}
+
+Ring OccupancyGrid::node_region(search::NodeId n) const {
+  const int cx = int(n % std::uint32_t(width_)), cy = int(n / std::uint32_t(width_));
+  const double x0 = origin_.x + cx * cell_, y0 = origin_.y + cy * cell_;
+  return {{x0, y0}, {x0 + cell_, y0}, {x0 + cell_, y0 + cell_}, {x0, y0 + cell_}};
+}
+
+std::vector<Segment> OccupancyGrid::corridor(std::span<const search::NodeId> path) const {
+  // The side two cells share, or the corner a diagonal move passes through.
+  std::vector<Segment> portals;
+  const auto w = std::uint32_t(width_);
+  for (std::size_t k = 1; k < path.size(); ++k) {
+    const int ax = int(path[k - 1] % w), ay = int(path[k - 1] / w);
+    const int bx = int(path[k] % w), by = int(path[k] / w);
+    const double x = origin_.x + std::max(ax, bx) * cell_, y = origin_.y + std::max(ay, by) * cell_;
+    if (ax != bx && ay != by) {
+      portals.push_back({{x, y}, {x, y}});
+    } else if (ax != bx) {
+      portals.push_back({{x, origin_.y + ay * cell_}, {x, origin_.y + (ay + 1) * cell_}});
+    } else {
+      portals.push_back({{origin_.x + ax * cell_, y}, {origin_.x + (ax + 1) * cell_, y}});
+    }
+  }
+  return portals;
+}
+
+Primitives OccupancyGrid::primitives() const {
+  Primitives out;
+  // Blocked cells merged into horizontal runs to keep pictures small.
   for (int r = 0; r < height_; ++r) {
     for (int c = 0; c < width_;) {
       if (!blocked(c, r)) {
@@ -387,28 +217,21 @@ void OccupancyGrid::draw(SvgCanvas& canvas) const {
       while (e < width_ && blocked(e, r)) ++e;
       const double x0 = origin_.x + c * cell_, x1 = origin_.x + e * cell_;
       const double y0 = origin_.y + r * cell_, y1 = y0 + cell_;
-      runs.push_back({{x0, y0}, {x1, y0}, {x1, y1}, {x0, y1}});
+      out.blocked.push_back({{x0, y0}, {x1, y0}, {x1, y1}, {x0, y1}});
       c = e;
     }
   }
-  SvgStyle blocked_style;
-  blocked_style.fill = "#5b6270";
-  blocked_style.fill_opacity = 0.28;
-  canvas.rings(runs, blocked_style);
   if (width_ <= 160 && height_ <= 160) {
-    SvgStyle line_style;
-    line_style.stroke = "#8a93a3";
-    line_style.stroke_width = 0.3;
-    line_style.stroke_opacity = 0.5;
     for (int c = 0; c <= width_; ++c) {
       const double x = origin_.x + c * cell_;
-      canvas.line({x, origin_.y}, {x, origin_.y + height_ * cell_}, line_style);
+      out.lattice.push_back({{x, origin_.y}, {x, origin_.y + height_ * cell_}});
     }
     for (int r = 0; r <= height_; ++r) {
       const double y = origin_.y + r * cell_;
-      canvas.line({origin_.x, y}, {origin_.x + width_ * cell_, y}, line_style);
+      out.lattice.push_back({{origin_.x, y}, {origin_.x + width_ * cell_, y}});
     }
   }
+  return out;
 }
 
 }  // namespace polynav

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "polynav/discretise/discretisation.hpp"
-#include "polynav/search/astar.hpp"
+#include "polynav/search/components.hpp"
 
 namespace polynav {
 
@@ -23,8 +23,9 @@ GridHeuristic parse_grid_heuristic(const std::string& name);
 std::string to_string(GridHeuristic heuristic);
 
 struct GridOptions {
-  /// Side of a cell. 0 = the scene's native cell size (1 for MovingAI maps), else the longest
-  /// side of the free space / 256. [Limit: > 0, finite] [Units: scene units]
+  /// Side of a cell. 0 = the scene's native cell size (FreeSpace::native_cell_size: 1 for
+  /// MovingAI maps), else the longest side of the free space / 256. [Limit: >= 0, finite]
+  /// [Units: scene units]
   double resolution = 0.0;
   /// 4 (orthogonal moves) or 8 (plus diagonals that never cut a blocked corner).
   int connectivity = 8;
@@ -33,7 +34,8 @@ struct GridOptions {
   GridHeuristic heuristic = GridHeuristic::automatic;
   /// Memory budget: a grid with more cells is refused. [Limit: > 0]
   std::size_t max_cells = std::size_t{1} << 25;
-  /// Lower-left corner of cell (0, 0). Default: the lower-left corner of the free space's box.
+  /// Lower-left corner of cell (0, 0). Default: the lower-left corner of the scene's bounds
+  /// (FreeSpace::bounds_box), so a cell map's cells are the grid's cells.
   std::optional<Point> origin;
 };
 
@@ -46,18 +48,56 @@ struct GridOptions {
 /// climbs more than the agent's max_climb (height at the cells' centres) is not offered.
 ///
 /// The grid is an implicit graph: neighbours come from the cell index, nothing is stored per
-/// edge. Node id = cy * width + cx.
+/// edge. Node id = cy * width + cx. Which cells are free and what they cost is decided by
+/// FreeSpace (free_cells, cost_range), exactly.
 class OccupancyGrid final : public Discretisation {
  public:
-  /// Rasterises free space. Complexity: O(cells + boundary edges x rows they span).
+  /// Classifies the cells. Complexity: O(cells + cells the boundary edges pass through).
   /// @throws InputError when the resolution or connectivity is invalid or the grid would exceed
   ///         max_cells (the message names the option to change).
   OccupancyGrid(const FreeSpace& space, GridOptions options);
 
   std::string_view method() const override { return "grid"; }
+  std::string_view graph_noun() const override { return "grid"; }
   std::size_t node_count() const override { return std::size_t(width_) * height_; }
-  RawPath find_path(Point start, Point goal, const QueryOptions& options) override;
-  void draw(SvgCanvas& canvas) const override;
+  Point node_position(search::NodeId n) const override {
+    return cell_centre(int(n % std::uint32_t(width_)), int(n / std::uint32_t(width_)));
+  }
+  /// A point joins its own cell when that cell is free (the straight move stays in the cell's
+  /// square), else the free cells within two cells of it that it sees.
+  void attach(Point p, AttachDirection direction, std::vector<Attachment>& out) const override;
+  std::string unattached_reason(std::string_view which) const override;
+  const search::ComponentLabels* components() const override {
+    return components_.size() > 0 ? &components_ : nullptr;
+  }
+  Ring node_region(search::NodeId n) const override;
+  std::vector<Segment> corridor(std::span<const search::NodeId> path) const override;
+  /// Blocked cells merged into horizontal runs, and the cell lattice when the grid is small.
+  Primitives primitives() const override;
+
+  /// The heuristic towards a goal joined by `goals` (see GridOptions::heuristic): cell distance
+  /// to each goal cell times the cell size and the cheapest multiplier, plus that attachment's
+  /// cost, the least over the attachments.
+  auto heuristic(std::span<const Attachment> goals, Point /*goal*/) const {
+    const double scale = heuristic_scale_ * cell_;
+    const auto w = std::uint32_t(width_);
+    struct Target {
+      int x, y;
+      double cost;
+    };
+    std::vector<Target> targets;
+    for (const Attachment& a : goals) targets.push_back({int(a.node % w), int(a.node / w), a.cost});
+    return [this, scale, w, targets = std::move(targets)](search::NodeId n) {
+      const int nx = int(n % w), ny = int(n / w);
+      if (targets.size() == 1)
+        return heuristic_cells(std::abs(nx - targets[0].x), std::abs(ny - targets[0].y)) * scale;
+      double best = INFINITY;
+      for (const Target& t : targets)
+        best = std::min(best,
+                        heuristic_cells(std::abs(nx - t.x), std::abs(ny - t.y)) * scale + t.cost);
+      return best;
+    };
+  }
 
   int width() const { return width_; }
   int height() const { return height_; }
@@ -70,9 +110,6 @@ class OccupancyGrid final : public Discretisation {
   }
   Point cell_centre(int cx, int cy) const {
     return {origin_.x + (cx + 0.5) * cell_, origin_.y + (cy + 0.5) * cell_};
-  }
-  Point node_position(search::NodeId n) const {
-    return cell_centre(int(n % std::uint32_t(width_)), int(n / std::uint32_t(width_)));
   }
   /// The cell containing p (may be outside the grid).
   std::pair<int, int> cell_of(Point p) const {
@@ -119,8 +156,6 @@ class OccupancyGrid final : public Discretisation {
   double max_climb_ = INFINITY;
   double heuristic_scale_ = 1.0;  // cheapest multiplier
   search::ComponentLabels components_;
-  search::AStar astar_;
-  search::SearchResult result_;
 };
 
 }  // namespace polynav

@@ -1,4 +1,4 @@
-#include "polynav/io/json.hpp"
+#include "polynav/plan/json.hpp"
 
 #include <nlohmann/json.hpp>
 

@@ -1,0 +1,209 @@
+#pragma once
+/// @file
+/// The one query driver: every discretisation is searched through here. It attaches the start
+/// and goal (Discretisation::attach), rules out different components without a search, runs the
+/// one A* over the discretisation's concrete type (so neighbours are never reached through a
+/// virtual call), records expanded nodes through a listener when asked, and returns the raw path
+/// with its node ids and, for methods with regions, its corridor of portals.
+///
+/// A discretisation is const; the search state lives in a QueryWorkspace, one per thread (the
+/// Planner keeps a pool of them).
+
+#include <algorithm>
+#include <concepts>
+#include <limits>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "polynav/discretise/discretisation.hpp"
+#include "polynav/search/astar.hpp"
+
+namespace polynav {
+
+/// A path through a discretisation, before smoothing.
+struct RawPath {
+  search::SearchStatus status = search::SearchStatus::invalid_query;
+  std::string message;                ///< one line on what happened (why not found, which limit)
+  std::vector<Point> points;          ///< start .. goal (found) or start .. closest node (partial)
+  std::vector<search::NodeId> nodes;  ///< the discretisation's nodes along the path, in order
+  std::vector<Segment> corridor;      ///< the portals between them (Discretisation::corridor)
+  double graph_cost = 0.0;            ///< the cost the search minimised (the graph's own arc costs)
+  search::SearchStats stats;
+  std::vector<Point> expanded;  ///< positions of the expanded nodes, when requested
+};
+
+/// How one query is searched.
+struct QueryOptions {
+  search::SearchOptions search;  ///< weight, limits, partial fallback, beam width
+  bool record_expanded = false;  ///< fill RawPath::expanded (for pictures)
+};
+
+/// The search state of one query at a time; reuse one per thread so that nothing is allocated
+/// per query once it has grown to the graph.
+struct QueryWorkspace {
+  search::AStar astar;
+  search::SearchResult result;
+  search::ReachableSet reached;
+  std::vector<Attachment> from;
+  std::vector<Attachment> to;
+};
+
+/// A discretisation the driver can search: a search graph with an admissible heuristic.
+/// `d.heuristic(goal_attachments, goal)` returns a callable h(NodeId) -> double that never
+/// overestimates the cost from a node of the graph to the goal point through those attachments.
+template <class D>
+concept SearchableDiscretisation = std::derived_from<D, Discretisation> && search::SearchGraph<D> &&
+    requires(const D& d, std::span<const Attachment> goals, Point goal, search::NodeId n) {
+  { d.heuristic(goals, goal)(n) } -> std::convertible_to<double>;
+};
+
+namespace detail {
+
+// Collects the positions of expanded nodes of the discretisation (not the query's own nodes).
+template <class D>
+struct ExpandedRecorder {
+  const D* discretisation;
+  std::vector<Point>* out;
+  void examine(search::NodeId n) {
+    if (n < discretisation->node_count()) out->push_back(discretisation->node_position(n));
+  }
+  void relax(search::NodeId, search::NodeId, double) {}
+  void finish(search::NodeId) {}
+};
+
+template <class D, class G, class H>
+void run_search(const D& d, const G& graph, search::NodeId s, search::NodeId g, const H& h,
+                const QueryOptions& options, QueryWorkspace& ws, RawPath& out) {
+  const search::NodeId goals[1] = {g};
+  if (options.record_expanded) {
+    ws.astar.search(graph, s, goals, h, options.search, ws.result,
+                    ExpandedRecorder<D>{&d, &out.expanded});
+  } else {
+    ws.astar.search(graph, s, goals, h, options.search, ws.result);
+  }
+}
+
+}  // namespace detail
+
+/// Searches d from start to goal. Never throws for a bad query: an unattached end is reported
+/// in the status and message. @pre start and goal are free points of d's FreeSpace
+template <SearchableDiscretisation D>
+RawPath find_path(const D& d, Point start, Point goal, const QueryOptions& options,
+                  QueryWorkspace& ws) {
+  RawPath out;
+  if (const std::optional<double> cost = d.direct_cost(start, goal)) {
+    out.status = search::SearchStatus::found;
+    out.points = {start, goal};
+    out.graph_cost = *cost;
+    return out;
+  }
+  d.attach(start, AttachDirection::from_point, ws.from);
+  d.attach(goal, AttachDirection::to_point, ws.to);
+  if (ws.from.empty() || ws.to.empty()) {
+    out.status = d.unattached_status();
+    out.message = d.unattached_reason(ws.from.empty() ? "start" : "goal");
+    return out;
+  }
+  if (const search::ComponentLabels* labels = d.components()) {
+    bool shared = false;
+    for (const Attachment& a : ws.from)
+      for (const Attachment& b : ws.to) shared = shared || labels->same_component(a.node, b.node);
+    if (!shared) {
+      out.status = search::SearchStatus::no_path;
+      out.message = "no_path: start and goal attach to different connected components of the " +
+                    std::string(d.graph_noun());
+      return out;
+    }
+  }
+
+  search::SearchResult& result = ws.result;
+  const std::size_t base = d.node_count();
+  if (ws.from.size() == 1 && ws.to.size() == 1) {
+    // The usual case on grids: each end joins one node. Search the graph itself, node to node:
+    // no extra nodes, so nothing but the discretisation is touched per expansion.
+    detail::run_search(d, d, ws.from[0].node, ws.to[0].node, d.heuristic(ws.to, goal), options, ws,
+                       out);
+    out.graph_cost = result.cost + ws.from[0].cost + ws.to[0].cost;
+    out.nodes = result.path;
+  } else {
+    // Extra start and goal nodes carry the attachments' arcs, without copying the graph.
+    search::AugmentedGraph<D> graph(d);
+    const search::NodeId s = graph.add_node(), g = graph.add_node();
+    for (const Attachment& a : ws.from) graph.add_arc(s, a.node, a.cost);
+    for (const Attachment& b : ws.to) graph.add_arc(b.node, g, b.cost);
+    const auto h_base = d.heuristic(ws.to, goal);
+    const auto h = [&](search::NodeId n) { return n >= base ? 0.0 : double(h_base(n)); };
+    detail::run_search(d, graph, s, g, h, options, ws, out);
+    out.graph_cost = result.cost;
+    for (search::NodeId n : result.path)
+      if (n < base) out.nodes.push_back(n);
+  }
+  out.status = result.status;
+  out.stats = result.stats;
+  if (out.status != search::SearchStatus::found) out.message = result.explanation();
+  if (result.path.empty()) return out;
+  // start, the nodes (a node lying exactly at an end is not repeated), then the goal.
+  out.points.push_back(start);
+  for (search::NodeId n : out.nodes)
+    if (const Point p = d.node_position(n); !(p == out.points.back())) out.points.push_back(p);
+  if (out.status == search::SearchStatus::found && !(goal == out.points.back()))
+    out.points.push_back(goal);
+  out.corridor = d.corridor(out.nodes);
+  return out;
+}
+
+/// One-off search (allocates its state; keep a QueryWorkspace to reuse it).
+template <SearchableDiscretisation D>
+RawPath find_path(const D& d, Point start, Point goal, const QueryOptions& options = {}) {
+  QueryWorkspace ws;
+  return find_path(d, start, goal, options, ws);
+}
+
+/// A node within reach: its cost from the source point and its parent on a cheapest path
+/// (search::no_node when it is joined to the source directly).
+struct ReachedPlace {
+  search::NodeId node = search::no_node;
+  Point at;
+  double cost = 0.0;
+  search::NodeId parent = search::no_node;
+};
+
+/// Everything reachable from a point within a cost.
+struct Reach {
+  search::SearchStatus status = search::SearchStatus::invalid_query;
+  std::string message;
+  std::vector<ReachedPlace> places;  ///< in order of nondecreasing cost
+  search::SearchStats stats;
+};
+
+/// Every node of d whose cheapest path from the free point `from` costs at most max_cost
+/// (Dijkstra's algorithm over the graph with `from` attached). @pre from is free
+template <SearchableDiscretisation D>
+Reach reach(const D& d, Point from, double max_cost, QueryWorkspace& ws) {
+  Reach out;
+  if (!(max_cost >= 0.0)) {
+    out.message = "the cost bound must be a number >= 0";
+    return out;
+  }
+  d.attach(from, AttachDirection::from_point, ws.from);
+  if (ws.from.empty()) {
+    out.status = d.unattached_status();
+    out.message = d.unattached_reason("start");
+    return out;
+  }
+  search::AugmentedGraph<D> graph(d);
+  const search::NodeId s = graph.add_node();
+  for (const Attachment& a : ws.from) graph.add_arc(s, a.node, a.cost);
+  ws.astar.reachable(graph, s, max_cost, ws.reached);
+  out.status = ws.reached.status;
+  out.stats = ws.reached.stats;
+  for (const search::ReachedNode& r : ws.reached.nodes) {
+    if (r.node == s) continue;
+    out.places.push_back(
+        {r.node, d.node_position(r.node), r.cost, r.parent == s ? search::no_node : r.parent});
+  }
+  return out;
+}
+
+}  // namespace polynav

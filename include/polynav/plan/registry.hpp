@@ -1,0 +1,100 @@
+#pragma once
+/// @file
+/// The tables of methods and smoothers, like the table of scene readers: a name, a one-line
+/// summary, the declared options and a factory. The command line's --method, --smooth, --set,
+/// `polynav methods`, their help texts and their did-you-mean errors all come from here; adding
+/// a method is its own folder under discretise/ and one row in src/plan/registry.cpp.
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "polynav/plan/options.hpp"
+#include "polynav/plan/query.hpp"
+
+namespace polynav {
+
+class FreeSpace;
+
+/// A built discretisation together with how to query it: the registry's factories return these,
+/// so that the query driver runs over each method's concrete type.
+class Method {
+ public:
+  virtual ~Method() = default;
+  virtual const Discretisation& discretisation() const = 0;
+  virtual RawPath find_path(Point start, Point goal, const QueryOptions& options,
+                            QueryWorkspace& workspace) const = 0;
+  virtual Reach reach(Point from, double max_cost, QueryWorkspace& workspace) const = 0;
+};
+
+/// The Method of a concrete discretisation, built in place.
+template <SearchableDiscretisation D>
+class MethodOf final : public Method {
+ public:
+  template <class... Args>
+  explicit MethodOf(Args&&... args) : d_(std::forward<Args>(args)...) {}
+  const D& get() const { return d_; }
+  const Discretisation& discretisation() const override { return d_; }
+  RawPath find_path(Point start, Point goal, const QueryOptions& options,
+                    QueryWorkspace& workspace) const override {
+    return polynav::find_path(d_, start, goal, options, workspace);
+  }
+  Reach reach(Point from, double max_cost, QueryWorkspace& workspace) const override {
+    return polynav::reach(d_, from, max_cost, workspace);
+  }
+
+ private:
+  D d_;
+};
+
+struct MethodEntry {
+  std::string name;
+  std::string summary;  ///< one line for `polynav methods` and --help
+  std::vector<OptionSpec> options;
+  /// Builds the method over space (which must outlive it) with its checked options.
+  std::unique_ptr<Method> (*build)(const FreeSpace& space, const OptionValues& options);
+};
+
+/// A smoothing pass over a raw path: it may shorten the waypoints (which start as the raw
+/// path's points), never making them invalid or costlier.
+struct SmootherEntry {
+  std::string name;
+  std::string summary;
+  std::vector<OptionSpec> options;
+  void (*run)(const FreeSpace& space, const RawPath& raw, const OptionValues& options,
+              std::vector<Point>& waypoints);
+};
+
+/// Every method, in the order `polynav methods` lists them.
+const std::vector<MethodEntry>& method_registry();
+/// Every smoother.
+const std::vector<SmootherEntry>& smoother_registry();
+/// The search's options (group "search"): weight, limits, partial fallback, beam width.
+const std::vector<OptionSpec>& search_option_specs();
+/// The free space's options (group "space").
+const std::vector<OptionSpec>& space_option_specs();
+
+/// The methods' names, in registry order.
+std::vector<std::string> method_names();
+/// The smoothers' names, in registry order.
+std::vector<std::string> smoother_names();
+
+/// Runs a smoother by name, with its default options, on waypoints without a corridor.
+/// @throws InputError for an unknown smoother
+void smooth_path(const FreeSpace& space, std::string_view smoother, std::vector<Point>& waypoints);
+
+/// The method of that name. @throws InputError (key "method") naming the closest one.
+const MethodEntry& find_method(std::string_view name);
+/// The smoother of that name. @throws InputError (key "smooth") naming the closest one.
+const SmootherEntry& find_smoother(std::string_view name);
+
+/// Checks that every key in settings belongs to a known group (a method, a smoother, "search",
+/// "space") and, for the groups in use, that its option is declared with a valid value.
+/// @throws InputError naming the option.
+void check_settings(const Settings& settings, std::string_view method, std::string_view smoother);
+
+/// The search options from the "search" group of settings (already checked).
+search::SearchOptions search_options(const OptionValues& values);
+
+}  // namespace polynav

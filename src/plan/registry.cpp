@@ -1,0 +1,243 @@
+#include "polynav/plan/registry.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "polynav/discretise/grid/occupancy_grid.hpp"
+#include "polynav/discretise/visibility_graph/visibility_graph.hpp"
+#include "polynav/error.hpp"
+#include "polynav/smooth/path_simplifier.hpp"
+#include "polynav/space/free_space.hpp"
+
+namespace polynav {
+namespace {
+
+constexpr double unlimited = 1e308;  // "inf" as an option value
+
+OptionSpec number(std::string name, std::string default_value, std::string doc, std::string unit,
+                  double min, bool min_exclusive = false, double max = unlimited) {
+  OptionSpec s;
+  s.name = std::move(name);
+  s.type = OptionType::number;
+  s.default_value = std::move(default_value);
+  s.doc = std::move(doc);
+  s.unit = std::move(unit);
+  s.min = min;
+  s.min_exclusive = min_exclusive;
+  s.max = max;
+  return s;
+}
+
+OptionSpec integer(std::string name, std::string default_value, std::string doc, double min,
+                   std::vector<std::string> choices = {}) {
+  OptionSpec s = number(std::move(name), std::move(default_value), std::move(doc), "", min);
+  s.type = OptionType::integer;
+  s.choices = std::move(choices);
+  return s;
+}
+
+OptionSpec flag(std::string name, std::string default_value, std::string doc) {
+  OptionSpec s;
+  s.name = std::move(name);
+  s.type = OptionType::flag;
+  s.default_value = std::move(default_value);
+  s.doc = std::move(doc);
+  return s;
+}
+
+OptionSpec choice(std::string name, std::string default_value, std::string doc,
+                  std::vector<std::string> choices) {
+  OptionSpec s;
+  s.name = std::move(name);
+  s.type = OptionType::choice;
+  s.default_value = std::move(default_value);
+  s.doc = std::move(doc);
+  s.choices = std::move(choices);
+  return s;
+}
+
+std::size_t count_or_unlimited(double v) {
+  return v >= unlimited ? std::numeric_limits<std::size_t>::max() : std::size_t(v);
+}
+
+// --- methods: one row each ---------------------------------------------------------------
+
+std::unique_ptr<Method> build_grid(const FreeSpace& space, const OptionValues& o) {
+  GridOptions options;
+  options.resolution = o.number("resolution");
+  options.connectivity = int(o.integer("connectivity"));
+  options.heuristic = parse_grid_heuristic(o.text("heuristic"));
+  options.max_cells = count_or_unlimited(o.number("max_cells"));
+  return std::make_unique<MethodOf<OccupancyGrid>>(space, options);
+}
+
+std::unique_ptr<Method> build_visgraph(const FreeSpace& space, const OptionValues& o) {
+  VisibilityGraphOptions options;
+  options.bitangent_only = o.flag("bitangent_only");
+  options.max_nodes = count_or_unlimited(o.number("max_nodes"));
+  return std::make_unique<MethodOf<VisibilityGraph>>(space, options);
+}
+
+// --- smoothers ---------------------------------------------------------------------------
+
+void smooth_none(const FreeSpace&, const RawPath&, const OptionValues&, std::vector<Point>&) {}
+
+void smooth_shortcut(const FreeSpace& space, const RawPath&, const OptionValues&,
+                     std::vector<Point>& waypoints) {
+  const PathSimplifier simplifier(space);
+  simplifier.remove_collinear(waypoints);
+  simplifier.shortcut(waypoints);
+  simplifier.remove_collinear(waypoints);
+}
+
+std::string names_of(const auto& table) {
+  std::string s;
+  for (const auto& row : table) s += (s.empty() ? "" : ", ") + row.name;
+  return s;
+}
+
+template <class Table>
+const auto& find_row(const Table& table, std::string_view name, const char* what, const char* key) {
+  for (const auto& row : table)
+    if (row.name == name) return row;
+  std::vector<std::string_view> names;
+  for (const auto& row : table) names.push_back(row.name);
+  std::string message = "unknown " + std::string(what) + " '" + std::string(name) + "'";
+  if (const std::string_view near = closest_name(name, names); !near.empty())
+    message += " (did you mean '" + std::string(near) + "'?)";
+  throw InputError({"", 0, 0, key}, message + "; available: " + names_of(table));
+}
+
+}  // namespace
+
+const std::vector<MethodEntry>& method_registry() {
+  static const std::vector<MethodEntry> table = {
+      {"grid",
+       "occupancy grid: square cells, 4- or 8-connected, no corner cutting; optimal for the "
+       "grid's own metric",
+       {number("resolution", "0",
+               "cell side; 0 = the map's own cells (MovingAI: 1), else the longest side / 256",
+               "scene units", 0.0),
+        integer("connectivity", "8", "4 (orthogonal moves) or 8 (plus diagonals)", 4, {"4", "8"}),
+        choice("heuristic", "auto", "auto = octile for 8-connected, manhattan for 4-connected",
+               {"auto", "manhattan", "octile", "chebyshev", "euclidean", "zero"}),
+        integer("max_cells", "33554432", "memory budget: a larger grid is refused", 1)},
+       build_grid},
+      {"visgraph",
+       "visibility graph: corners of the inflated obstacles joined by exact line of sight; the "
+       "exact Euclidean shortest path",
+       {flag("bitangent_only", "true",
+             "keep only edges tangent at both ends (loses no shortest path)"),
+        integer("max_nodes", "40000", "budget on corners: the build is quadratic in them", 1)},
+       build_visgraph},
+  };
+  return table;
+}
+
+const std::vector<SmootherEntry>& smoother_registry() {
+  static const std::vector<SmootherEntry> table = {
+      {"none", "the discretisation's own path", {}, smooth_none},
+      {"shortcut",
+       "from each waypoint jump to the farthest later one in exact line of sight, never raising "
+       "the exact cost; then drop collinear points",
+       {},
+       smooth_shortcut},
+  };
+  return table;
+}
+
+const std::vector<OptionSpec>& search_option_specs() {
+  static const std::vector<OptionSpec> specs = {
+      number("weight", "1",
+             "heuristic weight w of weighted A*: paths cost at most w times the optimum", "", 1.0),
+      number("max_cost", "inf", "paths costing more are not searched for (limit_reached)", "cost",
+             0.0),
+      number("max_expanded", "inf", "most nodes to expand before giving up (limit_reached)", "",
+             0.0),
+      number("time_limit_ms", "inf", "wall-clock budget of one search (limit_reached)", "ms", 0.0),
+      flag("partial", "false",
+           "when no path is found, return the one to the reached node closest to the goal"),
+      number("beam_width", "inf", "most nodes in the open list (beam search: not optimal)", "",
+             1.0),
+      flag("reopen", "false", "reopen closed nodes (needed for inconsistent heuristics)"),
+  };
+  return specs;
+}
+
+const std::vector<OptionSpec>& space_option_specs() {
+  static const std::vector<OptionSpec> specs = {
+      number("inflation_tolerance", "0",
+             "how far inflated obstacles may exceed the exact disc sum; 0 = 1% of the radius",
+             "scene units", 0.0),
+  };
+  return specs;
+}
+
+std::vector<std::string> method_names() {
+  std::vector<std::string> names;
+  for (const MethodEntry& m : method_registry()) names.push_back(m.name);
+  return names;
+}
+
+std::vector<std::string> smoother_names() {
+  std::vector<std::string> names;
+  for (const SmootherEntry& s : smoother_registry()) names.push_back(s.name);
+  return names;
+}
+
+void smooth_path(const FreeSpace& space, std::string_view smoother, std::vector<Point>& waypoints) {
+  const SmootherEntry& entry = find_smoother(smoother);
+  RawPath raw;
+  raw.points = waypoints;
+  entry.run(space, raw, OptionValues(entry.name, entry.options, Settings{}), waypoints);
+}
+
+const MethodEntry& find_method(std::string_view name) {
+  return find_row(method_registry(), name, "method", "method");
+}
+
+const SmootherEntry& find_smoother(std::string_view name) {
+  return find_row(smoother_registry(), name, "smoother", "smooth");
+}
+
+void check_settings(const Settings& settings, std::string_view method, std::string_view smoother) {
+  std::vector<std::string> groups = {"search", "space"};
+  for (const MethodEntry& m : method_registry()) groups.push_back(m.name);
+  for (const SmootherEntry& s : smoother_registry()) groups.push_back(s.name);
+  for (const auto& [key, value] : settings.values()) {
+    const std::string group = key.substr(0, key.find('.'));
+    if (std::find(groups.begin(), groups.end(), group) != groups.end()) continue;
+    std::vector<std::string_view> names(groups.begin(), groups.end());
+    std::string message = "unknown option group '" + group + "' in '" + key + "'";
+    if (const std::string_view near = closest_name(group, names); !near.empty())
+      message += " (did you mean '" + std::string(near) + "'?)";
+    std::string all;
+    for (const std::string& g : groups) all += (all.empty() ? "" : ", ") + g;
+    throw InputError({"", 0, 0, key}, message + "; groups: " + all);
+  }
+  // Every method's and smoother's own options are checked, in use or not, so that a typo in an
+  // option of a method given elsewhere (an experiment's other methods) is caught as early.
+  for (const MethodEntry& m : method_registry()) OptionValues(m.name, m.options, settings);
+  for (const SmootherEntry& s : smoother_registry()) OptionValues(s.name, s.options, settings);
+  OptionValues("search", search_option_specs(), settings);
+  OptionValues("space", space_option_specs(), settings);
+  find_method(method);
+  find_smoother(smoother);
+}
+
+search::SearchOptions search_options(const OptionValues& o) {
+  search::SearchOptions s;
+  s.weight = o.number("weight");
+  if (o.number("max_cost") < unlimited) s.max_cost = o.number("max_cost");
+  if (o.number("max_expanded") < unlimited)
+    s.max_expansions = std::uint64_t(o.number("max_expanded"));
+  if (o.number("time_limit_ms") < unlimited)
+    s.max_time = std::chrono::nanoseconds(std::int64_t(o.number("time_limit_ms") * 1e6));
+  s.partial_fallback = o.flag("partial");
+  if (o.number("beam_width") < unlimited) s.beam_width = std::size_t(o.number("beam_width"));
+  s.reopen_closed = o.flag("reopen");
+  return s;
+}
+
+}  // namespace polynav
