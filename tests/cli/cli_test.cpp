@@ -22,6 +22,7 @@
 
 #include "cli/xml_check.hpp"
 #include "polynav/geometry.hpp"
+#include "polynav/plan/registry.hpp"
 
 extern char** environ;
 
@@ -210,6 +211,8 @@ class Cli : public ::testing::Test {
     std::error_code ec;
     fs::remove_all(dir_, ec);
   }
+
+  const fs::path& dir() const { return dir_; }
 
   fs::path write(const std::string& name, const std::string& text) const {
     const fs::path path = dir_ / name;
@@ -675,6 +678,116 @@ TEST_F(Cli, PlanRejectsBadOptions) {
   const RunResult huge = run({"plan", scene.string(), "--resolution", "0.0001"});
   EXPECT_EQ(huge.exit_code, 2);
   EXPECT_TRUE(contains(huge.err, "--max-cells")) << huge.err;
+}
+
+TEST_F(Cli, SetIsTheSameAsTheOlderFlags) {
+  const fs::path scene = write("corridor.yaml", corridor_scene);
+  const auto waypoints = [](const RunResult& r) {
+    std::vector<json> all;
+    std::istringstream lines(r.out);
+    for (std::string line; std::getline(lines, line);)
+      all.push_back(json::parse(line).at("waypoints"));
+    return all;
+  };
+  const RunResult flags =
+      run({"plan", scene.string(), "--json", "--resolution", "0.5", "--connectivity", "4"});
+  const RunResult set = run({"plan", scene.string(), "--json", "--set", "grid.resolution=0.5",
+                             "--set", "grid.connectivity=4"});
+  const RunResult other = run({"plan", scene.string(), "--json", "--set", "grid.resolution=0.5"});
+  ASSERT_EQ(flags.exit_code, 0) << flags.err;
+  ASSERT_EQ(set.exit_code, 0) << set.err;
+  EXPECT_EQ(waypoints(flags), waypoints(set));
+  EXPECT_NE(waypoints(set), waypoints(other));  // the option really reached the grid
+}
+
+TEST_F(Cli, SetRefusesUnknownOptionsAndBadValuesNamingThem) {
+  const fs::path scene = write("corridor.yaml", corridor_scene);
+  const RunResult typo = run({"plan", scene.string(), "--set", "grid.resolutoin=1"});
+  expect_usage_error(typo);
+  expect_one_error_line(typo);
+  EXPECT_TRUE(contains(typo.err, "did you mean 'grid.resolution'")) << typo.err;
+  const RunResult group = run({"plan", scene.string(), "--set", "serach.weight=2"});
+  expect_usage_error(group);
+  EXPECT_TRUE(contains(group.err, "did you mean 'search'")) << group.err;
+  const RunResult range = run({"plan", scene.string(), "--set", "search.weight=0.5"});
+  expect_usage_error(range);
+  EXPECT_TRUE(contains(range.err, "search.weight")) << range.err;
+  EXPECT_TRUE(contains(range.err, "'0.5'")) << range.err;
+  expect_usage_error(run({"plan", scene.string(), "--set", "grid.connectivity=6"}));
+  expect_usage_error(run({"plan", scene.string(), "--set", "visgraph.bitangent_only=maybe"}));
+  expect_usage_error(run({"plan", scene.string(), "--set", "noequals"}));
+  const RunResult method = run({"plan", scene.string(), "--method", "visgrahp"});
+  expect_usage_error(method);
+  EXPECT_TRUE(contains(method.err, "did you mean 'visgraph'")) << method.err;
+}
+
+TEST_F(Cli, SearchOptionsReachTheSearch) {
+  const fs::path scene = write("corridor.yaml", corridor_scene);
+  // Too few expansions: the limit is reported; with the partial fallback a partial path comes
+  // back instead.
+  const RunResult limited = run({"plan", scene.string(), "--json", "--query", "over-the-wall",
+                                 "--set", "search.max_expanded=5"});
+  EXPECT_EQ(limited.exit_code, 1) << limited.err;
+  EXPECT_EQ(json::parse(limited.out).at("status"), "limit_reached");
+  const RunResult partial = run({"plan", scene.string(), "--json", "--query", "over-the-wall",
+                                 "--set", "search.max_expanded=5", "--set", "search.partial=true"});
+  EXPECT_EQ(partial.exit_code, 1) << partial.err;
+  EXPECT_EQ(json::parse(partial.out).at("status"), "partial");
+  // Weighted A*: a valid path, at most the weight times the optimum.
+  const RunResult optimal =
+      run({"plan", scene.string(), "--json", "--query", "over-the-wall", "--smooth", "none"});
+  const RunResult weighted = run({"plan", scene.string(), "--json", "--query", "over-the-wall",
+                                  "--smooth", "none", "--set", "search.weight=2"});
+  ASSERT_EQ(weighted.exit_code, 0) << weighted.err;
+  const double best = json::parse(optimal.out).at("raw_cost");
+  const double w = json::parse(weighted.out).at("raw_cost");
+  EXPECT_GE(w, best - 1e-9);
+  EXPECT_LE(w, 2 * best + 1e-9);
+}
+
+TEST_F(Cli, MethodsListsEveryMethodSmootherAndOption) {
+  const RunResult r = run({"methods", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json j = json::parse(r.out);
+  std::vector<std::string> methods, smoothers;
+  for (const json& m : j.at("methods")) methods.push_back(m.at("name"));
+  for (const json& m : j.at("smoothers")) smoothers.push_back(m.at("name"));
+  EXPECT_EQ(methods, method_names());
+  EXPECT_EQ(smoothers, smoother_names());
+  bool resolution = false;
+  for (const json& m : j.at("methods"))
+    for (const json& o : m.at("options")) resolution = resolution || o.at("name") == "resolution";
+  EXPECT_TRUE(resolution);
+  EXPECT_FALSE(j.at("search").empty());
+  const RunResult text = run({"methods"});
+  EXPECT_TRUE(contains(text.out, "search.weight")) << text.out;
+  EXPECT_TRUE(contains(run({"plan", "--help"}).out, "search: weight")) << "plan --help";
+}
+
+TEST_F(Cli, ReachListsNodesWithinTheCostCheapestFirst) {
+  const fs::path scene = write("corridor.yaml", corridor_scene);
+  const fs::path svg = dir() / "reach.svg";
+  const RunResult r = run({"reach", scene.string(), "--from", "2,2", "--cost", "6", "--json",
+                           "--svg", svg.string(), "--resolution", "0.5"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json j = json::parse(r.out);
+  double previous = 0.0;
+  std::size_t n = 0;
+  for (const json& node : j.at("nodes")) {
+    const double cost = node.at("cost");
+    EXPECT_LE(cost, 6.0);
+    EXPECT_GE(cost, previous);
+    // Never cheaper than the straight line from the start.
+    const double dx = double(node.at("at")[0]) - 2.0, dy = double(node.at("at")[1]) - 2.0;
+    EXPECT_GE(cost, std::hypot(dx, dy) - 1e-9);
+    previous = cost;
+    ++n;
+  }
+  EXPECT_GT(n, 50u);
+  EXPECT_TRUE(fs::exists(svg));
+  const RunResult blocked = run({"reach", scene.string(), "--from", "10,2", "--cost", "6"});
+  expect_usage_error(blocked);
+  EXPECT_TRUE(contains(blocked.err, "not in free space")) << blocked.err;
 }
 
 TEST_F(Cli, PlanDrawsPathsIntoTheSvg) {
