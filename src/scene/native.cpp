@@ -5,7 +5,9 @@
 // needs to see duplicate keys so that nothing a user wrote is silently dropped. yaml-cpp reports
 // a mark for every value and every map entry in order; the JSON parsers at hand report positions
 // only for syntax errors and keep one value per key. One parser also means one validation path,
-// so a YAML scene and its JSON twin cannot be judged differently.
+// so a YAML scene and its JSON twin cannot be judged differently. YAML's flow syntax also takes
+// what JSON does not (comments, trailing commas, single quotes, bare words), so the text of a
+// `.json` file is first checked to be strict JSON (strict_json.cpp).
 //
 // The document is built from yaml-cpp's parser events into a compact tree of our own rather
 // than into YAML::Node: a node costs 20 bytes instead of several hundred, aliases cannot form
@@ -33,6 +35,7 @@
 #include <vector>
 
 #include "polynav/scene/scene.hpp"
+#include "strict_json.hpp"
 #include "validate.hpp"
 
 namespace polynav {
@@ -856,7 +859,9 @@ Scene parse_native_scene(std::string_view text, const std::string& source_name) 
                          " MiB; native scenes may be at most " +
                          std::to_string(detail::max_native_scene_bytes >> 20) + " MiB");
   }
-  const bool rewrite = ends_with_json(source_name) && text.find("\\u") != std::string_view::npos;
+  const bool json = ends_with_json(source_name);
+  if (json) detail::check_strict_json(text, source_name);
+  const bool rewrite = json && text.find("\\u") != std::string_view::npos;
   const Document doc = rewrite ? parse_document(rewrite_json_surrogates(text), source_name)
                                : parse_document(text, source_name);
   if (doc[doc.root].kind == Kind::null) {

@@ -235,15 +235,6 @@ TEST(NativeSceneJson, ReadsSurrogatePairsAndKeepsColumns) {
       << e;
 }
 
-TEST(NativeSceneJson, LeavesALoneSurrogateToTheParser) {
-  const std::string e = error_of([] {
-    parse_native_scene(R"({"version": 1, "name": "\ud83d", "bounds": [[0, 0], [20, 0], [20, 20]]})",
-                       "s.json");
-  });
-  EXPECT_NE(e.find("s.json:1:"), std::string::npos) << e;
-  EXPECT_NE(e.find("syntax error"), std::string::npos) << e;
-}
-
 TEST(NativeSceneJson, WarehouseTwinsGiveTheSameModel) {
   const fs::path dir = fs::path(POLYNAV_SOURCE_DIR) / "scenes";
   const Scene y = load_scene(dir / "warehouse.yaml");

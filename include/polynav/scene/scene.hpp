@@ -85,7 +85,8 @@ struct Scene {
 Scene load_scene(const std::filesystem::path& path);
 
 /// Parses a native scene (YAML, or JSON, which is read by the same YAML 1.2 parser) from text.
-/// `source_name` is used in error messages.
+/// `source_name` is used in error messages; when it ends in `.json` the text must also be strict
+/// JSON (RFC 8259), so comments, trailing commas, single quotes and the like are refused.
 Scene parse_native_scene(std::string_view text, const std::string& source_name);
 
 /// Reads a MovingAI scenario (`.scen`) as queries for `scene`: cell coordinates (start and goal at
