@@ -14,6 +14,10 @@ EdgeGrid::EdgeGrid(std::span<const Segment> edges, const Box& box) {
   origin_ = box.min;
   width_ = box.width() > 0 ? box.width() / nx_ : 1.0;
   height_ = box.height() > 0 ? box.height() / ny_ : 1.0;
+  inverse_width_ = 1.0 / width_;
+  inverse_height_ = 1.0 / height_;
+  max_column_ = nx_ - 1;
+  max_row_ = ny_ - 1;
   // Far above the rounding of a division or of a segment's y at a column border (about 1e-16
   // of the coordinates' magnitude), far below a cell.
   const double magnitude = std::max(

@@ -50,12 +50,10 @@ class EdgeGrid {
   std::span<const std::uint32_t> edges_in(std::size_t cell) const {
     return {items_.data() + offsets_[cell], items_.data() + offsets_[cell + 1]};
   }
-  int column(double x) const {
-    return std::clamp(int(std::floor((x - origin_.x) / width_)), 0, nx_ - 1);
-  }
-  int row(double y) const {
-    return std::clamp(int(std::floor((y - origin_.y) / height_)), 0, ny_ - 1);
-  }
+  // Multiplying by the inverse and truncating a clamped non-negative value is floor() here, and
+  // far cheaper; a walk computes several per column.
+  int column(double x) const { return cell_of((x - origin_.x) * inverse_width_, max_column_); }
+  int row(double y) const { return cell_of((y - origin_.y) * inverse_height_, max_row_); }
 
   /// Visits the cells along segment ab in order from a, column by column and within a column row
   /// by row, every cell whose padded box the segment meets (a superset of the cells it crosses),
@@ -63,11 +61,22 @@ class EdgeGrid {
   template <class Visit>
   bool walk(Point a, Point b, Visit&& visit) const {
     if (nx_ == 0) return false;
-    const int c0 = column_low(std::min(a.x, b.x)), c1 = column_high(std::max(a.x, b.x));
+    const double x_min = std::min(a.x, b.x), x_max = std::max(a.x, b.x);
+    const double y_min = std::min(a.y, b.y), y_max = std::max(a.y, b.y);
+    const int c0 = column_low(x_min), c1 = column_high(x_max);
     const int step = b.x >= a.x ? 1 : -1;
     const int first = step > 0 ? c0 : c1, last = step > 0 ? c1 : c0;
+    const double slope = a.x == b.x ? 0.0 : (b.y - a.y) / (b.x - a.x);
     for (int c = first;; c += step) {
-      const auto [y_low, y_high] = y_range_in_column(a, b, c);
+      // The segment's y extent within the (padded) x range of column c.
+      double y_low = y_min, y_high = y_max;
+      if (c0 != c1 && a.x != b.x) {
+        const double x0 = std::max(origin_.x + c * width_ - margin_, x_min);
+        const double x1 = std::min(origin_.x + (c + 1) * width_ + margin_, x_max);
+        const double ya = a.y + (x0 - a.x) * slope, yb = a.y + (x1 - a.x) * slope;
+        y_low = std::max(y_min, std::min(ya, yb));
+        y_high = std::min(y_max, std::max(ya, yb));
+      }
       const int r0 = row_low(y_low), r1 = row_high(y_high);
       if (b.y >= a.y) {
         for (int r = r0; r <= r1; ++r)
@@ -118,28 +127,22 @@ class EdgeGrid {
   }
 
  private:
+  // v clamped to [0, most] (NaN to 0) and truncated.
+  static int cell_of(double v, double most) { return v > 0.0 ? int(v < most ? v : most) : 0; }
   // Cell ranges padded by margin_, so that rounding in the divisions and in the segment's
   // y at a column border can never leave out a cell the geometry touches.
   int column_low(double x) const { return column(x - margin_); }
   int column_high(double x) const { return column(x + margin_); }
   int row_low(double y) const { return row(y - margin_); }
   int row_high(double y) const { return row(y + margin_); }
-  // The y extent of segment ab within the (padded) x range of column c.
-  std::pair<double, double> y_range_in_column(Point a, Point b, int c) const {
-    double y_low = std::min(a.y, b.y), y_high = std::max(a.y, b.y);
-    if (a.x == b.x) return {y_low, y_high};
-    const double x0 = origin_.x + c * width_ - margin_, x1 = origin_.x + (c + 1) * width_ + margin_;
-    const auto y_at = [&](double x) { return a.y + (x - a.x) * ((b.y - a.y) / (b.x - a.x)); };
-    const double lo_x = std::max(x0, std::min(a.x, b.x)), hi_x = std::min(x1, std::max(a.x, b.x));
-    if (lo_x > hi_x) return {y_low, y_high};
-    const double ya = y_at(lo_x), yb = y_at(hi_x);
-    return {std::max(y_low, std::min(ya, yb)), std::min(y_high, std::max(ya, yb))};
-  }
-
   Point origin_;
   double width_ = 1.0;
   double height_ = 1.0;
   double margin_ = 0.0;
+  double inverse_width_ = 1.0;
+  double inverse_height_ = 1.0;
+  double max_column_ = 0.0;
+  double max_row_ = 0.0;
   int nx_ = 0;
   int ny_ = 0;
   std::vector<std::uint32_t> offsets_;  // CSR: edges of cell k are items_[offsets_[k] ..]

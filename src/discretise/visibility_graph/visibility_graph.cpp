@@ -11,16 +11,6 @@
 
 namespace polynav {
 
-using exact::orientation;
-
-bool VisibilityGraph::tangent(const Corner& c, Point q) {
-  // The line through the corner and q separates the incident edges exactly when it enters the
-  // blocked wedge (narrower than 180 degrees) on one side of the corner: then either the
-  // segment runs into the obstacle or a path through the corner could be shortened by cutting
-  // it. Collinear with an edge counts as tangent (the path runs along it).
-  return orientation(c.at, q, c.before) * orientation(c.at, q, c.after) >= 0;
-}
-
 bool VisibilityGraph::visible(Point a, Point b) const {
   return space_->line_of_sight(a, b) && (!directed_ || space_->climbable(a, b));
 }

@@ -13,6 +13,7 @@
 
 #include "polynav/discretise/discretisation.hpp"
 #include "polynav/geometry.hpp"
+#include "polynav/kernel/exact.hpp"
 #include "polynav/search/components.hpp"
 #include "polynav/search/graph.hpp"
 #include "polynav/space/free_space.hpp"
@@ -117,8 +118,14 @@ class VisibilityGraph final : public Discretisation {
   }
 
  private:
-  // Whether the line through the corner and q leaves both incident edges on one side.
-  static bool tangent(const Corner& c, Point q);
+  // Whether the line through the corner and q leaves both incident edges on one side: the line
+  // separates them exactly when it enters the blocked wedge (narrower than 180 degrees) on one
+  // side of the corner, where either the segment runs into the obstacle or a path through the
+  // corner could be shortened by cutting it. Collinear with an edge counts as tangent (the path
+  // runs along it). Inline: the build calls it for every pair of corners.
+  static bool tangent(const Corner& c, Point q) {
+    return exact::orientation(c.at, q, c.before) * exact::orientation(c.at, q, c.after) >= 0;
+  }
   // Whether segment ab is a valid straight motion in the direction a -> b.
   bool visible(Point a, Point b) const;
 
