@@ -1,14 +1,20 @@
-// Polyanya navigation meshes (`.mesh`). Format: FORMAT-mesh-v2.txt of the Polyanya repository
-// (M. Cui, D. Harabor, A. Grastien, "Compromise-free Pathfinding on a Navigation Mesh", IJCAI
-// 2017). Version 1 differs from version 2 only in how a polygon's neighbour list is rotated; the
-// neighbour lists are checked for range but not used, so both versions read the same way.
+// Polyanya navigation meshes (`.mesh`). Versions 1 and 2: FORMAT-mesh-v2.txt of the Polyanya
+// repository (M. Cui, D. Harabor, A. Grastien, "Compromise-free Pathfinding on a Navigation Mesh",
+// IJCAI 2017); version 1 differs from version 2 only in how a polygon's neighbour list is rotated,
+// and those lists are checked for range but not used, so both read the same way. Version 3 lists
+// vertices without neighbours and, per face, whether it is traversable and what lies across each
+// edge: another face one may cross into, another face behind a constrained edge, or the border.
+// Its neighbour lists are checked against the geometry and used: free space is the union of the
+// traversable faces, and a constrained edge between two of them is a wall.
 
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <limits>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -104,10 +110,30 @@ class TokenStream {
   int end_line_ = 0;
 };
 
+// How a version names its faces and counts its ids in messages, as its files do: versions 1 and 2
+// call faces polygons and count from 0, version 3 calls them faces and counts from 1.
+struct Naming {
+  std::string face;    // "polygon" or "face"
+  std::string faces;   // the plural
+  long long base = 0;  // the id of the first vertex and of the first face
+};
+
 struct Face {
   std::vector<std::uint32_t> vertices;  // canonical vertex ids, counter-clockwise once oriented
   int line = 0;
   int index = 0;
+  bool traversable = true;
+  bool flat = false;  // no area: adds nothing to the union and is left out of it
+};
+
+// Version 3: each face's vertex ids as listed (0-based) and, for each, the neighbour entry across
+// the edge ending at it (from the vertex before it; from the last vertex for the first) with
+// where it was written. Face f's entries are [first[f], first[f + 1]).
+struct FaceSides {
+  std::vector<std::uint32_t> first{0};
+  std::vector<std::uint32_t> vertex;
+  std::vector<long long> neighbour;
+  std::vector<Token> token;
 };
 
 struct DirectedEdge {
@@ -121,15 +147,25 @@ struct DirectedEdge {
   }
 };
 
-std::string face_name(const Face& f) {
-  return "polygon " + std::to_string(f.index) + " (line " + std::to_string(f.line) + ")";
+// "polygon 3" or "face 4", numbered as in the file.
+std::string face_label(const Face& f, const Naming& naming) {
+  return naming.face + " " + std::to_string(f.index + naming.base);
+}
+
+std::string face_name(const Face& f, const Naming& naming) {
+  return face_label(f, naming) + " (line " + std::to_string(f.line) + ")";
+}
+
+std::string vertex_name(std::uint32_t id, const std::vector<Point>& points, const Naming& naming) {
+  return "vertex " + std::to_string(id + naming.base) + " " + format_point(points[id]);
 }
 
 // Puts a face in counter-clockwise order, or returns false when it has no area. The
 // lexicographically smallest vertex of a simple polygon is a strictly convex corner, so the
 // orientation of it and its two neighbours is the orientation of the polygon; if they are
 // collinear the polygon is either flat (every vertex on one line) or not simple.
-bool orient_face(Face& face, const std::vector<Point>& points, const std::string& file) {
+bool orient_face(Face& face, const std::vector<Point>& points, const Naming& naming,
+                 const std::string& file) {
   auto& v = face.vertices;
   if (v.size() < 3) return false;
   const std::size_t n = v.size();
@@ -144,9 +180,9 @@ bool orient_face(Face& face, const std::vector<Point>& points, const std::string
   if (o == collinear) {
     for (std::size_t i = 0; i < n; ++i) {
       if (orient(prev, here, points[v[i]]) != collinear) {
-        throw InputError(
-            {file, face.line, 0, {}},
-            face_name(face) + " is not a simple polygon: it doubles back at " + format_point(here));
+        throw InputError({file, face.line, 0, {}},
+                         face_name(face, naming) + " is not a simple polygon: it doubles back at " +
+                             format_point(here));
       }
     }
     return false;
@@ -183,7 +219,8 @@ bool clockwise_before(Point v, Point u, Point w1, Point w2) {
 // each other along it. Candidates are found through the boundary vertices sorted by x and by y,
 // scanning whichever range is shorter, so axis-parallel edges cost little.
 void refuse_t_junctions(const std::vector<DirectedEdge>& boundary, const std::vector<Point>& points,
-                        const std::vector<Face>& faces, const std::string& file) {
+                        const std::vector<Face>& faces, const Naming& naming,
+                        const std::string& file) {
   std::vector<std::uint32_t> by_x;
   for (const DirectedEdge& e : boundary) by_x.push_back(e.from);
   std::sort(by_x.begin(), by_x.end());
@@ -216,12 +253,113 @@ void refuse_t_junctions(const std::vector<DirectedEdge>& boundary, const std::ve
       }
       const Face& face = faces[std::size_t(e.face)];
       throw InputError({file, face.line, 0, {}},
-                       "vertex " + std::to_string(*it) + " " + format_point(p) +
-                           " lies inside the edge from " + format_point(a) + " to " +
-                           format_point(b) + " of " + face_name(face) +
+                       vertex_name(*it, points, naming) + " lies inside the edge from " +
+                           format_point(a) + " to " + format_point(b) + " of " +
+                           face_name(face, naming) +
                            ": faces must meet along whole edges (the mesh has a T-junction)");
     }
   }
+}
+
+// Version 3: every neighbour entry must say what lies across its edge. An entry k != 0 names the
+// other face with that edge (vertices at the same coordinates being the same vertex), and that
+// face names this one back; 0 (the border of the mesh) means no other face has the edge. Between
+// two traversable faces the signs must agree, and a negative pair is a wall. Entries are checked
+// in file order, so the first one that breaks a rule is reported. Returns the walls as sorted
+// pairs of canonical vertex ids (lower first).
+std::vector<std::pair<std::uint32_t, std::uint32_t>> check_neighbours(
+    const std::vector<Face>& faces, const FaceSides& sides_of, const std::vector<Point>& points,
+    const std::vector<std::uint32_t>& canonical, const Naming& naming, const TokenStream& in) {
+  // Each edge of each face by its canonical ends, so the faces sharing an edge are adjacent.
+  struct Side {
+    std::uint32_t lo, hi;
+    std::uint32_t face, slot;
+    auto key() const { return std::tie(lo, hi, face, slot); }
+    bool operator<(const Side& o) const { return key() < o.key(); }
+  };
+  const auto count = [&](std::uint32_t f) { return sides_of.first[f + 1] - sides_of.first[f]; };
+  // The listed vertex at the start and at the end of a face's edge `slot`, and its entry.
+  const auto from = [&](std::uint32_t f, std::uint32_t slot) {
+    return sides_of.vertex[sides_of.first[f] + (slot + count(f) - 1) % count(f)];
+  };
+  const auto to = [&](std::uint32_t f, std::uint32_t slot) {
+    return sides_of.vertex[sides_of.first[f] + slot];
+  };
+  const auto entry_of = [&](std::uint32_t f, std::uint32_t slot) {
+    return sides_of.neighbour[sides_of.first[f] + slot];
+  };
+  const auto side_of = [&](std::uint32_t f, std::uint32_t slot) {
+    const std::uint32_t a = canonical[from(f, slot)], b = canonical[to(f, slot)];
+    return Side{std::min(a, b), std::max(a, b), f, slot};
+  };
+  std::vector<Side> sides;
+  for (std::uint32_t f = 0; f < faces.size(); ++f) {
+    for (std::uint32_t slot = 0; slot < count(f); ++slot) {
+      const Side side = side_of(f, slot);
+      if (side.lo != side.hi) sides.push_back(side);  // a repeated vertex is no edge
+    }
+  }
+  std::sort(sides.begin(), sides.end());
+
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> walls;
+  for (std::uint32_t f = 0; f < faces.size(); ++f) {
+    const Face& face = faces[f];
+    for (std::uint32_t slot = 0; slot < count(f); ++slot) {
+      const Side side = side_of(f, slot);
+      if (side.lo == side.hi) continue;
+      const long long k = entry_of(f, slot);
+      // Messages, built only when one is needed: the entry and its edge.
+      const auto fail = [&](const std::string& what) {
+        in.fail(sides_of.token[sides_of.first[f] + slot],
+                "neighbour " + std::to_string(slot + naming.base) + " of " +
+                    face_label(face, naming) + " is " + std::to_string(k) + what);
+      };
+      const auto edge = [&] {
+        return "from " + vertex_name(from(f, slot), points, naming) + " to " +
+               vertex_name(to(f, slot), points, naming);
+      };
+      const auto first = std::lower_bound(sides.begin(), sides.end(), Side{side.lo, side.hi, 0, 0});
+      const auto last = std::upper_bound(
+          first, sides.end(), Side{side.lo, side.hi, std::numeric_limits<std::uint32_t>::max(), 0});
+      const auto across = std::find_if(first, last, [&](const Side& o) { return o.face != f; });
+      if (k == 0) {
+        if (across != last) {
+          fail(" (the border of the mesh), but " + face_name(faces[across->face], naming) +
+               " is across that edge, " + edge());
+        }
+        continue;
+      }
+      const auto other_id = std::uint32_t(std::llabs(k) - 1);
+      const Face& other = faces[other_id];
+      if (other_id == f) fail(", " + face_label(face, naming) + " itself");
+      const auto match =
+          std::find_if(first, last, [&](const Side& o) { return o.face == other_id; });
+      if (match == last) {
+        fail(", but " + face_name(other, naming) + " does not have that edge, " + edge() +
+             (across != last ? " (" + face_name(faces[across->face], naming) + " has it)"
+                             : " (no other face has it: 0 marks the border of the mesh)"));
+      }
+      const long long back = entry_of(other_id, match->slot);
+      if (std::llabs(back) - 1 != f) {
+        const std::string self = std::to_string(f + naming.base);
+        fail(", but " + face_name(other, naming) + " has " + std::to_string(back) +
+             (back == 0 ? " (the border of the mesh)" : "") + " across that edge, " + edge() +
+             ", not " + self + " or -" + self);
+      }
+      if (!face.traversable || !other.traversable) continue;
+      if ((k > 0) != (back > 0)) {
+        const auto meaning = [](long long id) {
+          return id > 0 ? std::string(" (it can be crossed)")
+                        : std::string(" (a constrained edge)");
+        };
+        fail(meaning(k) + ", but " + face_name(other, naming) + " has " + std::to_string(back) +
+             meaning(back) + " across that edge, " + edge() + "; two traversable faces must agree");
+      }
+      if (k < 0 && f < other_id) walls.emplace_back(side.lo, side.hi);
+    }
+  }
+  std::sort(walls.begin(), walls.end());
+  return walls;
 }
 
 }  // namespace
@@ -234,38 +372,48 @@ Scene parse_polyanya_mesh(std::string_view text, const std::string& file_name) {
     in.fail(header, "not a Polyanya mesh: expected the header 'mesh', found " +
                         reader_text::quote(header.text));
   }
+  long long version = 0;
   {
     const Token& t = in.next("the format version");
-    const auto version = reader_text::parse_integer(t.text);
-    if (!version || (*version != 1 && *version != 2)) {
-      in.fail(t, "unsupported mesh version " + reader_text::quote(t.text) + " (supported: 1, 2)");
+    const auto v = reader_text::parse_integer(t.text);
+    if (!v || *v < 1 || *v > 3) {
+      in.fail(t,
+              "unsupported mesh version " + reader_text::quote(t.text) + " (supported: 1, 2, 3)");
     }
+    version = *v;
   }
+  const bool v3 = version == 3;
+  const Naming naming = v3 ? Naming{"face", "faces", 1} : Naming{"polygon", "polygons", 0};
+  const long long base = naming.base;
   constexpr long long max_count = std::numeric_limits<std::int32_t>::max();
   const long long vertex_count = in.integer("the vertex count V", 0, max_count);
-  const long long polygon_count = in.integer("the polygon count P", 0, max_count);
+  const long long face_count =
+      in.integer(v3 ? "the face count F" : "the polygon count P", 0, max_count);
   const int counts_line = in.previous().line;
-  // A vertex takes at least 3 numbers and a polygon at least 7; refusing impossible counts here
-  // keeps a corrupt header from reserving memory.
-  if (vertex_count * 3 + polygon_count * 7 > static_cast<long long>(in.remaining())) {
+  // A vertex takes at least 3 numbers and a polygon at least 7 (version 3: 2 and 8); refusing
+  // impossible counts here keeps a corrupt header from reserving memory.
+  const long long least =
+      v3 ? vertex_count * 2 + face_count * 8 : vertex_count * 3 + face_count * 7;
+  if (least > static_cast<long long>(in.remaining())) {
     throw InputError({file_name, counts_line, 0, {}},
                      "the header declares " + std::to_string(vertex_count) + " vertices and " +
-                         std::to_string(polygon_count) + " polygons but the file holds only " +
-                         std::to_string(in.remaining()) +
+                         std::to_string(face_count) + " " + naming.faces +
+                         " but the file holds only " + std::to_string(in.remaining()) +
                          " more numbers (it is truncated or the counts are wrong)");
   }
 
   std::vector<Point> points;
   points.reserve(std::size_t(vertex_count));
   for (long long i = 0; i < vertex_count; ++i) {
-    const std::string name = "vertex " + std::to_string(i);
+    const std::string name = "vertex " + std::to_string(i + base);
     const double x = in.number("the x coordinate of " + name);
     const double y = in.number("the y coordinate of " + name);
-    // Not bounded by P: the list also holds a -1 for each obstacle around the vertex.
-    const auto neighbours = in.integer("the neighbour count of " + name, 0, max_count);
-    for (long long k = 0; k < neighbours; ++k) {
-      in.integer("neighbouring polygon " + std::to_string(k) + " of " + name, -1,
-                 polygon_count - 1);
+    if (!v3) {
+      // Not bounded by P: the list also holds a -1 for each obstacle around the vertex.
+      const auto neighbours = in.integer("the neighbour count of " + name, 0, max_count);
+      for (long long k = 0; k < neighbours; ++k) {
+        in.integer("neighbouring polygon " + std::to_string(k) + " of " + name, -1, face_count - 1);
+      }
     }
     // -0 and 0 are the same place; normalising keeps exact equality and the key below simple.
     points.push_back({x + 0.0, y + 0.0});
@@ -286,13 +434,25 @@ Scene parse_polyanya_mesh(std::string_view text, const std::string& file_name) {
   }
 
   std::vector<Face> faces;
-  faces.reserve(std::size_t(polygon_count));
-  for (long long i = 0; i < polygon_count; ++i) {
-    const std::string name = "polygon " + std::to_string(i);
+  faces.reserve(std::size_t(face_count));
+  FaceSides sides;
+  for (long long i = 0; i < face_count; ++i) {
     Face face;
     face.index = int(i);
+    const std::string name = face_label(face, naming);
+    if (v3) {
+      const Token& flag = in.next("the traversable flag of " + name);
+      face.line = flag.line;
+      const auto t = reader_text::parse_integer(flag.text);
+      if (!t || (*t != 0 && *t != 1)) {
+        in.fail(flag, "the traversable flag of " + name +
+                          " must be 0 (not traversable) or 1 (traversable), found " +
+                          reader_text::quote(flag.text));
+      }
+      face.traversable = *t == 1;
+    }
     const Token& count_token = in.next("the vertex count of " + name);
-    face.line = count_token.line;
+    if (!v3) face.line = count_token.line;
     const auto n = reader_text::parse_integer(count_token.text);
     if (!n || *n < 3 || *n > vertex_count) {
       in.fail(count_token, "the vertex count of " + name + " must be an integer in [3, " +
@@ -300,25 +460,33 @@ Scene parse_polyanya_mesh(std::string_view text, const std::string& file_name) {
                                reader_text::quote(count_token.text));
     }
     for (long long k = 0; k < *n; ++k) {
-      const auto v = in.integer("vertex " + std::to_string(k) + " of " + name, 0, vertex_count - 1);
-      face.vertices.push_back(canonical[std::size_t(v)]);
+      const auto v = in.integer("vertex " + std::to_string(k + base) + " of " + name, base,
+                                vertex_count - 1 + base);
+      face.vertices.push_back(canonical[std::size_t(v - base)]);
+      if (v3) sides.vertex.push_back(std::uint32_t(v - base));
     }
     for (long long k = 0; k < *n; ++k) {
-      in.integer("neighbouring polygon " + std::to_string(k) + " of " + name, -1,
-                 polygon_count - 1);
+      if (v3) {
+        sides.neighbour.push_back(in.integer(
+            "neighbour " + std::to_string(k + base) + " of " + name, -face_count, face_count));
+        sides.token.push_back(in.previous());
+      } else {
+        in.integer("neighbouring polygon " + std::to_string(k) + " of " + name, -1, face_count - 1);
+      }
     }
+    if (v3) sides.first.push_back(std::uint32_t(sides.vertex.size()));
     faces.push_back(std::move(face));
   }
   if (in.remaining() > 0) {
     const Token& t = in.next("");
     in.fail(t, "unexpected " + reader_text::quote(t.text) + " after the last of the " +
-                   std::to_string(polygon_count) +
-                   " polygons the header declares (the header's counts may be wrong)");
+                   std::to_string(face_count) + " " + naming.faces +
+                   " the header declares (the header's counts may be wrong)");
   }
 
   // Faces: drop repeated consecutive vertices, refuse vertices visited twice, orient CCW, and
-  // drop flat faces (they add no area to the union).
-  std::vector<Face> kept;
+  // mark flat faces (they add no area to the union).
+  std::size_t free_faces = 0;
   for (Face& face : faces) {
     auto& v = face.vertices;
     v.erase(std::unique(v.begin(), v.end()), v.end());
@@ -328,22 +496,24 @@ Scene parse_polyanya_mesh(std::string_view text, const std::string& file_name) {
     const auto repeat = std::adjacent_find(sorted.begin(), sorted.end());
     if (repeat != sorted.end()) {
       throw InputError({file_name, face.line, 0, {}},
-                       face_name(face) + " is not a simple polygon: it visits vertex " +
-                           std::to_string(*repeat) + " " + format_point(points[*repeat]) +
-                           " twice");
+                       face_name(face, naming) + " is not a simple polygon: it visits " +
+                           vertex_name(*repeat, points, naming) + " twice");
     }
-    if (orient_face(face, points, file_name)) kept.push_back(std::move(face));
+    face.flat = !orient_face(face, points, naming, file_name);
+    if (!face.flat && face.traversable) ++free_faces;
   }
-  if (kept.empty()) {
-    throw InputError({file_name, counts_line, 0, {}}, "the mesh has no polygon of positive area");
+  if (free_faces == 0) {
+    throw InputError({file_name, counts_line, 0, {}},
+                     v3 ? "the mesh has no traversable face of positive area"
+                        : "the mesh has no polygon of positive area");
   }
 
-  // Boundary of the union (FORMAT-mesh-v2.txt: faces are convex and do not overlap): a directed
-  // edge of a CCW face is on the boundary when no other face has its reverse; free space is on
-  // its left.
+  // Faces are convex and do not overlap (FORMAT-mesh-v2.txt), blocked ones included: two faces
+  // with the same directed edge overlap.
   std::vector<DirectedEdge> edges;
-  for (std::size_t f = 0; f < kept.size(); ++f) {
-    const auto& v = kept[f].vertices;
+  for (std::size_t f = 0; f < faces.size(); ++f) {
+    if (faces[f].flat) continue;
+    const auto& v = faces[f].vertices;
     for (std::size_t i = 0; i < v.size(); ++i) {
       edges.push_back({v[i], v[(i + 1) % v.size()], int(f)});
     }
@@ -351,23 +521,37 @@ Scene parse_polyanya_mesh(std::string_view text, const std::string& file_name) {
   std::sort(edges.begin(), edges.end());
   for (std::size_t i = 1; i < edges.size(); ++i) {
     if (edges[i].from == edges[i - 1].from && edges[i].to == edges[i - 1].to) {
-      throw InputError({file_name, kept[std::size_t(edges[i].face)].line, 0, {}},
-                       face_name(kept[std::size_t(edges[i].face)]) + " and " +
-                           face_name(kept[std::size_t(edges[i - 1].face)]) +
+      const Face& later = faces[std::size_t(edges[i].face)];
+      throw InputError({file_name, later.line, 0, {}},
+                       face_name(later, naming) + " and " +
+                           face_name(faces[std::size_t(edges[i - 1].face)], naming) +
                            " overlap: both run from " + format_point(points[edges[i].from]) +
                            " to " + format_point(points[edges[i].to]));
     }
   }
+  const std::vector<std::pair<std::uint32_t, std::uint32_t>> walls =
+      v3 ? check_neighbours(faces, sides, points, canonical, naming, in)
+         : std::vector<std::pair<std::uint32_t, std::uint32_t>>{};
+
+  // Boundary of the union of the traversable faces: a directed edge of a CCW face is on it when no
+  // other traversable face has its reverse; free space is on its left. A wall (version 3: a
+  // constrained edge between two traversable faces) stays in both directions, so the boundary
+  // goes along it and back, free on both sides.
+  std::erase_if(edges,
+                [&](const DirectedEdge& e) { return !faces[std::size_t(e.face)].traversable; });
   std::vector<DirectedEdge> boundary;
   for (const DirectedEdge& e : edges) {
     const auto reverse =
         std::lower_bound(edges.begin(), edges.end(), DirectedEdge{e.to, e.from, 0});
-    if (reverse == edges.end() || reverse->from != e.to || reverse->to != e.from) {
+    const bool shared = reverse != edges.end() && reverse->from == e.to && reverse->to == e.from;
+    if (!shared ||
+        std::binary_search(walls.begin(), walls.end(),
+                           std::make_pair(std::min(e.from, e.to), std::max(e.from, e.to)))) {
       boundary.push_back(e);
     }
   }
 
-  refuse_t_junctions(boundary, points, kept, file_name);
+  refuse_t_junctions(boundary, points, faces, naming, file_name);
 
   // Outgoing boundary edges of each vertex as ranges of `boundary` (sorted by origin), and the
   // number of boundary edges touching each vertex.
@@ -384,8 +568,9 @@ Scene parse_polyanya_mesh(std::string_view text, const std::string& file_name) {
   // clockwise from the ray v->u. That ray and the edge bound the free sector the incoming edge
   // has on its left, with no boundary edge inside, so the ring keeps to one region; at a vertex
   // where faces touch only at a corner this separates them, matching the grid rule that a
-  // zero-width gap is a wall. In a valid mesh this pairs incoming and outgoing edges one to one;
-  // otherwise faces overlap or meet at a vertex lying inside another face's edge.
+  // zero-width gap is a wall. The way back along a wall (v->u itself) comes last, so a ring turns
+  // round a wall only at its free end. In a valid mesh this pairs incoming and outgoing edges one
+  // to one; otherwise faces overlap or meet at a vertex lying inside another face's edge.
   constexpr std::uint32_t none = std::numeric_limits<std::uint32_t>::max();
   std::vector<std::uint32_t> successor(boundary.size(), none);
   std::vector<unsigned char> claimed(boundary.size(), 0);
@@ -401,12 +586,12 @@ Scene parse_polyanya_mesh(std::string_view text, const std::string& file_name) {
       }
     }
     if (best == none || claimed[best]) {
-      throw InputError({file_name, kept[std::size_t(boundary[e].face)].line, 0, {}},
-                       "the boundary of the mesh is ambiguous at vertex " + std::to_string(v_id) +
-                           " " + format_point(v) +
-                           ": polygons overlap there or a vertex lies inside another polygon's "
-                           "edge (near " +
-                           face_name(kept[std::size_t(boundary[e].face)]) + ")");
+      const Face& near = faces[std::size_t(boundary[e].face)];
+      throw InputError({file_name, near.line, 0, {}},
+                       "the boundary of the mesh is ambiguous at " +
+                           vertex_name(v_id, points, naming) + ": " + naming.faces +
+                           " overlap there or a vertex lies inside another " + naming.face +
+                           "'s edge (near " + face_name(near, naming) + ")");
     }
     claimed[best] = 1;
     successor[e] = best;

@@ -31,13 +31,18 @@ inline constexpr std::size_t max_scenario_file_bytes = std::size_t{256} << 20;
 Scene read_movingai_map(const std::filesystem::path& path);
 Scene parse_movingai_map(std::string_view text, const std::string& file_name);
 
-// Reads a Polyanya navigation mesh (`.mesh`, versions 1 and 2; see FORMAT-mesh-v2.txt in the
-// Polyanya repository). Free space is the union of the faces; the scene has no obstacles, bounds
-// = the bounding box of the vertices, and free_boundary = the boundary of the union. Coordinates
+// Reads a Polyanya navigation mesh (`.mesh`, versions 1 and 2 as in FORMAT-mesh-v2.txt of the
+// Polyanya repository, and version 3 as in FORMAT-mesh-v3.txt). Free space is the union of the
+// faces (version 3: the traversable ones); the scene has no obstacles, bounds = the bounding box
+// of the vertices, and free_boundary = the boundary of the union, in which a version 3
+// constrained edge between two traversable faces is a wall traced along and back. Coordinates
 // are kept exactly as written (y is not flipped), so `.scen` points for the mesh apply unchanged.
 // Faces are taken to be convex as the format says; refused with file:line:column are bad counts
-// and indices, non-finite numbers, faces visiting a vertex twice, faces overlapping along an edge
-// and T-junctions (a vertex inside another face's boundary edge). O(E log E) for E face edges.
+// and indices, non-finite numbers, faces visiting a vertex twice, faces overlapping along an edge,
+// T-junctions (a vertex inside another face's boundary edge) and, in version 3, traversable flags
+// other than 0 or 1 and neighbour entries that do not match the faces' shared edges. O(E log E)
+// for E face edges. Messages number vertices and faces as the file does (from 0, version 3 from
+// 1).
 Scene read_polyanya_mesh(const std::filesystem::path& path);
 Scene parse_polyanya_mesh(std::string_view text, const std::string& file_name);
 

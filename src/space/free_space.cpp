@@ -219,7 +219,9 @@ void FreeSpace::Impl::label_components_by_nesting() {
         side = exact::side_of_ring(rings[outers[c]].points, p);
         if (side != exact::Side::boundary) break;
       }
-      if (side != exact::Side::outside) {
+      // A hole with every vertex on this outer ring runs along it the other way (walls closing
+      // off a room: the room inside is this ring's component, the hole bounds the space around).
+      if (side == exact::Side::inside) {
         ring.component = c;
         break;
       }
@@ -297,6 +299,10 @@ bool FreeSpace::line_of_sight(Point a, Point b) const {
   if (a == b) return is_free(a);
   bool blocked = false;
   bool touched = false;  // the segment met the boundary (validly) somewhere
+  // Ends of the segment strictly inside an edge, heading to its blocked side (right) or its free
+  // side (left). The only other edge through such a point is the way back along a wall, which has
+  // free space on the other side: an end on a wall may leave towards either.
+  bool a_to_blocked = false, a_to_free = false, b_to_blocked = false, b_to_free = false;
   // Boundary vertices on the segment, judged below with every edge meeting there.
   thread_local std::vector<std::uint32_t> contacts;
   contacts.clear();
@@ -318,11 +324,13 @@ bool FreeSpace::line_of_sight(Point a, Point b) const {
     };
     if (strictly_inside_edge(a, oa)) {
       touched = true;
-      if (ob < 0) blocked = true;
+      a_to_blocked = a_to_blocked || ob < 0;
+      a_to_free = a_to_free || ob > 0;
     }
     if (strictly_inside_edge(b, ob)) {
       touched = true;
-      if (oa < 0) blocked = true;
+      b_to_blocked = b_to_blocked || oa < 0;
+      b_to_free = b_to_free || oa > 0;
     }
     if (ou == 0 && exact::collinear_between(a, b, u)) contacts.push_back(s.stars.start_of(e));
     if (ov == 0 && exact::collinear_between(a, b, v)) contacts.push_back(s.stars.end_of(e));
@@ -346,7 +354,7 @@ bool FreeSpace::line_of_sight(Point a, Point b) const {
     }
     return false;
   });
-  if (blocked) return false;
+  if (blocked || (a_to_blocked && !a_to_free) || (b_to_blocked && !b_to_free)) return false;
 
   std::sort(contacts.begin(), contacts.end());
   contacts.erase(std::unique(contacts.begin(), contacts.end()), contacts.end());
@@ -367,18 +375,21 @@ bool FreeSpace::line_of_sight(Point a, Point b) const {
 bool FreeSpace::turn_is_free(Point from, Point w, Point to) const {
   const Impl& s = *impl_;
   if (s.grid.empty()) return true;
-  std::optional<std::uint32_t> inside_edge;
+  // Inside an edge the boundary continues both ways. Rings meet only at vertices, so the only
+  // other edge through such a point is the way back along a wall.
+  detail::Ray rays[4];
+  std::size_t count = 0;
   for (std::uint32_t e : s.grid.edges_in(s.grid.bucket(w))) {
     const Point u = s.edges[e].a, v = s.edges[e].b;
     if (u == w) return detail::turn_is_free(from, w, to, s.stars.rays(s.stars.start_of(e)));
     if (v == w) return detail::turn_is_free(from, w, to, s.stars.rays(s.stars.end_of(e)));
-    if (!inside_edge && exact::on_segment(u, v, w)) inside_edge = e;
+    if (count < 4 && exact::on_segment(u, v, w)) {
+      rays[count++] = {v, true};
+      rays[count++] = {u, false};
+    }
   }
-  if (!inside_edge) return true;  // w is not on the boundary
-  // Inside an edge (rings meet only at vertices, so no other edge passes here): it continues
-  // both ways.
-  const detail::Ray rays[2] = {{s.edges[*inside_edge].b, true}, {s.edges[*inside_edge].a, false}};
-  return detail::turn_is_free(from, w, to, rays);
+  if (count == 0) return true;  // w is not on the boundary
+  return detail::turn_is_free(from, w, to, std::span<const detail::Ray>(rays, count));
 }
 
 BoxClass FreeSpace::classify(const Box& box) const {

@@ -21,7 +21,7 @@ bool clockwise_before(Point v, Point q, Point r1, Point r2) {
   if (h1 != h2) return h1 < h2;
   const int o = exact::orientation(v, r1, r2);
   if (o != 0) return o < 0;
-  // Same direction (never for a valid boundary) or opposite (only possible across halves).
+  // Same direction (a wall, see free_after) or opposite (only possible across halves).
   return exact::orientation(v, q, r1) == 0 && same_direction(v, q, r1);
 }
 
@@ -40,9 +40,16 @@ bool along(Point v, Point direction, Point r) {
 }  // namespace
 
 bool free_after(Point v, Point q, std::span<const Ray> rays) {
+  // Two rays to one point are a wall: the boundary runs along it and back, with free space on
+  // both sides, so of the two the outgoing one (free just counter-clockwise of it) decides.
   const Ray* first = &rays.front();
-  for (const Ray& r : rays)
-    if (clockwise_before(v, q, r.toward, first->toward)) first = &r;
+  for (const Ray& r : rays) {
+    if (r.toward == first->toward) {
+      if (r.outgoing) first = &r;
+    } else if (clockwise_before(v, q, r.toward, first->toward)) {
+      first = &r;
+    }
+  }
   return first->outgoing;
 }
 
@@ -128,9 +135,14 @@ VertexStars::VertexStars(std::span<const Segment> edges, std::span<const std::ui
     if (k == 0) continue;
     order.resize(k);
     std::iota(order.begin(), order.end(), std::uint32_t(first));
+    // Of two rays in one direction (a wall) the incoming one comes first: the sector just
+    // clockwise of the wall ends at it and the one just counter-clockwise starts at the outgoing
+    // one, both free.
     if (k > 2)
       std::sort(order.begin(), order.end(), [&](std::uint32_t l, std::uint32_t r) {
-        return counter_clockwise_before(at, rays_[l].toward, rays_[r].toward);
+        if (counter_clockwise_before(at, rays_[l].toward, rays_[r].toward)) return true;
+        if (counter_clockwise_before(at, rays_[r].toward, rays_[l].toward)) return false;
+        return !rays_[l].outgoing && rays_[r].outgoing;
       });
     sorted.clear();
     sorted_component.clear();

@@ -10,7 +10,9 @@
 // the rings pair incoming and outgoing edges at a point where several blocked parts touch is
 // arbitrary (two squares touching at a corner may come as one ring through the point twice or as
 // two rings), so every decision looks at all rays at the point, never at one ring's corner: that
-// is what keeps zero-width gaps closed.
+// is what keeps zero-width gaps closed. A wall (an edge traced once each way, free on both sides)
+// gives two rays in one direction, an incoming one and an outgoing one; the sector between them
+// is empty, and the free sectors on either side end and start at them.
 
 #include <cstdint>
 #include <span>

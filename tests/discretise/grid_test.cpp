@@ -116,6 +116,47 @@ TEST(OccupancyGrid, DiagonalMovesNeedBothOrthogonalNeighboursFree) {
   EXPECT_FALSE(offered);
 }
 
+// A wall (a boundary edge traced both ways, free on both sides, as a navigation mesh's
+// constrained edge becomes) lies along cell sides from (2, 0) to (2, 3): the cells beside it are
+// free, but no move may cross it, nor pass diagonally through a point of it.
+TEST(OccupancyGrid, NoMoveCrossesAWallAlongCellSides) {
+  Scene scene;
+  scene.bounds = rect(0, 0, 4, 4);
+  scene.free_boundary = {{{0, 0}, {2, 0}, {2, 3}, {2, 0}, {4, 0}, {4, 4}, {0, 4}}};
+  const FreeSpace space(scene);
+  for (int connectivity : {4, 8}) {
+    GridOptions options;
+    options.resolution = 1.0;
+    options.connectivity = connectivity;
+    const OccupancyGrid grid(space, options);
+    ASSERT_EQ(grid.width(), 4);
+    ASSERT_EQ(grid.height(), 4);
+    int moves = 0;
+    for (int cy = 0; cy < 4; ++cy) {
+      for (int cx = 0; cx < 4; ++cx) {
+        ASSERT_FALSE(grid.blocked(cx, cy)) << cx << "," << cy;
+        const Point from = grid.cell_centre(cx, cy);
+        grid.for_each_neighbour(search::NodeId(cy * 4 + cx), [&](search::NodeId n, double) {
+          const Point to = grid.node_position(n);
+          EXPECT_TRUE(space.line_of_sight(from, to))
+              << connectivity << "-connected move from " << from.x << "," << from.y << " to "
+              << to.x << "," << to.y << " crosses the wall";
+          ++moves;
+        });
+      }
+    }
+    // Only the three moves across the wall (and, 8-connected, the diagonals through its
+    // points) are gone.
+    EXPECT_EQ(moves, connectivity == 4 ? 48 - 6 : 48 + 36 - 6 - 3 * 4) << connectivity;
+  }
+  PlanOptions options;
+  options.settings.set("grid.resolution", 1.0);
+  const Planner planner(scene, options);
+  const PlanResult r = planner.plan({1.5, 0.5}, {2.5, 0.5});
+  ASSERT_TRUE(r.found()) << r.message;
+  EXPECT_GT(r.cost, 5.0);  // around the top of the wall at (2, 3)
+}
+
 TEST(OccupancyGrid, EveryAdmissibleHeuristicFindsTheSameOptimalCost) {
   Scene scene = random_scene(3, 0.0);
   scene.regions.push_back({"mud", 2.5, std::nullopt, rect(5, 5, 12, 9), {}});

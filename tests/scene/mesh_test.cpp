@@ -1,6 +1,7 @@
 // Polyanya meshes: invariants checked on every mesh available (bundled in scenes/mesh and, when
 // present, ../shared/data/mesh), the mesh scenario, a cross-check against the grid tracer on cell
-// patterns written as meshes, and a corpus of bad inputs.
+// patterns written as meshes, version 3 (blocked faces, walls, the same boundary as version 2),
+// and a corpus of bad inputs.
 
 #include <gtest/gtest.h>
 
@@ -10,13 +11,16 @@
 #include <fstream>
 #include <map>
 #include <random>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "../../src/scene/readers.hpp"
 #include "polynav/error.hpp"
+#include "polynav/plan/planner.hpp"
 #include "polynav/scene/scene.hpp"
+#include "polynav/space/free_space.hpp"
 
 namespace polynav {
 namespace {
@@ -27,11 +31,18 @@ const fs::path bundled_dir = fs::path(POLYNAV_SOURCE_DIR) / "scenes" / "mesh";
 const fs::path shared_dir = fs::path(POLYNAV_SHARED_DATA) / "mesh";
 const fs::path corpus_dir = fs::path(POLYNAV_SOURCE_DIR) / "tests" / "corpus" / "bad_maps";
 
+using EdgeKey = std::pair<std::pair<double, double>, std::pair<double, double>>;
+EdgeKey key(Point a, Point b) {
+  return {{a.x + 0.0, a.y + 0.0}, {b.x + 0.0, b.y + 0.0}};
+}
+
 // A mesh read by a deliberately naive parser (whitespace-separated numbers, no validation), with
-// every face put in counter-clockwise order.
+// every face put in counter-clockwise order. Version 3 keeps only the traversable faces, and
+// `walls` holds both directions of each constrained edge between two of them.
 struct PlainMesh {
   std::vector<Point> vertices;
   std::vector<std::vector<Point>> faces;
+  std::set<EdgeKey> walls;
 };
 
 PlainMesh read_plain_mesh(const fs::path& path) {
@@ -44,20 +55,42 @@ PlainMesh read_plain_mesh(const fs::path& path) {
   PlainMesh mesh;
   for (std::size_t i = 0; i < v_count; ++i) {
     Point p;
+    in >> p.x >> p.y;
     int n = 0;
-    in >> p.x >> p.y >> n;
+    if (version < 3) in >> n;
     for (int k = 0, skip = 0; k < n; ++k) in >> skip;
     mesh.vertices.push_back(p);
   }
+  const int base = version < 3 ? 0 : 1;
+  std::vector<std::vector<Point>> faces;
+  std::vector<std::vector<long long>> neighbours;
+  std::vector<bool> traversable;
   for (std::size_t i = 0; i < p_count; ++i) {
+    int flag = 1;
+    if (version == 3) in >> flag;
+    traversable.push_back(flag == 1);
     int n = 0;
     in >> n;
     std::vector<Point> face;
     for (int k = 0, v = 0; k < n; ++k) {
       in >> v;
-      face.push_back(mesh.vertices[std::size_t(v)]);
+      face.push_back(mesh.vertices[std::size_t(v - base)]);
     }
-    for (int k = 0, skip = 0; k < n; ++k) in >> skip;
+    faces.push_back(face);
+    neighbours.emplace_back(std::size_t(n));
+    for (long long& k : neighbours.back()) in >> k;
+  }
+  for (std::size_t i = 0; i < faces.size(); ++i) {
+    if (!traversable[i]) continue;
+    std::vector<Point> face = faces[i];
+    const std::size_t n = face.size();
+    for (std::size_t k = 0; version == 3 && k < n; ++k) {
+      const long long across = neighbours[i][k];
+      if (across < 0 && traversable[std::size_t(-across - 1)]) {
+        mesh.walls.insert(key(face[(k + n - 1) % n], face[k]));
+        mesh.walls.insert(key(face[k], face[(k + n - 1) % n]));
+      }
+    }
     if (signed_area2(face) < 0) std::reverse(face.begin(), face.end());
     mesh.faces.push_back(face);
   }
@@ -71,16 +104,12 @@ bool on_segment(Point a, Point b, Point p) {
   return std::abs(cross(d, p - a)) <= 1e-12 * scale && t > 0 && t < scale;
 }
 
-using EdgeKey = std::pair<std::pair<double, double>, std::pair<double, double>>;
-EdgeKey key(Point a, Point b) {
-  return {{a.x + 0.0, a.y + 0.0}, {b.x + 0.0, b.y + 0.0}};
-}
-
 // Checks free_boundary against the faces: total signed area equals the faces' area; every ring
 // vertex is a mesh vertex; every ring edge is a chain of face edges, each of which belongs to
-// exactly one face that has it in the ring's direction (free on the left); those pieces are all
-// the face edges of that kind, each used once; no ring vertex lies inside a ring edge; and two
-// consecutive ring edges are collinear only at a vertex another ring edge touches.
+// exactly one face that has it in the ring's direction (free on the left) and is either in no
+// other face or a wall; those pieces are all the face edges of that kind, each used once; no ring
+// vertex lies inside a ring edge; and two consecutive ring edges are collinear only at a vertex
+// another ring edge touches.
 ::testing::AssertionResult boundary_matches_faces(const Scene& scene, const PlainMesh& mesh) {
   double face_area2 = 0.0;
   std::map<EdgeKey, int> directed;
@@ -93,7 +122,7 @@ EdgeKey key(Point a, Point b) {
   std::size_t boundary_count = 0;
   for (const auto& [k, count] : directed) {
     if (count != 1) return ::testing::AssertionFailure() << "a directed face edge repeats";
-    if (directed.count({k.second, k.first}) == 0) {
+    if (directed.count({k.second, k.first}) == 0 || mesh.walls.count(k) != 0) {
       boundary_from.emplace(k.first, Point{k.second.first, k.second.second});
       ++boundary_count;
     }
@@ -403,12 +432,210 @@ TEST(MeshOrientation, CollinearVerticesMergeOnlyWhenNothingElseTouches) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Version 3: free space is the union of the traversable faces; a constrained edge between two of
+// them is a wall, traced along and back.
+
+Ring rect(double x0, double y0, double x1, double y1) {
+  return {{x0, y0}, {x1, y0}, {x1, y1}, {x0, y1}};
+}
+
+// Three unit squares in a row; `middle` is the middle one's traversable flag and `sign` the sign
+// of the neighbour ids across its two sides.
+std::string strip_of_three(int middle, int sign) {
+  const std::string l = std::to_string(sign * 1), m = std::to_string(sign * 2),
+                    r = std::to_string(sign * 3);
+  return "mesh\n3\n8 3\n0 0\n1 0\n2 0\n3 0\n3 1\n2 1\n1 1\n0 1\n"
+         "1 4 1 2 7 8 0 0 " +
+         m + " 0\n" + std::to_string(middle) + " 4 2 3 6 7 " + l + " 0 " + r + " 0\n" +
+         "1 4 3 4 5 6 " + m + " 0 0 0\n";
+}
+
+TEST(MeshV3, NonTraversableFacesAreBlocked) {
+  const Scene blocked = parse_polyanya_mesh(strip_of_three(0, -1), "strip.mesh");
+  EXPECT_EQ(normalised(blocked.free_boundary), normalised({rect(0, 0, 1, 1), rect(2, 0, 3, 1)}));
+  EXPECT_EQ(blocked.bounds, rect(0, 0, 3, 1));
+  const FreeSpace space(blocked);
+  EXPECT_DOUBLE_EQ(space.area(), 2.0);
+  EXPECT_EQ(space.component_count(), 2u);
+  EXPECT_FALSE(space.is_free({1.5, 0.5}));
+  EXPECT_FALSE(space.line_of_sight({0.5, 0.5}, {2.5, 0.5}));
+  // The same faces all traversable and crossable are one rectangle.
+  const Scene open = parse_polyanya_mesh(strip_of_three(1, 1), "strip.mesh");
+  EXPECT_EQ(normalised(open.free_boundary), normalised({rect(0, 0, 3, 1)}));
+  EXPECT_TRUE(FreeSpace(open).line_of_sight({0.5, 0.5}, {2.5, 0.5}));
+}
+
+TEST(MeshV3, CubeExampleIsItsThreeTraversableTriangles) {
+  const fs::path path = shared_dir / "cube-v3.mesh";
+  if (!fs::exists(path)) GTEST_SKIP() << "no reference data: " << path << " is absent";
+  const Scene scene = read_polyanya_mesh(path);
+  // The square (0, 0)-(10, 10) less its blocked bottom triangle (faces listed clockwise, which
+  // are reversed as in versions 1 and 2).
+  EXPECT_EQ(normalised(scene.free_boundary),
+            normalised({{{0, 0}, {5, 5}, {10, 0}, {10, 10}, {0, 10}}}));
+  const FreeSpace space(scene);
+  EXPECT_DOUBLE_EQ(space.area(), 75.0);
+  EXPECT_EQ(space.component_count(), 1u);
+  EXPECT_FALSE(space.is_free({5, 2}));
+  EXPECT_TRUE(space.is_free({5, 8}));
+  EXPECT_FALSE(space.line_of_sight({1, 2}, {9, 2}));  // through the blocked triangle
+  EXPECT_TRUE(space.line_of_sight({1, 2}, {5, 5}));
+  EXPECT_TRUE(space.line_of_sight({1, 9}, {9, 9}));
+}
+
+TEST(MeshV3, ConstrainedEdgeBetweenTraversableFacesIsAWall) {
+  // Two unit squares side by side; their shared side from (1, 0) to (1, 1) is constrained.
+  const auto two_squares = [](int sign) {
+    return "mesh 3 6 2  0 0  1 0  2 0  2 1  1 1  0 1\n"
+           "1 4 1 2 5 6 0 0 " +
+           std::to_string(2 * sign) + " 0\n1 4 2 3 4 5 " + std::to_string(sign) + " 0 0 0\n";
+  };
+  const Scene walled = parse_polyanya_mesh(two_squares(-1), "wall.mesh");
+  EXPECT_EQ(normalised(walled.free_boundary), normalised({rect(0, 0, 1, 1), rect(1, 0, 2, 1)}));
+  const FreeSpace space(walled);
+  EXPECT_DOUBLE_EQ(space.area(), 2.0);
+  EXPECT_EQ(space.component_count(), 2u);
+  EXPECT_FALSE(space.line_of_sight({0.5, 0.5}, {1.5, 0.5}));  // across the wall
+  EXPECT_FALSE(space.line_of_sight({1.5, 0.2}, {0.5, 0.8}));
+  EXPECT_TRUE(space.line_of_sight({1, 0}, {1, 1}));  // along it
+  EXPECT_TRUE(space.line_of_sight({1, 0.25}, {1, 0.75}));
+  EXPECT_TRUE(space.is_free({1, 0.5}));  // on it
+  EXPECT_TRUE(space.line_of_sight({0.5, 0.5}, {1, 0.5}));
+  EXPECT_TRUE(space.line_of_sight({1.5, 0.5}, {1, 0.5}));
+  EXPECT_FALSE(space.turn_is_free({0.5, 0.5}, {1, 0.5}, {1.5, 0.5}));
+  // Unconstrained, the shared side is no boundary at all.
+  const Scene open = parse_polyanya_mesh(two_squares(1), "open.mesh");
+  EXPECT_EQ(normalised(open.free_boundary), normalised({rect(0, 0, 2, 1)}));
+  EXPECT_TRUE(FreeSpace(open).line_of_sight({0.5, 0.5}, {1.5, 0.5}));
+}
+
+TEST(MeshV3, AWallEndingInFreeSpaceIsASlitThatPathsGoRound) {
+  // Four unit squares; only the side between the bottom two, from (1, 0) to (1, 1), is
+  // constrained. The ring runs up that side and back.
+  const std::string text =
+      "mesh 3 9 4  0 0  1 0  2 0  0 1  1 1  2 1  0 2  1 2  2 2\n"
+      "1 4 1 2 5 4 0 0 -2 3\n"
+      "1 4 2 3 6 5 -1 0 0 4\n"
+      "1 4 4 5 8 7 0 1 4 0\n"
+      "1 4 5 6 9 8 3 2 0 0\n";
+  const Scene scene = parse_polyanya_mesh(text, "slit.mesh");
+  EXPECT_EQ(normalised(scene.free_boundary),
+            normalised({{{0, 0}, {1, 0}, {1, 1}, {1, 0}, {2, 0}, {2, 2}, {0, 2}}}));
+  const FreeSpace space(scene);
+  EXPECT_DOUBLE_EQ(space.area(), 4.0);
+  EXPECT_EQ(space.component_count(), 1u);
+  EXPECT_FALSE(space.line_of_sight({0.5, 0.5}, {1.5, 0.5}));
+  EXPECT_TRUE(space.line_of_sight({1, 0}, {1, 1}));
+  EXPECT_TRUE(space.is_free({1, 0.5}));
+  EXPECT_TRUE(space.line_of_sight({0.5, 1.5}, {1.5, 1.5}));  // above the wall's end
+  EXPECT_TRUE(space.line_of_sight({0.5, 0.5}, {1, 1}));      // to its end
+  // The shortest path bends round the wall's end at (1, 1); the grid's path does not cross it.
+  PlanOptions options;
+  options.method = "visgraph";
+  const PlanResult shortest = Planner(scene, options).plan({0.5, 0.5}, {1.5, 0.5});
+  ASSERT_TRUE(shortest.found()) << shortest.message;
+  EXPECT_NEAR(shortest.cost, 2 * std::sqrt(0.5), 1e-12);
+  EXPECT_EQ(shortest.waypoints, (std::vector<Point>{{0.5, 0.5}, {1, 1}, {1.5, 0.5}}));
+  options.method = "grid";
+  options.settings.set("grid.resolution", 0.25);
+  const PlanResult grid = Planner(scene, options).plan({0.5, 0.5}, {1.5, 0.5});
+  ASSERT_TRUE(grid.found()) << grid.message;
+  EXPECT_GE(grid.cost, shortest.cost - 1e-12);
+}
+
+TEST(MeshV3, BundledWallsMeshShortestPaths) {
+  // scenes/mesh/walls-v3.mesh: 5 x 4 unit squares, the two at (2, 1) and (2, 2) blocked (a
+  // pillar from (2, 1) to (3, 3)), walls from (1, 0) up to (1, 2) and from the pillar at (3, 2)
+  // right to the border at (5, 2).
+  const Scene scene = read_polyanya_mesh(bundled_dir / "walls-v3.mesh");
+  PlanOptions options;
+  options.method = "visgraph";
+  const Planner planner(scene, options);
+  const PlanResult round_wall = planner.plan({0.5, 0.5}, {1.5, 0.5});
+  ASSERT_TRUE(round_wall.found()) << round_wall.message;
+  EXPECT_NEAR(round_wall.cost, 2 * std::sqrt(2.5), 1e-12);
+  // The wall meets the pillar at (3, 2): no way through there, so round the pillar's far side.
+  const PlanResult round_pillar = planner.plan({3.5, 1.5}, {3.5, 2.5});
+  ASSERT_TRUE(round_pillar.found()) << round_pillar.message;
+  EXPECT_NEAR(round_pillar.cost, 4 + std::sqrt(2.0), 1e-12);
+}
+
+// A version 1 or 2 mesh written as version 3: vertices as written, faces traversable, 1-based
+// ids, and each neighbour the other face with that edge (found by coordinates) or 0.
+std::string as_version_3(const fs::path& path) {
+  std::ifstream in(path);
+  std::string header, version;
+  std::size_t v_count = 0, p_count = 0;
+  in >> header >> version >> v_count >> p_count;
+  std::ostringstream out;
+  out << "mesh\n3\n" << v_count << ' ' << p_count << '\n';
+  std::vector<std::pair<double, double>> at;
+  for (std::size_t i = 0; i < v_count; ++i) {
+    std::string x, y;
+    int n = 0;
+    in >> x >> y >> n;
+    for (int k = 0, skip = 0; k < n; ++k) in >> skip;
+    out << x << ' ' << y << '\n';
+    at.emplace_back(std::stod(x) + 0.0, std::stod(y) + 0.0);
+  }
+  std::vector<std::vector<std::size_t>> faces(p_count);
+  std::multimap<std::pair<std::pair<double, double>, std::pair<double, double>>, std::size_t> owner;
+  for (std::size_t f = 0; f < p_count; ++f) {
+    int n = 0;
+    in >> n;
+    faces[f].resize(std::size_t(n));
+    for (std::size_t& v : faces[f]) in >> v;
+    for (int k = 0, skip = 0; k < n; ++k) in >> skip;
+    for (std::size_t k = 0; k < faces[f].size(); ++k) {
+      const auto a = at[faces[f][(k + faces[f].size() - 1) % faces[f].size()]];
+      const auto b = at[faces[f][k]];
+      owner.emplace(std::minmax(a, b), f);
+    }
+  }
+  for (std::size_t f = 0; f < p_count; ++f) {
+    out << "1 " << faces[f].size();
+    for (std::size_t v : faces[f]) out << ' ' << v + 1;
+    for (std::size_t k = 0; k < faces[f].size(); ++k) {
+      const auto a = at[faces[f][(k + faces[f].size() - 1) % faces[f].size()]];
+      const auto b = at[faces[f][k]];
+      std::size_t across = 0;
+      const auto [first, last] = owner.equal_range(std::minmax(a, b));
+      for (auto it = first; it != last; ++it)
+        if (it->second != f) across = it->second + 1;
+      out << ' ' << across;
+    }
+    out << '\n';
+  }
+  return out.str();
+}
+
+TEST(MeshV3, EveryFaceTraversableGivesTheSameBoundaryAsVersion2) {
+  int compared = 0;
+  for (const fs::path& path : fixtures()) {
+    if (path.empty()) continue;
+    std::ifstream in(path);
+    std::string header;
+    int version = 0;
+    in >> header >> version;
+    if (version == 3) continue;
+    SCOPED_TRACE(path.string());
+    const Scene original = read_polyanya_mesh(path);
+    const Scene rewritten = parse_polyanya_mesh(as_version_3(path), path.string());
+    EXPECT_EQ(rewritten.free_boundary, original.free_boundary);
+    EXPECT_EQ(rewritten.bounds, original.bounds);
+    ++compared;
+  }
+  EXPECT_GE(compared, 9);  // the bundled meshes at least
+}
+
+// ---------------------------------------------------------------------------------------------
 // Bad inputs: each names the file, the line and the offending value.
 
 struct BadMesh {
   std::string file;
   int line;
   std::string value;
+  int column = -1;  // checked when >= 0; 0 = the message names the line only
 };
 
 std::ostream& operator<<(std::ostream& os, const BadMesh& b) {
@@ -428,6 +655,14 @@ TEST_P(BadMeshInput, ThrowsInputErrorNamingFileLineAndValue) {
     EXPECT_EQ(e.where().file, path.string());
     EXPECT_EQ(e.where().line, GetParam().line) << what;
     EXPECT_EQ(what.rfind(path.string() + ":" + std::to_string(GetParam().line), 0), 0u) << what;
+    if (GetParam().column >= 0) {
+      EXPECT_EQ(e.where().column, GetParam().column) << what;
+      const std::string column =
+          GetParam().column > 0 ? ":" + std::to_string(GetParam().column) : std::string();
+      EXPECT_EQ(
+          what.rfind(path.string() + ":" + std::to_string(GetParam().line) + column + ": ", 0), 0u)
+          << what;
+    }
     EXPECT_NE(what.find(GetParam().value), std::string::npos)
         << what << "\nlacks: " << GetParam().value;
   }
@@ -445,7 +680,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadMesh{"truncated.mesh", 9, "expected vertex 2 of polygon 1"},
         BadMesh{"nan.mesh", 6, "x coordinate of vertex 2 must be a finite number, found nan"},
         BadMesh{"overflow.mesh", 7, "y coordinate of vertex 3 must be a number, found '1e999'"},
-        BadMesh{"bad_version.mesh", 2, "unsupported mesh version '3'"},
+        BadMesh{"bad_version.mesh", 2, "unsupported mesh version '4' (supported: 1, 2, 3)", 1},
         BadMesh{"not_a_mesh.mesh", 1, "found 'poly'"},
         BadMesh{"overlapping.mesh", 10, "polygon 2 (line 10) and polygon 0 (line 8) overlap"},
         BadMesh{"repeated_vertex.mesh", 8, "visits vertex 0 (0, 0) twice"},
@@ -454,7 +689,46 @@ INSTANTIATE_TEST_SUITE_P(
         BadMesh{"flat.mesh", 3, "no polygon of positive area"},
         BadMesh{"negative_count.mesh", 3, "found -1"},
         BadMesh{"t_junction.mesh", 10,
-                "vertex 3 (1, 0) lies inside the edge from (0, 0) to (2, 0)"}),
+                "vertex 3 (1, 0) lies inside the edge from (0, 0) to (2, 0)"},
+        // Version 3: faces are numbered from 1 and so are vertices, as in the file.
+        BadMesh{"v3_traversable_flag.mesh", 14,
+                "the traversable flag of face 2 must be 0 (not traversable) or 1 (traversable), "
+                "found '2'",
+                1},
+        BadMesh{"v3_neighbour_out_of_range.mesh", 15,
+                "neighbour 3 of face 3 must be in [-4, 4], found -5", 17},
+        BadMesh{"v3_neighbour_not_sharing.mesh", 13,
+                "neighbour 4 of face 1 is 2, but face 2 (line 14) does not have that edge, from "
+                "vertex 5 (1, 1) to vertex 4 (0, 1) (face 3 (line 15) has it)",
+                20},
+        BadMesh{"v3_neighbour_itself.mesh", 13, "neighbour 4 of face 1 is 1, face 1 itself", 20},
+        BadMesh{"v3_border_but_shared.mesh", 13,
+                "neighbour 4 of face 1 is 3, but face 3 (line 15) has 0 (the border of the mesh) "
+                "across that edge, from vertex 5 (1, 1) to vertex 4 (0, 1), not 1 or -1",
+                20},
+        BadMesh{"v3_neighbour_not_named_back.mesh", 13,
+                "neighbour 4 of face 1 is 3, but face 3 (line 15) has 2 across that edge, from "
+                "vertex 5 (1, 1) to vertex 4 (0, 1), not 1 or -1",
+                20},
+        BadMesh{"v3_crossing_disagrees.mesh", 13,
+                "neighbour 4 of face 1 is 3 (it can be crossed), but face 3 (line 15) has -1 (a "
+                "constrained edge) across that edge, from vertex 5 (1, 1) to vertex 4 (0, 1); two "
+                "traversable faces must agree",
+                20},
+        BadMesh{"v3_too_few_faces.mesh", 16,
+                "unexpected end of file: expected the traversable flag of face 5", 0},
+        BadMesh{"v3_too_many_faces.mesh", 17,
+                "unexpected '0' after the last of the 4 faces the header declares", 1},
+        BadMesh{"v3_impossible_counts.mesh", 3,
+                "the header declares 9 vertices and 200 faces but the file holds only 58 more "
+                "numbers",
+                0},
+        BadMesh{"v3_two_vertex_face.mesh", 13,
+                "the vertex count of face 1 must be an integer in [3, 9], found '2'", 3},
+        BadMesh{"v3_vertex_id_zero.mesh", 13, "vertex 1 of face 1 must be in [1, 9], found 0", 5},
+        BadMesh{"v3_no_traversable_face.mesh", 3,
+                "the mesh has no traversable face of positive area", 0},
+        BadMesh{"v3_overlapping.mesh", 17, "face 5 (line 17) and face 1 (line 13) overlap", 0}),
     [](const ::testing::TestParamInfo<BadMesh>& param) {
       std::string name = param.param.file;
       for (char& c : name) {
@@ -465,6 +739,17 @@ INSTANTIATE_TEST_SUITE_P(
 
 TEST(MeshCorpus, GoodBaseLoads) {
   EXPECT_EQ(read_polyanya_mesh(corpus_dir / "good_square.mesh").free_boundary.size(), 1u);
+}
+
+TEST(MeshCorpus, GoodVersion3BaseLoads) {
+  // Four unit squares, the top right one blocked and the side between the bottom two
+  // constrained: the bottom right square touches the rest only along that wall and at (1, 1).
+  const Scene scene = read_polyanya_mesh(corpus_dir / "v3_good.mesh");
+  EXPECT_EQ(normalised(scene.free_boundary),
+            normalised({{{0, 0}, {1, 0}, {1, 1}, {1, 2}, {0, 2}}, rect(1, 0, 2, 1)}));
+  const FreeSpace space(scene);
+  EXPECT_DOUBLE_EQ(space.area(), 3.0);
+  EXPECT_EQ(space.component_count(), 2u);
 }
 
 }  // namespace

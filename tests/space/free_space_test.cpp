@@ -240,6 +240,105 @@ TEST(FreeSpace, SegmentCostIntegratesOverlappingRegionsLaterWins) {
   EXPECT_NEAR(space.path_cost({{0, 1}, {2, 1}, {2, 3}}), 2 + 2 * 3, 1e-9);
 }
 
+// Walls: a boundary edge traced both ways (the ring runs along it and back), which is what a
+// navigation mesh's constrained edge between two free faces becomes. Free space lies on both
+// sides and on the wall itself; no segment and no turn crosses it, and paths pass it only round a
+// free end. Where the rings start must not matter.
+Scene given_boundary(std::vector<Ring> rings) {
+  Scene scene;
+  scene.bounds = rect(0, 0, 2, 2);
+  scene.free_boundary = std::move(rings);
+  return scene;
+}
+
+// The 2 x 2 square with a wall from (1, 0) on its bottom side up to (1, 1) or (1, 2).
+void expect_wall_up_from_the_bottom(const FreeSpace& space) {
+  EXPECT_TRUE(space.is_free({1, 0.5}));
+  EXPECT_TRUE(space.is_free({0.5, 0.5}));
+  EXPECT_TRUE(space.is_free({1.5, 0.5}));
+  EXPECT_FALSE(space.line_of_sight({0.5, 0.5}, {1.5, 0.5}));  // across
+  EXPECT_FALSE(space.line_of_sight({1.5, 0.5}, {0.5, 0.5}));
+  EXPECT_FALSE(space.line_of_sight({0.5, 0.2}, {1.5, 0.8}));
+  EXPECT_FALSE(space.line_of_sight({0.5, 0}, {1.5, 0}));  // through its foot along the border
+  EXPECT_FALSE(space.line_of_sight({0, 0}, {2, 0}));
+  EXPECT_TRUE(space.line_of_sight({1, 0.2}, {1, 0.8}));  // along it
+  EXPECT_TRUE(space.line_of_sight({1, 0}, {1, 1}));
+  EXPECT_TRUE(space.line_of_sight({1, 1}, {1, 0}));
+  EXPECT_TRUE(space.line_of_sight({0.5, 0.5}, {1, 0.5}));  // onto it and off it, either side
+  EXPECT_TRUE(space.line_of_sight({1.5, 0.5}, {1, 0.5}));
+  EXPECT_TRUE(space.line_of_sight({1, 0.5}, {0.5, 0.5}));
+  EXPECT_TRUE(space.line_of_sight({1, 0.5}, {1.5, 0.5}));
+  EXPECT_TRUE(space.line_of_sight({0.5, 0.5}, {1, 0}));  // to its foot and away
+  EXPECT_TRUE(space.line_of_sight({1, 0}, {1.5, 0.5}));
+  EXPECT_TRUE(space.turn_is_free({0.5, 0.5}, {1, 0.5}, {0.5, 0.8}));  // touching it, each side
+  EXPECT_TRUE(space.turn_is_free({1.5, 0.5}, {1, 0.5}, {1.5, 0.8}));
+  EXPECT_FALSE(space.turn_is_free({0.5, 0.5}, {1, 0.5}, {1.5, 0.5}));  // through a point of it
+  EXPECT_FALSE(space.turn_is_free({1.5, 0.5}, {1, 0.5}, {0.5, 0.5}));
+  EXPECT_FALSE(space.turn_is_free({0.5, 0.5}, {1, 0}, {1.5, 0.5}));  // through its foot
+  EXPECT_NEAR(space.area(), 4.0, 1e-12);
+}
+
+TEST(FreeSpaceWalls, AWallIsCrossedNowhereAndPassedRoundItsFreeEnd) {
+  // One ring going up the wall and back, started at three different points.
+  for (const Ring& ring : {Ring{{0, 0}, {1, 0}, {1, 1}, {1, 0}, {2, 0}, {2, 2}, {0, 2}},
+                           Ring{{1, 1}, {1, 0}, {2, 0}, {2, 2}, {0, 2}, {0, 0}, {1, 0}},
+                           Ring{{1, 0}, {2, 0}, {2, 2}, {0, 2}, {0, 0}, {1, 0}, {1, 1}}}) {
+    SCOPED_TRACE("ring starting at (" + std::to_string(ring[0].x) + ", " +
+                 std::to_string(ring[0].y) + ")");
+    const FreeSpace space(given_boundary({ring}));
+    expect_wall_up_from_the_bottom(space);
+    EXPECT_EQ(space.component_count(), 1u);
+    EXPECT_TRUE(space.line_of_sight({0.5, 1.5}, {1.5, 1.5}));  // above its end
+    EXPECT_TRUE(space.line_of_sight({0.5, 1}, {1.5, 1}));      // grazing its end
+    EXPECT_TRUE(space.line_of_sight({1.5, 1}, {0.5, 1}));
+    EXPECT_TRUE(space.line_of_sight({0.5, 0.5}, {1, 1}));  // to its end and away
+    EXPECT_TRUE(space.line_of_sight({1, 1}, {1.5, 0.5}));
+    EXPECT_TRUE(space.line_of_sight({1, 1}, {1, 2}));
+    EXPECT_TRUE(space.line_of_sight({1, 0.5}, {1, 2}));  // along it and on past its end
+    EXPECT_TRUE(space.turn_is_free({0.5, 0.5}, {1, 1}, {1.5, 0.5}));  // round its end
+    EXPECT_TRUE(space.turn_is_free({1.5, 0.5}, {1, 1}, {0.5, 0.5}));
+    // The end is a corner with a free sector all round (the way a path bends round the wall).
+    int at_end = 0;
+    for (const Corner& c : space.corners()) at_end += c.at == Point{1, 1} ? 1 : 0;
+    EXPECT_EQ(at_end, 1);
+  }
+}
+
+TEST(FreeSpaceWalls, AWallAcrossSplitsFreeSpaceInTwo) {
+  const Ring left{{0, 0}, {1, 0}, {1, 2}, {0, 2}}, right{{1, 0}, {2, 0}, {2, 2}, {1, 2}};
+  for (const std::vector<Ring>& rings : {std::vector<Ring>{left, right}, {right, left}}) {
+    const FreeSpace space(given_boundary(rings));
+    expect_wall_up_from_the_bottom(space);
+    EXPECT_EQ(space.component_count(), 2u);
+    EXPECT_NE(space.component({0.5, 1.5}), space.component({1.5, 1.5}));
+    EXPECT_FALSE(space.line_of_sight({0.5, 1.5}, {1.5, 1.5}));
+    EXPECT_FALSE(space.line_of_sight({0.5, 2}, {1.5, 2}));  // through its top along the border
+  }
+}
+
+TEST(FreeSpaceWalls, TheRingRoundARoomOfWallsIsAHoleOfTheSpaceOutside) {
+  // Walls all round the square (1, 1)-(2, 2) inside (0, 0)-(4, 4): the room is one component,
+  // the space around it another, whose hole runs along the walls the other way.
+  Scene scene;
+  scene.bounds = rect(0, 0, 4, 4);
+  scene.free_boundary = {rect(0, 0, 4, 4), rect(1, 1, 2, 2), {{1, 1}, {1, 2}, {2, 2}, {2, 1}}};
+  const FreeSpace space(scene);
+  EXPECT_EQ(space.component_count(), 2u);
+  const auto outside = space.component({0.5, 0.5});
+  ASSERT_TRUE(outside.has_value());
+  EXPECT_EQ(space.component({3.5, 3.5}), outside);
+  EXPECT_NE(space.component({1.5, 1.5}), outside);
+  EXPECT_EQ(space.boundary()[2].component, *outside);
+  EXPECT_FALSE(space.line_of_sight({0.5, 1.5}, {1.5, 1.5}));
+  EXPECT_TRUE(space.line_of_sight({0.5, 0.5}, {2, 1}));
+  EXPECT_TRUE(space.line_of_sight({0.5, 0.5}, {1, 2}));
+  EXPECT_NEAR(space.area(), 16.0, 1e-12);
+  // The room's corners are corners of the space outside (free all round but 90 degrees), not
+  // of the room.
+  ASSERT_EQ(space.corners().size(), 4u);
+  for (const Corner& c : space.corners()) EXPECT_EQ(c.component, *outside);
+}
+
 // Property: whatever line_of_sight accepts, every sampled point along the segment is free (a
 // different code path: point location by ray crossing).
 TEST(FreeSpace, AcceptedSegmentsAreFreeAllAlongOnRandomScenes) {

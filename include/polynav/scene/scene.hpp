@@ -71,8 +71,10 @@ struct Scene {
   /// For scenes whose source defines free space directly (cell maps, navigation meshes): the
   /// boundary of free space as rings with free space on their left (outer boundaries
   /// counter-clockwise, holes clockwise). Rings meet only at shared vertices and may pass through
-  /// a vertex twice where two blocked parts touch at a corner. Empty for native scenes, whose
-  /// free space FreeSpace computes from bounds and obstacles.
+  /// a vertex twice where two blocked parts touch at a corner. A wall of zero width with free
+  /// space on both sides (a navigation mesh's constrained edge) is traced once each way, by one
+  /// ring going along it and back or by the rings on its two sides. Empty for native scenes,
+  /// whose free space FreeSpace computes from bounds and obstacles.
   std::vector<Ring> free_boundary;
   /// The natural cell size of scenes that come from rasters (1 for MovingAI maps, the
   /// resolution for ROS maps); the grid method uses it as its default resolution.

@@ -4,11 +4,100 @@
 #include <cmath>
 #include <limits>
 #include <sstream>
+#include <utility>
 
 #include "polynav/error.hpp"
 #include "polynav/space/free_space.hpp"
 
 namespace polynav {
+namespace {
+
+// Move bits of a cell (see the mask in the constructor): 0 east, 1 north, 2 west, 3 south, then
+// the diagonals 4 north-east, 5 north-west, 6 south-west, 7 south-east.
+enum MoveBit : unsigned {
+  east,
+  north,
+  west,
+  south,
+  north_east,
+  north_west,
+  south_west,
+  south_east
+};
+
+// Removes the moves that cross a wall: a boundary edge lying along the side shared by two free
+// cells, with free space on both sides (the boundary runs along it and back, as along a
+// navigation mesh's constrained edge). No move crosses that side, and no diagonal passes through
+// either end of it. Any other boundary edge along a side bounds a blocked cell, whose moves are
+// absent already; an edge off the lattice lines meets the open square of a cell, which is then
+// not free.
+template <class IsFree>
+void remove_moves_across_walls(const FreeSpace& space, const CellFrame& frame, IsFree&& is_free,
+                               std::vector<std::uint8_t>& moves) {
+  const int w = frame.columns, h = frame.rows;
+  const auto clear = [&](int cx, int cy, unsigned bit) {
+    if (cx >= 0 && cy >= 0 && cx < w && cy < h)
+      moves[std::size_t(cy) * std::size_t(w) + std::size_t(cx)] &=
+          static_cast<std::uint8_t>(~(1u << bit));
+  };
+  // The four diagonals through the lattice point between cells (x-1, y-1) and (x, y).
+  const auto clear_diagonals_through = [&](int x, int y) {
+    clear(x - 1, y - 1, north_east);
+    clear(x, y, south_west);
+    clear(x, y - 1, north_west);
+    clear(x - 1, y, south_east);
+  };
+  // The lattice line index whose coordinate is exactly `value` (as CellFrame computes it), or -1.
+  const auto line_at = [](double value, double origin, double side, int count) {
+    const double t = std::round((value - origin) / side);
+    if (!(t >= 1.0 && t <= double(count - 1))) return -1;
+    return origin + int(t) * side == value ? int(t) : -1;
+  };
+  // The cells [first, last] along an axis whose open extent may overlap [lo, hi].
+  const auto span = [](double lo, double hi, double origin, double side, int count) {
+    const auto index = [&](double v) {
+      return int(std::clamp(std::floor((v - origin) / side), 0.0, double(count - 1)));
+    };
+    return std::make_pair(std::max(0, index(lo) - 1), std::min(count - 1, index(hi) + 1));
+  };
+  for (const BoundaryRing& ring : space.boundary()) {
+    const Ring& pts = ring.points;
+    for (std::size_t i = 0; i < pts.size(); ++i) {
+      const Point u = pts[i], v = pts[(i + 1) % pts.size()];
+      if (u.x == v.x && u.y != v.y) {
+        const int x = line_at(u.x, frame.origin.x, frame.side, w);
+        if (x < 0) continue;
+        const double lo = std::min(u.y, v.y), hi = std::max(u.y, v.y);
+        const auto [first, last] = span(lo, hi, frame.origin.y, frame.side, h);
+        for (int y = first; y <= last; ++y) {
+          const Box cell = frame.cell(x, y);
+          if (!(std::max(lo, cell.min.y) < std::min(hi, cell.max.y))) continue;
+          if (!is_free(x - 1, y) || !is_free(x, y)) continue;
+          clear(x - 1, y, east);
+          clear(x, y, west);
+          clear_diagonals_through(x, y);
+          clear_diagonals_through(x, y + 1);
+        }
+      } else if (u.y == v.y && u.x != v.x) {
+        const int y = line_at(u.y, frame.origin.y, frame.side, h);
+        if (y < 0) continue;
+        const double lo = std::min(u.x, v.x), hi = std::max(u.x, v.x);
+        const auto [first, last] = span(lo, hi, frame.origin.x, frame.side, w);
+        for (int x = first; x <= last; ++x) {
+          const Box cell = frame.cell(x, y);
+          if (!(std::max(lo, cell.min.x) < std::min(hi, cell.max.x))) continue;
+          if (!is_free(x, y - 1) || !is_free(x, y)) continue;
+          clear(x, y - 1, north);
+          clear(x, y, south);
+          clear_diagonals_through(x, y);
+          clear_diagonals_through(x + 1, y);
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
 
 GridHeuristic parse_grid_heuristic(const std::string& name) {
   if (name == "auto" || name == "automatic") return GridHeuristic::automatic;
@@ -110,6 +199,8 @@ OccupancyGrid::OccupancyGrid(const FreeSpace& space, GridOptions options)
       moves_[std::size_t(r) * width_ + c] = static_cast<std::uint8_t>(mask);
     }
   }
+  remove_moves_across_walls(
+      space, frame, [&](int c, int r) { return !blocked(c, r); }, moves_);
 
   heuristic_scale_ = space.min_cost();
   max_climb_ = space.agent().max_climb;

@@ -42,9 +42,10 @@ struct GridOptions {
 /// Square cells of side `cell_size()`; cell (cx, cy) covers [ox + cx s, ox + (cx+1) s] x
 /// [oy + cy s, oy + (cy+1) s] (y up). A cell is free when its closed square lies in free space,
 /// so moving in a straight line between free neighbours is always a valid motion; diagonal moves
-/// also need both orthogonal neighbours free (no corner cutting). Each cell carries the highest
-/// cost multiplier that applies anywhere in it, so grid costs never underestimate; a move costs
-/// its length times the mean of its two cells' multipliers. With terrain heights, a move that
+/// also need both orthogonal neighbours free (no corner cutting). No move crosses a wall (a
+/// boundary edge with free space on both sides) lying along a cell side. Each cell carries the
+/// highest cost multiplier that applies anywhere in it, so grid costs never underestimate; a move
+/// costs its length times the mean of its two cells' multipliers. With terrain heights, a move that
 /// climbs more than the agent's max_climb (height at the cells' centres) is not offered.
 ///
 /// The grid is an implicit graph: neighbours come from the cell index, nothing is stored per
