@@ -69,6 +69,16 @@ class Discretisation {
     (void)n;
     return {};
   }
+  /// The points, strictly between the positions of two nodes joined by an arc, that the motion
+  /// along that arc passes through, appended to out; none when the motion is the straight
+  /// segment between them (the default). A method whose arcs bend (centre to centre of two
+  /// regions through their shared side) lists the bends here, and its arc cost is the exact cost
+  /// of that polyline.
+  virtual void arc_points(search::NodeId from, search::NodeId to, std::vector<Point>& out) const {
+    (void)from;
+    (void)to;
+    (void)out;
+  }
   /// The portals a path through these nodes crosses, in order (the shared sides of consecutive
   /// cells or polygons); empty for methods without regions. A funnel pass pulls a path taut
   /// through them.

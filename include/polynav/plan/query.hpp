@@ -143,10 +143,21 @@ RawPath find_path(const D& d, Point start, Point goal, const QueryOptions& optio
   out.stats = result.stats;
   if (out.status != search::SearchStatus::found) out.message = result.explanation();
   if (result.path.empty()) return out;
-  // start, the nodes (a node lying exactly at an end is not repeated), then the goal.
+  // start, the nodes with the bends of the arcs between them (a point equal to the one before is
+  // not repeated), then the goal.
   out.points.push_back(start);
-  for (search::NodeId n : out.nodes)
-    if (const Point p = d.node_position(n); !(p == out.points.back())) out.points.push_back(p);
+  const auto add = [&](Point p) {
+    if (!(p == out.points.back())) out.points.push_back(p);
+  };
+  thread_local std::vector<Point> bends;
+  for (std::size_t k = 0; k < out.nodes.size(); ++k) {
+    if (k > 0) {
+      bends.clear();
+      d.arc_points(out.nodes[k - 1], out.nodes[k], bends);
+      for (const Point& p : bends) add(p);
+    }
+    add(d.node_position(out.nodes[k]));
+  }
   if (out.status == search::SearchStatus::found && !(goal == out.points.back()))
     out.points.push_back(goal);
   out.corridor = d.corridor(out.nodes);
