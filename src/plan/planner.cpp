@@ -49,17 +49,31 @@ Planner::Planner(std::shared_ptr<const FreeSpace> space, PlanOptions options)
   build_method();
 }
 
+Planner::Planner(std::shared_ptr<const FreeSpace> space, std::unique_ptr<Method> method,
+                 PlanOptions options)
+    : options_(std::move(options)), space_(std::move(space)) {
+  find_smoother(options_.smoother);
+  OptionValues("search", search_option_specs(), options_.settings);
+  prepare(std::move(method));
+}
+
 void Planner::build_method() {
   const MethodEntry& method = find_method(options_.method);
+  const auto t0 = Clock::now();
+  std::unique_ptr<Method> built =
+      method.build(*space_, OptionValues(method.name, method.options, options_.settings));
+  build_ms_ += ms_since(t0);
+  prepare(std::move(built));
+}
+
+void Planner::prepare(std::unique_ptr<Method> method) {
+  method_ = std::move(method);
   const SmootherEntry& smoother = find_smoother(options_.smoother);
   smoother_ = &smoother;
   smoother_options_ = OptionValues(smoother.name, smoother.options, options_.settings);
   query_options_.search =
       search_options(OptionValues("search", search_option_specs(), options_.settings));
   query_options_.record_expanded = options_.record_expanded;
-  const auto t0 = Clock::now();
-  method_ = method.build(*space_, OptionValues(method.name, method.options, options_.settings));
-  build_ms_ += ms_since(t0);
   // The first query's search arrays are allocated now, not in that query's time.
   auto workspace = std::make_unique<QueryWorkspace>();
   workspace->astar.reserve(method_->discretisation().node_count() + 2);

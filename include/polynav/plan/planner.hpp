@@ -81,6 +81,12 @@ class Planner {
   /// belong to whoever built the free space.
   explicit Planner(std::shared_ptr<const FreeSpace> space, PlanOptions options = {});
 
+  /// Plans with a method built elsewhere over `space`: a discretisation of the user's own (any
+  /// SearchableDiscretisation D, wrapped as std::make_unique<MethodOf<D>>(...)), searched by the
+  /// same driver and checked by the same final validity check. options.method is not used.
+  Planner(std::shared_ptr<const FreeSpace> space, std::unique_ptr<Method> method,
+          PlanOptions options = {});
+
   /// Plans from start to goal. Never throws for a bad query: a start or goal outside free space
   /// is an invalid_query with the reason (unless snap_to_free); an unreachable goal is no_path.
   /// The final path is always re-checked exactly (every segment and every turn); a path that
@@ -99,6 +105,7 @@ class Planner {
 
  private:
   void build_method();
+  void prepare(std::unique_ptr<Method> method);
   // The start or goal as planned (snapped when asked), or the reason it cannot be.
   std::string check_point(Point& p, const char* name) const;
   std::unique_ptr<QueryWorkspace> borrow() const;

@@ -1,0 +1,72 @@
+// The planner's own promises, independent of any built-in method: a user's discretisation plugs
+// in through MethodOf, and a raw path that fails the final exact check is reported as a defect
+// (internal_error with its reason), never handed out and never called "no path".
+#include <gtest/gtest.h>
+
+#include "polynav/plan/planner.hpp"
+
+namespace polynav {
+namespace {
+
+Ring rect(double x0, double y0, double x1, double y1) {
+  return {{x0, y0}, {x1, y0}, {x1, y1}, {x0, y1}};
+}
+
+// Two nodes on either side of a wall with an arc straight through it: a broken method.
+class ThroughTheWall final : public Discretisation {
+ public:
+  std::string_view method() const override { return "through-the-wall"; }
+  std::string_view graph_noun() const override { return "test graph"; }
+  std::size_t node_count() const override { return 2; }
+  Point node_position(search::NodeId n) const override { return n == 0 ? left_ : right_; }
+  // Starts join the left node, goals the right one, wherever they are.
+  void attach(Point, AttachDirection direction, std::vector<Attachment>& out) const override {
+    out = {{direction == AttachDirection::from_point ? search::NodeId(0) : search::NodeId(1), 0.0}};
+  }
+  std::string unattached_reason(std::string_view which) const override {
+    return std::string(which);
+  }
+  const search::ComponentLabels* components() const override { return nullptr; }
+  Primitives primitives() const override { return {}; }
+  auto heuristic(std::span<const Attachment>, Point) const {
+    return [](search::NodeId) { return 0.0; };
+  }
+  template <class F>
+  void for_each_neighbour(search::NodeId n, F&& f) const {
+    f(n == 0 ? search::NodeId(1) : search::NodeId(0), distance(left_, right_));
+  }
+
+ private:
+  Point left_{2, 5}, right_{8, 5};
+};
+
+Scene walled_scene() {
+  Scene scene;
+  scene.bounds = rect(0, 0, 10, 10);
+  scene.obstacles.push_back({{rect(4, 0, 6, 10), {}}, {}});  // splits the box in two
+  return scene;
+}
+
+TEST(Planner, APathThroughAnObstacleIsAnInternalErrorNotAnAnswer) {
+  const auto space = std::make_shared<const FreeSpace>(walled_scene());
+  PlanOptions options;
+  options.smoother = "none";
+  const Planner planner(space, std::make_unique<MethodOf<ThroughTheWall>>(), options);
+  // Both ends in the left part (the free-space component check would answer no_path before the
+  // method is asked otherwise); the method's raw path runs through the wall and back.
+  const PlanResult r = planner.plan({1, 2}, {3, 8});
+  EXPECT_EQ(r.status, search::SearchStatus::internal_error);
+  EXPECT_TRUE(r.waypoints.empty());
+  EXPECT_NE(r.message.find("failed the exact validity check"), std::string::npos) << r.message;
+}
+
+TEST(Planner, AUsersOwnMethodIsSearchedByTheSameDriver) {
+  const auto space = std::make_shared<const FreeSpace>(walled_scene());
+  const Planner planner(space, std::make_unique<MethodOf<ThroughTheWall>>());
+  EXPECT_EQ(planner.discretisation().method(), "through-the-wall");
+  // Different components of free space: answered before the method is asked.
+  EXPECT_EQ(planner.plan({1, 2}, {9, 8}).status, search::SearchStatus::no_path);
+}
+
+}  // namespace
+}  // namespace polynav
