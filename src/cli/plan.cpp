@@ -20,7 +20,8 @@ namespace {
 struct PlanArgs {
   std::string scene;
   MethodArgs method;
-  std::string start, goal, query;
+  std::string start, query;
+  std::vector<std::string> goals;  // --goal, repeatable: a goal set
   bool json = false;
   std::string svg;
   int width = 1000;
@@ -60,15 +61,18 @@ void print_human(const PlanResult& r, const std::string& name) {
 int run_plan(const PlanArgs& args, const SceneOptions& options) {
   const Scene scene = load_scene_with_options(args.scene, options);
   std::vector<Query> queries;
-  if (!args.start.empty() || !args.goal.empty()) {
-    if (args.start.empty() || args.goal.empty())
+  std::vector<Point> goal_set;  // the command line's goals beyond the first
+  if (!args.start.empty() || !args.goals.empty()) {
+    if (args.start.empty() || args.goals.empty())
       throw InputError({"", 0, 0, args.start.empty() ? "--start" : "--goal"},
                        "--start and --goal go together");
     queries.push_back({"",
                        parse_point(args.start, "--start"),
-                       parse_point(args.goal, "--goal"),
+                       parse_point(args.goals.front(), "--goal"),
                        std::nullopt,
                        {}});
+    if (args.goals.size() > 1)
+      for (const std::string& g : args.goals) goal_set.push_back(parse_point(g, "--goal"));
   } else if (!args.query.empty()) {
     for (const Query& q : scene.queries)
       if (q.name == args.query) queries.push_back(q);
@@ -91,7 +95,11 @@ int run_plan(const PlanArgs& args, const SceneOptions& options) {
   Planner planner(scene, plan);
   std::vector<PlanResult> results;
   for (const Query& q : queries) {
-    results.push_back(planner.plan(q.start, q.goal));
+    if (goal_set.empty()) {
+      results.push_back(planner.plan(q.start, q.goal));
+    } else {
+      results.push_back(planner.plan(q.start, goal_set));
+    }
     if (args.json) {
       std::cout << plan_result_json(results.back(), q.name) << "\n";
     } else {
@@ -117,7 +125,12 @@ void add_plan_command(CLI::App& app) {
   cmd->add_option("SCENE", args->scene, "Scene file")->required()->type_name("");
   add_method_options(*cmd, args->method, "shortcut");
   cmd->add_option("--start", args->start, "Start point X,Y (with --goal)")->type_name("X,Y");
-  cmd->add_option("--goal", args->goal, "Goal point X,Y (with --start)")->type_name("X,Y");
+  cmd->add_option("--goal", args->goals,
+                  "Goal point X,Y (with --start); repeat it for a goal set: the path goes to the "
+                  "cheapest reachable one")
+      ->type_name("X,Y")
+      ->allow_extra_args(false)
+      ->take_all();
   cmd->add_option("--query", args->query, "Plan only the scene's query of this name")
       ->type_name("NAME");
   cmd->add_flag("--json", args->json, "One JSON object per query per line (docs/output.md)");

@@ -32,6 +32,7 @@ void add_method_options(CLI::App& command, MethodArgs& args, const std::string& 
                   "grid.resolution=0.25, search.weight=1.5 (repeatable; 'polynav methods' lists "
                   "them all)")
       ->type_name("GROUP.OPTION=VALUE")
+      ->allow_extra_args(false)
       ->take_all();
   command.add_option("--resolution", args.resolution, "Same as --set grid.resolution=S")
       ->type_name("S");

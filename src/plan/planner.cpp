@@ -1,5 +1,6 @@
 #include "polynav/plan/planner.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <sstream>
@@ -112,31 +113,59 @@ std::string Planner::check_point(Point& p, const char* name) const {
 }
 
 PlanResult Planner::plan(Point start, Point goal) const {
+  return plan(start, std::span<const Point>(&goal, 1));
+}
+
+PlanResult Planner::plan(Point start, std::span<const Point> goals_in) const {
   PlanResult result;
   const Discretisation& d = method_->discretisation();
   result.method = std::string(d.method());
   result.smoother = options_.smoother;
   result.start = start;
-  result.goal = goal;
+  result.goal = goals_in.empty() ? Point{} : goals_in.front();
   result.stats.nodes = d.node_count();
   result.stats.build_ms = build_ms_;
-
-  for (auto [point, name] : {std::pair{&result.start, "start"}, std::pair{&result.goal, "goal"}}) {
-    if (std::string why = check_point(*point, name); !why.empty()) {
+  if (goals_in.empty()) {
+    result.message = "the goal set is empty";
+    return result;
+  }
+  if (std::string why = check_point(result.start, "start"); !why.empty()) {
+    result.message = std::move(why);
+    return result;
+  }
+  std::vector<Point> goals(goals_in.begin(), goals_in.end());
+  for (std::size_t i = 0; i < goals.size(); ++i) {
+    const std::string name = goals.size() == 1 ? "goal" : "goal " + std::to_string(i + 1);
+    if (std::string why = check_point(goals[i], name.c_str()); !why.empty()) {
+      result.goal = goals[i];
       result.message = std::move(why);
       return result;
     }
   }
-  const auto c_start = space_->component(result.start), c_goal = space_->component(result.goal);
-  if (c_start && c_goal && *c_start != *c_goal) {
+  result.goal = goals.front();
+  const auto c_start = space_->component(result.start);
+  const bool reachable = std::any_of(goals.begin(), goals.end(), [&](Point g) {
+    const auto c_goal = space_->component(g);
+    return !c_start || !c_goal || *c_start == *c_goal;
+  });
+  if (!reachable) {
     result.status = search::SearchStatus::no_path;
-    result.message = "start and goal lie in different connected components of free space";
+    result.message = goals.size() == 1
+                         ? "start and goal lie in different connected components of free space"
+                         : "no goal lies in the start's connected component of free space";
     return result;
   }
 
   const auto t_search = Clock::now();
   std::unique_ptr<QueryWorkspace> workspace = borrow();
-  RawPath raw = method_->find_path(result.start, result.goal, query_options_, *workspace);
+  RawPath raw;
+  if (goals.size() == 1) {
+    raw = method_->find_path(result.start, result.goal, query_options_, *workspace);
+  } else {
+    std::size_t reached = goals.size();
+    raw = method_->find_path_to_any(result.start, goals, query_options_, *workspace, reached);
+    if (reached < goals.size()) result.goal = goals[reached];
+  }
   give_back(std::move(workspace));
   result.stats.search_ms = ms_since(t_search);
   result.status = raw.status;

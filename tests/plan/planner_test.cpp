@@ -3,6 +3,9 @@
 // (internal_error with its reason), never handed out and never called "no path".
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <random>
+
 #include "polynav/plan/planner.hpp"
 
 namespace polynav {
@@ -66,6 +69,56 @@ TEST(Planner, AUsersOwnMethodIsSearchedByTheSameDriver) {
   EXPECT_EQ(planner.discretisation().method(), "through-the-wall");
   // Different components of free space: answered before the method is asked.
   EXPECT_EQ(planner.plan({1, 2}, {9, 8}).status, search::SearchStatus::no_path);
+}
+
+}  // namespace
+}  // namespace polynav
+
+namespace polynav {
+namespace {
+
+// A goal set is one search for the cheapest goal: its path is as short as the shortest of the
+// single-goal paths, and it ends at that goal.
+TEST(Planner, AGoalSetReachesTheCheapestGoal) {
+  const Scene scene = load_scene(std::string(POLYNAV_SOURCE_DIR) + "/scenes/maze.yaml");
+  for (const std::string& method : method_names()) {
+    PlanOptions options;
+    options.method = method;
+    options.smoother = "none";
+    const Planner planner(scene, options);
+    const Box box = planner.free_space().box();
+    std::mt19937 rng(17);
+    std::uniform_real_distribution<double> x(box.min.x, box.max.x), y(box.min.y, box.max.y);
+    const auto free_point = [&] {
+      for (;;)
+        if (const Point p{x(rng), y(rng)}; planner.free_space().is_free(p)) return p;
+    };
+    int checked = 0;
+    for (int q = 0; q < 30; ++q) {
+      const Point start = free_point();
+      const std::vector<Point> goals = {free_point(), free_point(), free_point()};
+      double best = INFINITY;
+      std::size_t best_goal = goals.size();
+      for (std::size_t i = 0; i < goals.size(); ++i) {
+        const PlanResult r = planner.plan(start, goals[i]);
+        if (r.found() && r.raw_length < best) {
+          best = r.raw_length;
+          best_goal = i;
+        }
+      }
+      const PlanResult set = planner.plan(start, goals);
+      if (best_goal == goals.size()) {
+        EXPECT_EQ(set.status, search::SearchStatus::no_path) << method;
+        continue;
+      }
+      ASSERT_TRUE(set.found()) << method << ": " << set.message;
+      EXPECT_NEAR(set.raw_length, best, 1e-9 * std::max(1.0, best)) << method << " query " << q;
+      EXPECT_EQ(set.raw_waypoints.back(), set.goal);
+      EXPECT_NE(std::find(goals.begin(), goals.end(), set.goal), goals.end());
+      ++checked;
+    }
+    EXPECT_GT(checked, 20) << method;
+  }
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 
 #include <memory>
 #include <mutex>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -92,6 +93,10 @@ class Planner {
   /// The final path is always re-checked exactly (every segment and every turn); a path that
   /// fails is an internal_error with the reason, never handed out.
   PlanResult plan(Point start, Point goal) const;
+
+  /// Plans from start to the cheapest reachable goal of a set (the search's goal sets: one
+  /// search, not one per goal); PlanResult::goal is the goal reached.
+  PlanResult plan(Point start, std::span<const Point> goals) const;
 
   /// Every node reachable from `from` at a cost of at most max_cost.
   Reach reach(Point from, double max_cost) const;

@@ -72,6 +72,26 @@ struct ExpandedRecorder {
   void finish(search::NodeId) {}
 };
 
+// The raw path's points: start, the nodes with the bends of the arcs between them (a point equal
+// to the one before is not repeated), then the goal when it was reached; and its corridor.
+template <class D>
+void trace_points(const D& d, Point start, Point goal, RawPath& out) {
+  out.points.push_back(start);
+  const auto add = [&](Point p) {
+    if (!(p == out.points.back())) out.points.push_back(p);
+  };
+  thread_local std::vector<Point> bends;
+  for (std::size_t k = 0; k < out.nodes.size(); ++k) {
+    if (k > 0) {
+      bends.clear();
+      d.arc_points(out.nodes[k - 1], out.nodes[k], bends);
+      for (const Point& p : bends) add(p);
+    }
+    add(d.node_position(out.nodes[k]));
+  }
+  if (out.status == search::SearchStatus::found) add(goal);
+}
+
 template <class D, class G, class H>
 void run_search(const D& d, const G& graph, search::NodeId s, search::NodeId g, const H& h,
                 const QueryOptions& options, QueryWorkspace& ws, RawPath& out) {
@@ -143,23 +163,76 @@ RawPath find_path(const D& d, Point start, Point goal, const QueryOptions& optio
   out.stats = result.stats;
   if (out.status != search::SearchStatus::found) out.message = result.explanation();
   if (result.path.empty()) return out;
-  // start, the nodes with the bends of the arcs between them (a point equal to the one before is
-  // not repeated), then the goal.
-  out.points.push_back(start);
-  const auto add = [&](Point p) {
-    if (!(p == out.points.back())) out.points.push_back(p);
-  };
-  thread_local std::vector<Point> bends;
-  for (std::size_t k = 0; k < out.nodes.size(); ++k) {
-    if (k > 0) {
-      bends.clear();
-      d.arc_points(out.nodes[k - 1], out.nodes[k], bends);
-      for (const Point& p : bends) add(p);
-    }
-    add(d.node_position(out.nodes[k]));
+  detail::trace_points(d, start, goal, out);
+  out.corridor = d.corridor(out.nodes);
+  return out;
+}
+
+/// Searches d from start to the cheapest of several goals (a goal set); RawPath::points ends at
+/// the goal reached, `reached_goal` says which. @pre start and every goal are free
+template <SearchableDiscretisation D>
+RawPath find_path_to_any(const D& d, Point start, std::span<const Point> goals,
+                         const QueryOptions& options, QueryWorkspace& ws,
+                         std::size_t& reached_goal) {
+  RawPath out;
+  reached_goal = goals.size();
+  if (goals.empty()) {
+    out.message = "the goal set is empty";
+    return out;
   }
-  if (out.status == search::SearchStatus::found && !(goal == out.points.back()))
-    out.points.push_back(goal);
+  d.attach(start, AttachDirection::from_point, ws.from);
+  if (ws.from.empty()) {
+    out.status = d.unattached_status();
+    out.message = d.unattached_reason("start");
+    return out;
+  }
+  // One extra node per goal, after the start's: goal i is node base + 1 + i.
+  const std::size_t base = d.node_count();
+  search::AugmentedGraph<D> graph(d);
+  const search::NodeId s = graph.add_node();
+  std::vector<search::NodeId> goal_nodes;
+  using H = decltype(d.heuristic(std::span<const Attachment>{}, Point{}));
+  std::vector<H> per_goal;  // the heuristic towards each goal
+  for (const Attachment& a : ws.from) graph.add_arc(s, a.node, a.cost);
+  for (std::size_t i = 0; i < goals.size(); ++i) {
+    const search::NodeId g = graph.add_node();
+    goal_nodes.push_back(g);
+    if (const std::optional<double> cost = d.direct_cost(start, goals[i]))
+      graph.add_arc(s, g, *cost);
+    d.attach(goals[i], AttachDirection::to_point, ws.to);
+    for (const Attachment& b : ws.to) graph.add_arc(b.node, g, b.cost);
+    per_goal.push_back(d.heuristic(ws.to, goals[i]));
+  }
+  const auto h = [&](search::NodeId n) {
+    if (n >= base) return 0.0;
+    double best = std::numeric_limits<double>::infinity();
+    for (const H& to_goal : per_goal) best = std::min(best, double(to_goal(n)));
+    return best;
+  };
+  if (options.record_expanded) {
+    ws.astar.search(graph, s, goal_nodes, h, options.search, ws.result,
+                    detail::ExpandedRecorder<D>{&d, &out.expanded});
+  } else {
+    ws.astar.search(graph, s, goal_nodes, h, options.search, ws.result);
+  }
+  const search::SearchResult& result = ws.result;
+  out.status = result.status;
+  out.stats = result.stats;
+  out.graph_cost = result.cost;
+  if (out.status != search::SearchStatus::found) {
+    out.message = out.status == search::SearchStatus::no_path
+                      ? "no_path: no goal of the set is reachable from the start"
+                      : result.explanation();
+  }
+  if (result.path.empty()) return out;
+  for (search::NodeId n : result.path)
+    if (n < base) out.nodes.push_back(n);
+  Point goal;
+  if (out.status == search::SearchStatus::found) {
+    reached_goal = result.path.back() - base - 1;
+    goal = goals[reached_goal];
+  }
+  detail::trace_points(d, start, goal, out);
   out.corridor = d.corridor(out.nodes);
   return out;
 }

@@ -25,6 +25,9 @@ class Method {
   virtual const Discretisation& discretisation() const = 0;
   virtual RawPath find_path(Point start, Point goal, const QueryOptions& options,
                             QueryWorkspace& workspace) const = 0;
+  virtual RawPath find_path_to_any(Point start, std::span<const Point> goals,
+                                   const QueryOptions& options, QueryWorkspace& workspace,
+                                   std::size_t& reached_goal) const = 0;
   virtual Reach reach(Point from, double max_cost, QueryWorkspace& workspace) const = 0;
 };
 
@@ -39,6 +42,10 @@ class MethodOf final : public Method {
   RawPath find_path(Point start, Point goal, const QueryOptions& options,
                     QueryWorkspace& workspace) const override {
     return polynav::find_path(d_, start, goal, options, workspace);
+  }
+  RawPath find_path_to_any(Point start, std::span<const Point> goals, const QueryOptions& options,
+                           QueryWorkspace& workspace, std::size_t& reached_goal) const override {
+    return polynav::find_path_to_any(d_, start, goals, options, workspace, reached_goal);
   }
   Reach reach(Point from, double max_cost, QueryWorkspace& workspace) const override {
     return polynav::reach(d_, from, max_cost, workspace);
