@@ -79,10 +79,18 @@ std::string options_help() {
   return s;
 }
 
+void draw_discretisation(SvgCanvas& canvas, const Discretisation& discretisation) {
+  // Cells in the "grid" layer, graph-like structure (regions, arcs, nodes) in the "graph" layer.
+  Primitives p = discretisation.primitives();
+  canvas.group("grid");
+  draw_primitives(canvas, {std::move(p.blocked), {}, std::move(p.lattice), {}, {}});
+  canvas.group("graph");
+  draw_primitives(canvas, {{}, std::move(p.regions), {}, std::move(p.arcs), std::move(p.nodes)});
+}
+
 void draw_results(SvgCanvas& canvas, const Planner& planner,
                   const std::vector<PlanResult>& results) {
-  canvas.group(planner.options().method == "grid" ? "grid" : "graph");
-  draw_primitives(canvas, planner.discretisation().primitives());
+  draw_discretisation(canvas, planner.discretisation());
   canvas.group("expanded");
   SvgStyle expanded_style;
   expanded_style.fill = "#e8a33d";

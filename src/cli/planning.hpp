@@ -37,6 +37,9 @@ PlanOptions plan_options(const MethodArgs& args, const SceneOptions& scene_optio
 // "Options (--set GROUP.OPTION=VALUE): ..." for a subcommand's footer, from the registry.
 std::string options_help();
 
+// Draws a discretisation's structure into the scene's "grid" and "graph" layers.
+void draw_discretisation(SvgCanvas& canvas, const Discretisation& discretisation);
+
 // Draws the discretisation, expanded nodes, raw and smoothed paths of `results` over a scene
 // already drawn with draw_scene().
 void draw_results(SvgCanvas& canvas, const Planner& planner,
