@@ -78,9 +78,13 @@ std::string options_help() {
   return s;
 }
 
+std::string structure_group(std::string_view method) {
+  return method == "grid" || method == "quadtree" ? std::string(method) : "graph";
+}
+
 void draw_results(SvgCanvas& canvas, const Planner& planner,
                   const std::vector<PlanResult>& results) {
-  canvas.group(planner.options().method == "grid" ? "grid" : "graph");
+  canvas.group(structure_group(planner.options().method));
   draw_primitives(canvas, planner.discretisation().primitives());
   canvas.group("expanded");
   SvgStyle expanded_style;

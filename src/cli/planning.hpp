@@ -3,6 +3,7 @@
 // results.
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "common.hpp"
@@ -36,6 +37,10 @@ PlanOptions plan_options(const MethodArgs& args, const SceneOptions& scene_optio
 
 // "Options (--set GROUP.OPTION=VALUE): ..." for a subcommand's footer, from the registry.
 std::string options_help();
+
+// The SVG group a method's structure is drawn in: the grid's cells ("grid"), the quadtree's
+// leaves ("quadtree"), else its graph ("graph").
+std::string structure_group(std::string_view method);
 
 // Draws the discretisation, expanded nodes, raw and smoothed paths of `results` over a scene
 // already drawn with draw_scene().

@@ -62,7 +62,7 @@ int run_reach(const ReachArgs& args, const SceneOptions& options) {
     SvgCanvas canvas =
         make_scene_canvas(scene, planner.free_space(), {.width = double(args.width)});
     draw_scene(canvas, scene, planner.free_space());
-    canvas.group(planner.options().method == "grid" ? "grid" : "graph");
+    canvas.group(structure_group(planner.options().method));
     draw_primitives(canvas, planner.discretisation().primitives());
     canvas.group("expanded");
     std::vector<Ring> regions;
