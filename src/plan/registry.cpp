@@ -143,8 +143,8 @@ const std::vector<MethodEntry>& method_registry() {
                "longest side / 256), so that the bottom cells are the grid's cells",
                "scene units", 0.0, true),
         [] {
-          OptionSpec s = integer(
-              "max_depth", "24", "most levels below the root (deeper bottom cells grow)", 1);
+          OptionSpec s = integer("max_depth", "24",
+                                 "most levels below the root (deeper bottom cells grow)", 1);
           s.max = 30;
           return s;
         }(),

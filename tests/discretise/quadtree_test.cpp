@@ -106,7 +106,9 @@ TEST(Quadtree, EveryFreeLeafIsFreeAndBlockedLeavesAreBlocked) {
     for (const QuadtreeLeaf& leaf : tree.leaves()) {
       const Box b = tree.leaf_box(leaf);
       if (!leaf.free) {
-        if (leaf.level < tree.depth()) { EXPECT_EQ(space.classify(b), BoxClass::blocked); }
+        if (leaf.level < tree.depth()) {
+          EXPECT_EQ(space.classify(b), BoxClass::blocked);
+        }
         continue;
       }
       ++free_leaves;
@@ -149,7 +151,9 @@ TEST(Quadtree, NoFourSiblingsCouldBeOneLeaf) {
                                             [](const QuadtreeLeaf* l) { return l->free; });
       const auto [x, y, level] = parent;
       const Box b = tree.leaf_box({x, y, std::uint8_t(level), false});
-      if (all_free) { EXPECT_NE(space.classify(b), BoxClass::free); }
+      if (all_free) {
+        EXPECT_NE(space.classify(b), BoxClass::free);
+      }
       if (all_blocked) {
         // Mixed bottom cells are blocked leaves: their parent may be mixed, never blocked.
         EXPECT_NE(space.classify(b), BoxClass::blocked);
@@ -201,7 +205,9 @@ TEST(Quadtree, ArcsJoinExactlyTheLeavesSharingASideWithValidMotions) {
           }
           EXPECT_EQ(arcs.count({u, v}) == 1, expected) << u << " -> " << v;
         }
-      if (corners) { EXPECT_GT(corner_pairs, 0); }
+      if (corners) {
+        EXPECT_GT(corner_pairs, 0);
+      }
     }
   }
 }
@@ -221,8 +227,7 @@ TEST(Quadtree, BalanceLimitsNeighbourLevels) {
     const auto& leaves = tree.leaves();
     for (const QuadtreeLeaf& a : leaves)
       for (const QuadtreeLeaf& b : leaves)
-        if (shared_length(tree.leaf_box(a), tree.leaf_box(b)) > 0.0 && b.level > a.level + 1)
-          ++bad;
+        if (shared_length(tree.leaf_box(a), tree.leaf_box(b)) > 0.0 && b.level > a.level + 1) ++bad;
     return bad;
   };
   unbalanced_before = count_unbalanced(plain);
@@ -242,7 +247,8 @@ TEST(Quadtree, PointsOnSidesAndCornersAttachToALeafContainingThem) {
   for (const QuadtreeLeaf& leaf : tree.leaves()) {
     if (!leaf.free) continue;
     const Box b = tree.leaf_box(leaf);
-    for (const Point p : {b.min, b.max, Point{b.min.x, b.max.y}, Point{0.5 * (b.min.x + b.max.x), b.min.y}}) {
+    for (const Point p :
+         {b.min, b.max, Point{b.min.x, b.max.y}, Point{0.5 * (b.min.x + b.max.x), b.min.y}}) {
       if (!space.is_free(p)) continue;
       tree.attach(p, AttachDirection::from_point, out);
       ASSERT_EQ(out.size(), 1u) << p.x << "," << p.y;
@@ -280,8 +286,8 @@ void expect_found_where_grid_finds(const Scene& scene, const std::vector<Query>&
     EXPECT_NE(t.status, search::SearchStatus::no_path) << "quadtree: " << t.message;
     if (!g.found()) continue;
     ++found;
-    EXPECT_TRUE(t.found()) << q.start.x << "," << q.start.y << " -> " << q.goal.x << ","
-                           << q.goal.y << ": " << t.message;
+    EXPECT_TRUE(t.found()) << q.start.x << "," << q.start.y << " -> " << q.goal.x << "," << q.goal.y
+                           << ": " << t.message;
   }
   EXPECT_GT(found, 0);
 }
@@ -293,7 +299,8 @@ TEST(Quadtree, FindsAPathWhereverTheGridOfItsCellSizeDoes) {
     std::mt19937 rng(seed);
     std::uniform_real_distribution<double> coord(0.0, 20.0);
     std::vector<Query> queries;
-    for (int k = 0; k < 40; ++k) queries.push_back({"", {coord(rng), coord(rng)}, {coord(rng), coord(rng)}, {}, {}});
+    for (int k = 0; k < 40; ++k)
+      queries.push_back({"", {coord(rng), coord(rng)}, {coord(rng), coord(rng)}, {}, {}});
     expect_found_where_grid_finds(scene, queries, 0.4);
   }
 }

@@ -120,9 +120,9 @@ Quadtree::Quadtree(const FreeSpace& space, QuadtreeOptions options)
                      "quadtree.min_cell must be a positive finite number, found " +
                          std::to_string(options_.min_cell));
   if (options_.max_depth < 1 || options_.max_depth > 30)
-    throw InputError({"", 0, 0, "quadtree.max_depth"},
-                     "quadtree.max_depth must be between 1 and 30, found " +
-                         std::to_string(options_.max_depth));
+    throw InputError(
+        {"", 0, 0, "quadtree.max_depth"},
+        "quadtree.max_depth must be between 1 and 30, found " + std::to_string(options_.max_depth));
   // The root is a square whose lower-left corner is the grid method's origin, 2^depth cells of
   // side min_cell across, so that the bottom cells are the grid's cells (bit for bit: the same
   // origin + index * side).
@@ -232,8 +232,7 @@ void Quadtree::build_tree(const FreeSpace& space, const QuadtreeWalls& walls) {
       refuse(double(leaves_.size()), cell_, options_.max_leaves);
   }
   codes_.resize(leaves_.size());
-  for (std::size_t i = 0; i < leaves_.size(); ++i)
-    codes_[i] = morton(leaves_[i].x, leaves_[i].y);
+  for (std::size_t i = 0; i < leaves_.size(); ++i) codes_[i] = morton(leaves_[i].x, leaves_[i].y);
 }
 
 void Quadtree::balance_tree() {
@@ -267,12 +266,10 @@ void Quadtree::balance_tree() {
       next.push_back({leaf.x, leaf.y + h, l, leaf.free});
       next.push_back({leaf.x + h, leaf.y + h, l, leaf.free});
     }
-    if (next.size() > options_.max_leaves)
-      refuse(double(next.size()), cell_, options_.max_leaves);
+    if (next.size() > options_.max_leaves) refuse(double(next.size()), cell_, options_.max_leaves);
     leaves_ = std::move(next);
     codes_.resize(leaves_.size());
-    for (std::size_t i = 0; i < leaves_.size(); ++i)
-      codes_[i] = morton(leaves_[i].x, leaves_[i].y);
+    for (std::size_t i = 0; i < leaves_.size(); ++i) codes_[i] = morton(leaves_[i].x, leaves_[i].y);
   }
 }
 

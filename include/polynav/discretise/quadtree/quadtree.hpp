@@ -140,8 +140,8 @@ class Quadtree final : public Discretisation {
   Point origin_;
   double cell_ = 1.0;
   int depth_ = 0;
-  std::vector<QuadtreeLeaf> leaves_;        // Morton order
-  std::vector<std::uint64_t> codes_;        // Morton code of each leaf's lower-left cell
+  std::vector<QuadtreeLeaf> leaves_;          // Morton order
+  std::vector<std::uint64_t> codes_;          // Morton code of each leaf's lower-left cell
   std::vector<search::NodeId> node_of_leaf_;  // no_node for blocked leaves
   std::vector<std::uint32_t> leaf_of_node_;
   std::vector<Point> centres_;  // per node
