@@ -287,6 +287,9 @@ std::optional<Point> Quadtree::bend(search::NodeId a, search::NodeId b) const {
   if (s.a == s.b) return s.a;  // leaves touching at a corner
   // The straight segment is the motion when it crosses the shared side clear of its ends (it
   // then runs inside the two closed leaves); otherwise bend at the nearest point of the side.
+  // With aligned leaves the shared side is the smaller leaf's whole side and the segment always
+  // crosses it inside (it ends half that side away from it, at a slope below one), so in
+  // practice only corner arcs bend; the test stays for exactness.
   const bool vertical = s.a.x == s.b.x;
   const double at = vertical ? s.a.x : s.a.y;
   const double p_along = vertical ? p.y : p.x, q_along = vertical ? q.y : q.x;
