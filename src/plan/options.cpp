@@ -109,6 +109,8 @@ OptionValues::OptionValues(std::string_view group, const std::vector<OptionSpec>
     switch (spec.type) {
       case OptionType::number:
       case OptionType::integer: {
+        if (spec.type == OptionType::number && v.text == "auto" && spec.default_value == "auto")
+          break;  // the method's own rule, read as 0
         const std::optional<double> n = parse_number(v.text);
         const bool whole = n && (spec.type == OptionType::number || std::floor(*n) == *n);
         if (!whole)

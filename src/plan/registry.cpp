@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "polynav/discretise/grid/occupancy_grid.hpp"
+#include "polynav/discretise/quadtree/quadtree.hpp"
 #include "polynav/discretise/visibility_graph/visibility_graph.hpp"
 #include "polynav/error.hpp"
 #include "polynav/smooth/path_simplifier.hpp"
@@ -72,6 +73,16 @@ std::unique_ptr<Method> build_grid(const FreeSpace& space, const OptionValues& o
   return std::make_unique<MethodOf<OccupancyGrid>>(space, options);
 }
 
+std::unique_ptr<Method> build_quadtree(const FreeSpace& space, const OptionValues& o) {
+  QuadtreeOptions options;
+  options.min_cell = o.number("min_cell");
+  options.max_depth = int(o.integer("max_depth"));
+  options.corners = o.flag("corners");
+  options.balance = o.flag("balance");
+  options.max_leaves = count_or_unlimited(o.number("max_leaves"));
+  return std::make_unique<MethodOf<Quadtree>>(space, options);
+}
+
 std::unique_ptr<Method> build_visgraph(const FreeSpace& space, const OptionValues& o) {
   VisibilityGraphOptions options;
   options.bitangent_only = o.flag("bitangent_only");
@@ -124,6 +135,24 @@ const std::vector<MethodEntry>& method_registry() {
                {"auto", "manhattan", "octile", "chebyshev", "euclidean", "zero"}),
         integer("max_cells", "33554432", "memory budget: a larger grid is refused", 1)},
        build_grid},
+      {"quadtree",
+       "adaptive quadtree: free square leaves, large in open space and small near obstacles, "
+       "joined across shared sides; paths bend at the sides",
+       {number("min_cell", "auto",
+               "side of the smallest leaf; auto = the grid's default cell (MovingAI: 1, else the "
+               "longest side / 256), so that the bottom cells are the grid's cells",
+               "scene units", 0.0, true),
+        [] {
+          OptionSpec s = integer("max_depth", "24",
+                                 "most levels below the root (deeper bottom cells grow)", 1);
+          s.max = 30;
+          return s;
+        }(),
+        flag("corners", "false", "also join leaves touching only at a free corner"),
+        flag("balance", "false",
+             "split leaves until neighbours across a side differ by at most one level"),
+        integer("max_leaves", "8388608", "memory budget: a tree with more leaves is refused", 1)},
+       build_quadtree},
       {"visgraph",
        "visibility graph: corners of the inflated obstacles joined by exact line of sight; the "
        "exact Euclidean shortest path",

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <random>
 
+#include "discretise/random_scenes.hpp"
 #include "polynav/error.hpp"
 #include "polynav/plan/planner.hpp"
 #include "polynav/smooth/path_simplifier.hpp"
@@ -17,24 +18,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-Ring rect(double x0, double y0, double x1, double y1) {
-  return {{x0, y0}, {x1, y0}, {x1, y1}, {x0, y1}};
-}
-
-Scene random_scene(unsigned seed, double radius) {
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<double> coord(0.0, 18.0), size(0.5, 3.0);
-  Scene scene;
-  scene.bounds = rect(0, 0, 20, 20);
-  scene.agent.radius = radius;
-  for (int k = 0; k < 15; ++k) {
-    const double x = coord(rng), y = coord(rng);
-    scene.obstacles.push_back(
-        {{{{x, y}, {x + size(rng), y + 0.3 * size(rng)}, {x + 0.5 * size(rng), y + size(rng)}}, {}},
-         {}});
-  }
-  return scene;
-}
+using test::random_scene;
+using test::rect;
 
 // A cell is free exactly when its closed square lies in free space: its sides are in line of
 // sight, its centre is free and no boundary vertex lies strictly inside it.

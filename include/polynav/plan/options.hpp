@@ -25,7 +25,9 @@ enum class OptionType : std::uint8_t {
 struct OptionSpec {
   std::string name;  ///< e.g. "resolution" (set as "grid.resolution")
   OptionType type = OptionType::number;
-  std::string default_value;         ///< as text, e.g. "0", "8", "auto", "false"
+  /// As text, e.g. "0", "8", "auto", "false". A number whose default is "auto" also accepts
+  /// "auto" (read as 0: the method's own rule) and holds its limits for every other value.
+  std::string default_value;
   std::string doc;                   ///< one line: what it does, what the default means
   std::string unit;                  ///< e.g. "scene units", "ms"; empty for plain numbers
   double min = -1e308;               ///< lowest allowed value (number, integer)

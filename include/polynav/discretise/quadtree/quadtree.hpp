@@ -1,0 +1,153 @@
+#pragma once
+/// @file
+/// The adaptive quadtree: square leaves that are large where free space is open and small near
+/// its boundary, searched as a graph over the free leaves.
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "polynav/discretise/discretisation.hpp"
+#include "polynav/search/components.hpp"
+#include "polynav/search/graph.hpp"
+
+namespace polynav {
+
+class FreeSpace;
+class QuadtreeWalls;
+
+struct QuadtreeOptions {
+  /// Side of the smallest leaf. 0 = the grid's default cell (FreeSpace::native_cell_size: 1 for
+  /// MovingAI maps, else the longest side of the free space / 256), so that the bottom cells are
+  /// the cells of the grid method's default grid. [Limit: >= 0, finite] [Units: scene units]
+  double min_cell = 0.0;
+  /// Most levels below the root; when min_cell would need more, the bottom cells are larger.
+  /// [Limit: 1 .. 30]
+  int max_depth = 24;
+  /// Also join leaves that touch only at a corner (when the corner is free and the turn through
+  /// it is a valid motion).
+  bool corners = false;
+  /// Split leaves until every two leaves sharing a side differ by at most one level (2:1).
+  bool balance = false;
+  /// Memory budget: a tree that would have more leaves (free and blocked) is refused, from an
+  /// estimate made before anything is allocated and again while building. [Limit: > 0]
+  std::size_t max_leaves = std::size_t{1} << 23;
+};
+
+/// One leaf of the tree in units of the bottom cells: it covers cells [x, x + size) x
+/// [y, y + size) with size = 2^(depth - level).
+struct QuadtreeLeaf {
+  std::uint32_t x = 0;
+  std::uint32_t y = 0;
+  std::uint8_t level = 0;
+  bool free = false;
+};
+
+/// A region quadtree over a square root box whose bottom cells (side `cell_size()`) line up with
+/// the grid method's cells: the root's lower-left corner is the grid's origin (the lower-left
+/// corner of FreeSpace::bounds_box). A box is a free leaf when FreeSpace::classify calls it free
+/// and its cost multiplier and height are uniform (cost_range, height_range); blocked when
+/// classify calls it blocked; otherwise it is split, down to the bottom level, where a box that is
+/// not wholly free is a blocked leaf. So every free leaf lies entirely in free space, decided
+/// exactly, never by sampling.
+///
+/// Nodes are the free leaves (node ids in Morton order); arcs join free leaves sharing a piece of
+/// boundary of positive length, and with `corners` also leaves touching only at a free corner. An
+/// arc's motion runs from centre to centre, straight when that segment crosses the shared side,
+/// else bent at the point of the shared side nearest to it (arc_points); its cost is the exact
+/// cost of that polyline (FreeSpace::segment_cost).
+///
+/// Storage is a linear quadtree (Gargantini, "An effective way to represent quadtrees", CACM
+/// 25(12), 1982): every leaf, free or blocked, is kept sorted by the Morton code of its
+/// lower-left bottom cell, so the leaf containing a bottom cell is found by binary search, and
+/// the neighbours across a side by walking along it.
+class Quadtree final : public Discretisation {
+ public:
+  /// Builds the tree and its graph. Complexity: O(leaves log leaves) plus a classify per tree
+  /// node. @throws InputError when the tree would exceed max_leaves (the message names
+  ///         quadtree.max_leaves and quadtree.min_cell) or min_cell is not positive.
+  Quadtree(const FreeSpace& space, QuadtreeOptions options);
+
+  std::string_view method() const override { return "quadtree"; }
+  std::string_view graph_noun() const override { return "quadtree"; }
+  std::size_t node_count() const override { return centres_.size(); }
+  Point node_position(search::NodeId n) const override { return centres_[n]; }
+  /// A point joins the free leaf containing it (a straight segment to its centre, inside the
+  /// convex leaf); a point in no free leaf joins the free leaves within two bottom cells whose
+  /// centres it sees.
+  void attach(Point p, AttachDirection direction, std::vector<Attachment>& out) const override;
+  std::string unattached_reason(std::string_view which) const override;
+  const search::ComponentLabels* components() const override {
+    return components_.size() > 0 ? &components_ : nullptr;
+  }
+  Ring node_region(search::NodeId n) const override;
+  void arc_points(search::NodeId from, search::NodeId to, std::vector<Point>& out) const override;
+  /// The shared side (or corner) of each two consecutive leaves.
+  std::vector<Segment> corridor(std::span<const search::NodeId> path) const override;
+  /// Free leaves as regions, blocked leaves shaded.
+  Primitives primitives() const override;
+
+  /// Euclidean distance to the goal times the cheapest cost multiplier: admissible.
+  auto heuristic(std::span<const Attachment> /*goals*/, Point goal) const {
+    return [this, goal](search::NodeId n) { return min_cost_ * distance(centres_[n], goal); };
+  }
+  /// SearchGraph: the arcs from leaf n.
+  template <class F>
+  void for_each_neighbour(search::NodeId n, F&& f) const {
+    graph_.for_each_neighbour(n, f);
+  }
+
+  /// Every leaf, free and blocked, in Morton order; together they tile the root box.
+  const std::vector<QuadtreeLeaf>& leaves() const { return leaves_; }
+  /// The closed box of a leaf.
+  Box leaf_box(const QuadtreeLeaf& leaf) const;
+  /// The leaf of node n.
+  const QuadtreeLeaf& node_leaf(search::NodeId n) const { return leaves_[leaf_of_node_[n]]; }
+  /// The node of the leaf containing bottom cell (cx, cy), or search::no_node when that leaf is
+  /// blocked or the cell is outside the root.
+  search::NodeId node_at_cell(std::int64_t cx, std::int64_t cy) const;
+  /// Side of a bottom cell, levels below the root, the root box.
+  double cell_size() const { return cell_; }
+  int depth() const { return depth_; }
+  Box root_box() const;
+  const search::CsrGraph& graph() const { return graph_; }
+  const QuadtreeOptions& options() const { return options_; }
+
+ private:
+  std::uint32_t side_cells(const QuadtreeLeaf& leaf) const {
+    return std::uint32_t{1} << (depth_ - leaf.level);
+  }
+  double coord_x(std::int64_t cx) const { return origin_.x + double(cx) * cell_; }
+  double coord_y(std::int64_t cy) const { return origin_.y + double(cy) * cell_; }
+  /// Index into leaves_ of the leaf containing bottom cell (cx, cy). @pre inside the root
+  std::size_t leaf_index(std::uint32_t cx, std::uint32_t cy) const;
+  /// Calls f(leaf index, lo, hi) for each leaf across side `side` (0 east, 1 north, 2 west,
+  /// 3 south) of leaf i, with [lo, hi) the shared interval in bottom cells along that side.
+  template <class F>
+  void for_each_side_neighbour(std::size_t i, int side, F&& f) const;
+  /// The shared boundary of two touching leaves (a point when they touch at a corner).
+  Segment shared_boundary(const QuadtreeLeaf& a, const QuadtreeLeaf& b) const;
+  /// The bend of the motion between the centres of nodes a and b, if any.
+  std::optional<Point> bend(search::NodeId a, search::NodeId b) const;
+  void build_tree(const FreeSpace& space, const QuadtreeWalls& walls);
+  void balance_tree();
+  void build_graph(const FreeSpace& space, const QuadtreeWalls& walls);
+
+  const FreeSpace* space_;
+  QuadtreeOptions options_;
+  Point origin_;
+  double cell_ = 1.0;
+  int depth_ = 0;
+  std::vector<QuadtreeLeaf> leaves_;          // Morton order
+  std::vector<std::uint64_t> codes_;          // Morton code of each leaf's lower-left cell
+  std::vector<search::NodeId> node_of_leaf_;  // no_node for blocked leaves
+  std::vector<std::uint32_t> leaf_of_node_;
+  std::vector<Point> centres_;  // per node
+  search::CsrGraph graph_;
+  double min_cost_ = 1.0;
+  search::ComponentLabels components_;
+};
+
+}  // namespace polynav

@@ -1,0 +1,443 @@
+#include "polynav/discretise/quadtree/quadtree.hpp"
+
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <cmath>
+#include <map>
+#include <sstream>
+#include <utility>
+
+#include "polynav/error.hpp"
+#include "polynav/space/free_space.hpp"
+
+namespace polynav {
+
+// Walls lying along the lattice lines: boundary edges traced once each way (free space on both
+// sides), horizontal or vertical. classify() looks at a box's interior only, so a wall along a
+// box's side leaves the box free; such boxes are split, and arcs are checked exactly when walls
+// exist. Any other wall meets the interior of the boxes it passes, which are then mixed.
+class QuadtreeWalls {
+ public:
+  explicit QuadtreeWalls(const FreeSpace& space) {
+    std::vector<std::array<double, 4>> edges;
+    for (const BoundaryRing& ring : space.boundary())
+      for (std::size_t i = 0; i < ring.points.size(); ++i) {
+        const Point u = ring.points[i], v = ring.points[(i + 1) % ring.points.size()];
+        if (u.x == v.x || u.y == v.y) edges.push_back({u.x, u.y, v.x, v.y});
+      }
+    std::sort(edges.begin(), edges.end());
+    for (const auto& [ux, uy, vx, vy] : edges) {
+      if (!std::binary_search(edges.begin(), edges.end(), std::array<double, 4>{vx, vy, ux, uy}))
+        continue;
+      if (ux == vx && uy != vy) vertical_[ux].push_back({std::min(uy, vy), std::max(uy, vy)});
+      if (uy == vy && ux != vx) horizontal_[uy].push_back({std::min(ux, vx), std::max(ux, vx)});
+    }
+  }
+  bool empty() const { return vertical_.empty() && horizontal_.empty(); }
+  /// Whether a wall runs along a piece of positive length of the box's sides.
+  bool along_sides(const Box& b) const {
+    return along(vertical_, b.min.x, b.min.y, b.max.y) ||
+           along(vertical_, b.max.x, b.min.y, b.max.y) ||
+           along(horizontal_, b.min.y, b.min.x, b.max.x) ||
+           along(horizontal_, b.max.y, b.min.x, b.max.x);
+  }
+
+ private:
+  using Lines = std::map<double, std::vector<std::pair<double, double>>>;
+  static bool along(const Lines& lines, double at, double lo, double hi) {
+    const auto it = lines.find(at);
+    if (it == lines.end()) return false;
+    for (const auto& [a, b] : it->second)
+      if (std::max(a, lo) < std::min(b, hi)) return true;
+    return false;
+  }
+  Lines vertical_;    // x -> y intervals
+  Lines horizontal_;  // y -> x intervals
+};
+
+namespace {
+
+// Interleaves the bits of x (even positions) and y (odd positions): the Morton (Z-order) code of
+// a cell, as in Gargantini's linear quadtree.
+std::uint64_t spread_bits(std::uint32_t v) {
+  std::uint64_t x = v;
+  x = (x | (x << 16)) & 0x0000FFFF0000FFFFull;
+  x = (x | (x << 8)) & 0x00FF00FF00FF00FFull;
+  x = (x | (x << 4)) & 0x0F0F0F0F0F0F0F0Full;
+  x = (x | (x << 2)) & 0x3333333333333333ull;
+  x = (x | (x << 1)) & 0x5555555555555555ull;
+  return x;
+}
+
+std::uint64_t morton(std::uint32_t x, std::uint32_t y) {
+  return spread_bits(x) | (spread_bits(y) << 1);
+}
+
+// An upper bound on the leaves of a tree of the given depth, before building it: a tree node is
+// split only when a boundary or region edge meets its box (or lies along its sides), and an
+// edge with extents dx, dy meets at most dx/s + dy/s + 4 boxes of side s on one level. Each
+// split node adds three leaves.
+double estimate_leaves(const FreeSpace& space, double root_side, int depth) {
+  double manhattan = 0.0, edges = 0.0;
+  const auto add_ring = [&](const Ring& ring) {
+    for (std::size_t i = 0; i < ring.size(); ++i) {
+      const Point d = ring[(i + 1) % ring.size()] - ring[i];
+      manhattan += std::abs(d.x) + std::abs(d.y);
+      edges += 1.0;
+    }
+  };
+  for (const BoundaryRing& ring : space.boundary()) add_ring(ring.points);
+  for (const Region& region : space.regions()) add_ring(region.polygon);
+  double split = 0.0;
+  for (int level = 0; level < depth; ++level) {
+    const double side = std::ldexp(root_side, -level);
+    split += std::min(std::ldexp(1.0, 2 * level), manhattan / side + 4.0 * edges);
+  }
+  return 1.0 + 3.0 * split;
+}
+
+[[noreturn]] void refuse(double leaves, double min_cell, std::size_t budget) {
+  std::ostringstream message;
+  message << "a quadtree with min_cell " << min_cell << " would have " << leaves
+          << " leaves or more, more than quadtree.max_leaves = " << budget
+          << " (raise quadtree.min_cell or quadtree.max_leaves)";
+  throw InputError({"", 0, 0, "quadtree.max_leaves"}, message.str());
+}
+
+}  // namespace
+
+Quadtree::Quadtree(const FreeSpace& space, QuadtreeOptions options)
+    : space_(&space), options_(options) {
+  min_cost_ = space.min_cost();
+  const Box box = space.box();
+  if (box.empty()) return;
+  double min_cell = options_.min_cell;
+  if (min_cell == 0.0)
+    min_cell = space.native_cell_size().value_or(std::max(box.width(), box.height()) / 256.0);
+  if (!(min_cell > 0.0) || !std::isfinite(min_cell))
+    throw InputError({"", 0, 0, "quadtree.min_cell"},
+                     "quadtree.min_cell must be a positive finite number, found " +
+                         std::to_string(options_.min_cell));
+  if (options_.max_depth < 1 || options_.max_depth > 30)
+    throw InputError(
+        {"", 0, 0, "quadtree.max_depth"},
+        "quadtree.max_depth must be between 1 and 30, found " + std::to_string(options_.max_depth));
+  // The root is a square whose lower-left corner is the grid method's origin, 2^depth cells of
+  // side min_cell across, so that the bottom cells are the grid's cells (bit for bit: the same
+  // origin + index * side).
+  const Box bounds = space.bounds_box();
+  origin_ = bounds.empty() ? box.min : bounds.min;
+  const double cells = std::max({1.0, std::ceil((box.max.x - origin_.x) / min_cell),
+                                 std::ceil((box.max.y - origin_.y) / min_cell)});
+  int needed = 0;
+  while (std::ldexp(1.0, needed) < cells) ++needed;
+  depth_ = std::min(needed, options_.max_depth);
+  cell_ = std::ldexp(min_cell, needed - depth_);
+  const double estimate = estimate_leaves(space, std::ldexp(cell_, depth_), depth_);
+  if (estimate > double(options_.max_leaves)) refuse(estimate, min_cell, options_.max_leaves);
+
+  const QuadtreeWalls walls(space);
+  build_tree(space, walls);
+  if (options_.balance) balance_tree();
+  build_graph(space, walls);
+}
+
+Box Quadtree::leaf_box(const QuadtreeLeaf& leaf) const {
+  const std::int64_t s = side_cells(leaf);
+  return {{coord_x(leaf.x), coord_y(leaf.y)}, {coord_x(leaf.x + s), coord_y(leaf.y + s)}};
+}
+
+Box Quadtree::root_box() const {
+  const std::int64_t n = std::int64_t{1} << depth_;
+  return {{coord_x(0), coord_y(0)}, {coord_x(n), coord_y(n)}};
+}
+
+std::size_t Quadtree::leaf_index(std::uint32_t cx, std::uint32_t cy) const {
+  // The leaves tile the root and each covers a contiguous range of Morton codes starting at its
+  // own code, so the containing leaf is the last one whose code is not greater.
+  const auto it = std::upper_bound(codes_.begin(), codes_.end(), morton(cx, cy));
+  return std::size_t(it - codes_.begin()) - 1;
+}
+
+search::NodeId Quadtree::node_at_cell(std::int64_t cx, std::int64_t cy) const {
+  const std::int64_t n = std::int64_t{1} << depth_;
+  if (leaves_.empty() || cx < 0 || cy < 0 || cx >= n || cy >= n) return search::no_node;
+  return node_of_leaf_[leaf_index(std::uint32_t(cx), std::uint32_t(cy))];
+}
+
+template <class F>
+void Quadtree::for_each_side_neighbour(std::size_t i, int side, F&& f) const {
+  const QuadtreeLeaf& leaf = leaves_[i];
+  const std::uint32_t s = side_cells(leaf), n = std::uint32_t{1} << depth_;
+  const bool along_y = side == 0 || side == 2;  // east and west sides run along y
+  std::uint32_t fixed = 0;
+  switch (side) {
+    case 0:
+      if (leaf.x + s >= n) return;
+      fixed = leaf.x + s;
+      break;
+    case 1:
+      if (leaf.y + s >= n) return;
+      fixed = leaf.y + s;
+      break;
+    case 2:
+      if (leaf.x == 0) return;
+      fixed = leaf.x - 1;
+      break;
+    default:
+      if (leaf.y == 0) return;
+      fixed = leaf.y - 1;
+      break;
+  }
+  const std::uint32_t first = along_y ? leaf.y : leaf.x, end = first + s;
+  for (std::uint32_t at = first; at < end;) {
+    const std::size_t j = along_y ? leaf_index(fixed, at) : leaf_index(at, fixed);
+    const QuadtreeLeaf& other = leaves_[j];
+    const std::uint32_t hi = std::min(end, (along_y ? other.y : other.x) + side_cells(other));
+    f(j, at, hi);
+    at = hi;
+  }
+}
+
+void Quadtree::build_tree(const FreeSpace& space, const QuadtreeWalls& walls) {
+  // Depth first, children in Morton order, so leaves come out sorted by Morton code.
+  const bool fields = !space.regions().empty();
+  std::vector<QuadtreeLeaf> pending = {{0, 0, 0, false}};
+  while (!pending.empty()) {
+    QuadtreeLeaf leaf = pending.back();
+    pending.pop_back();
+    const Box b = leaf_box(leaf);
+    const BoxClass c = space.classify(b);
+    bool split = c == BoxClass::mixed;
+    if (c == BoxClass::free) {
+      leaf.free = true;
+      const auto uniform = [](FieldRange r) { return r.lowest == r.highest; };
+      split = (fields && (!uniform(space.cost_range(b)) || !uniform(space.height_range(b)))) ||
+              (!walls.empty() && walls.along_sides(b));
+    }
+    if (split && leaf.level < depth_) {
+      const std::uint32_t h = side_cells(leaf) / 2;
+      const auto l = std::uint8_t(leaf.level + 1);
+      pending.push_back({leaf.x + h, leaf.y + h, l, false});
+      pending.push_back({leaf.x, leaf.y + h, l, false});
+      pending.push_back({leaf.x + h, leaf.y, l, false});
+      pending.push_back({leaf.x, leaf.y, l, false});
+      continue;
+    }
+    // At the bottom a mixed box is blocked; a free one stays free even if its cost varies (arc
+    // costs are exact) or a wall runs along its side (arcs are checked).
+    leaves_.push_back(leaf);
+    if (leaves_.size() > options_.max_leaves)
+      refuse(double(leaves_.size()), cell_, options_.max_leaves);
+  }
+  codes_.resize(leaves_.size());
+  for (std::size_t i = 0; i < leaves_.size(); ++i) codes_[i] = morton(leaves_[i].x, leaves_[i].y);
+}
+
+void Quadtree::balance_tree() {
+  // Splitting a free or blocked leaf needs no new classification: the parts of a free box with
+  // uniform fields are such boxes, the parts of a blocked box are blocked.
+  for (;;) {
+    std::vector<char> split(leaves_.size(), 0);
+    bool any = false;
+    for (std::size_t i = 0; i < leaves_.size(); ++i) {
+      const QuadtreeLeaf& leaf = leaves_[i];
+      if (leaf.level + 1 >= depth_) continue;
+      for (int side = 0; side < 4 && !split[i]; ++side)
+        for_each_side_neighbour(i, side, [&](std::size_t j, std::uint32_t, std::uint32_t) {
+          if (leaves_[j].level > leaf.level + 1) split[i] = 1;
+        });
+      any = any || split[i];
+    }
+    if (!any) return;
+    std::vector<QuadtreeLeaf> next;
+    next.reserve(leaves_.size() + 3 * std::size_t(std::count(split.begin(), split.end(), 1)));
+    for (std::size_t i = 0; i < leaves_.size(); ++i) {
+      const QuadtreeLeaf& leaf = leaves_[i];
+      if (!split[i]) {
+        next.push_back(leaf);
+        continue;
+      }
+      const std::uint32_t h = side_cells(leaf) / 2;
+      const auto l = std::uint8_t(leaf.level + 1);
+      next.push_back({leaf.x, leaf.y, l, leaf.free});
+      next.push_back({leaf.x + h, leaf.y, l, leaf.free});
+      next.push_back({leaf.x, leaf.y + h, l, leaf.free});
+      next.push_back({leaf.x + h, leaf.y + h, l, leaf.free});
+    }
+    if (next.size() > options_.max_leaves) refuse(double(next.size()), cell_, options_.max_leaves);
+    leaves_ = std::move(next);
+    codes_.resize(leaves_.size());
+    for (std::size_t i = 0; i < leaves_.size(); ++i) codes_[i] = morton(leaves_[i].x, leaves_[i].y);
+  }
+}
+
+Segment Quadtree::shared_boundary(const QuadtreeLeaf& a, const QuadtreeLeaf& b) const {
+  const std::int64_t sa = side_cells(a), sb = side_cells(b);
+  const std::int64_t x0 = std::max<std::int64_t>(a.x, b.x), x1 = std::min(a.x + sa, b.x + sb);
+  const std::int64_t y0 = std::max<std::int64_t>(a.y, b.y), y1 = std::min(a.y + sa, b.y + sb);
+  return {{coord_x(x0), coord_y(y0)}, {coord_x(x1), coord_y(y1)}};
+}
+
+std::optional<Point> Quadtree::bend(search::NodeId a, search::NodeId b) const {
+  if (a > b) std::swap(a, b);  // the same bend both ways
+  const Point p = centres_[a], q = centres_[b];
+  const Segment s = shared_boundary(node_leaf(a), node_leaf(b));
+  if (s.a == s.b) return s.a;  // leaves touching at a corner
+  // The straight segment is the motion when it crosses the shared side clear of its ends (it
+  // then runs inside the two closed leaves); otherwise bend at the nearest point of the side.
+  // With aligned leaves the shared side is the smaller leaf's whole side and the segment always
+  // crosses it inside (it ends half that side away from it, at a slope below one), so in
+  // practice only corner arcs bend; the test stays for exactness.
+  const bool vertical = s.a.x == s.b.x;
+  const double at = vertical ? s.a.x : s.a.y;
+  const double p_along = vertical ? p.y : p.x, q_along = vertical ? q.y : q.x;
+  const double p_across = vertical ? p.x : p.y, q_across = vertical ? q.x : q.y;
+  const double cross_at = p_along + (at - p_across) / (q_across - p_across) * (q_along - p_along);
+  const double lo = vertical ? s.a.y : s.a.x, hi = vertical ? s.b.y : s.b.x;
+  const double margin = 1e-9 * (hi - lo);
+  if (cross_at > lo + margin && cross_at < hi - margin) return std::nullopt;
+  const double clamped = std::clamp(cross_at, lo, hi);
+  return vertical ? Point{at, clamped} : Point{clamped, at};
+}
+
+void Quadtree::build_graph(const FreeSpace& space, const QuadtreeWalls& walls) {
+  node_of_leaf_.assign(leaves_.size(), search::no_node);
+  for (std::size_t i = 0; i < leaves_.size(); ++i) {
+    if (!leaves_[i].free) continue;
+    node_of_leaf_[i] = search::NodeId(centres_.size());
+    leaf_of_node_.push_back(std::uint32_t(i));
+    const Box b = leaf_box(leaves_[i]);
+    centres_.push_back({0.5 * (b.min.x + b.max.x), 0.5 * (b.min.y + b.max.y)});
+  }
+  const bool climb = space.has_heights() && std::isfinite(space.agent().max_climb);
+  std::vector<search::Edge> edges;
+  std::vector<Point> polyline;
+  const auto join = [&](search::NodeId u, search::NodeId v, bool corner) {
+    polyline = {centres_[u]};
+    if (const std::optional<Point> p = bend(u, v)) polyline.push_back(*p);
+    polyline.push_back(centres_[v]);
+    // Inside the two closed free leaves every segment is free; only walls along the sides and
+    // turns through a corner need the exact checks.
+    if (!walls.empty())
+      for (std::size_t k = 1; k < polyline.size(); ++k)
+        if (!space.line_of_sight(polyline[k - 1], polyline[k])) return;
+    if ((corner || !walls.empty()) && polyline.size() == 3 &&
+        !space.turn_is_free(polyline[0], polyline[1], polyline[2]))
+      return;
+    if (corner && !space.is_free(polyline[1])) return;
+    double cost = 0.0;
+    bool forward = true, backward = true;
+    for (std::size_t k = 1; k < polyline.size(); ++k) {
+      cost += space.segment_cost(polyline[k - 1], polyline[k]);
+      if (climb) {
+        forward = forward && space.climbable(polyline[k - 1], polyline[k]);
+        backward = backward && space.climbable(polyline[k], polyline[k - 1]);
+      }
+    }
+    if (forward) edges.push_back({u, v, cost});
+    if (backward) edges.push_back({v, u, cost});
+  };
+  const std::uint32_t n = std::uint32_t{1} << depth_;
+  for (std::size_t i = 0; i < leaves_.size(); ++i) {
+    const search::NodeId u = node_of_leaf_[i];
+    if (u == search::no_node) continue;
+    for (int side = 0; side < 2; ++side)  // east and north: each pair once
+      for_each_side_neighbour(i, side, [&](std::size_t j, std::uint32_t, std::uint32_t) {
+        if (node_of_leaf_[j] != search::no_node) join(u, node_of_leaf_[j], false);
+      });
+    if (!options_.corners) continue;
+    // The leaves touching only at the lower-left and lower-right corners: a leaf touching only at
+    // a corner has that corner as its own (else the two would share a side), so each such pair is
+    // met once, from the upper leaf.
+    const QuadtreeLeaf& leaf = leaves_[i];
+    const std::uint32_t s = side_cells(leaf);
+    if (leaf.y == 0) continue;
+    if (leaf.x > 0) {
+      const std::size_t j = leaf_index(leaf.x - 1, leaf.y - 1);
+      const QuadtreeLeaf& o = leaves_[j];
+      if (o.free && o.x + side_cells(o) == leaf.x && o.y + side_cells(o) == leaf.y)
+        join(u, node_of_leaf_[j], true);
+    }
+    if (leaf.x + s < n) {
+      const std::size_t j = leaf_index(leaf.x + s, leaf.y - 1);
+      const QuadtreeLeaf& o = leaves_[j];
+      if (o.free && o.x == leaf.x + s && o.y + side_cells(o) == leaf.y)
+        join(u, node_of_leaf_[j], true);
+    }
+  }
+  graph_ = search::CsrGraph(centres_.size(), edges, search::Direction::directed);
+  // Arcs run both ways unless a climb limit makes some one way; then component labels would be
+  // wrong.
+  if (!climb) components_ = search::ComponentLabels(*this);
+}
+
+void Quadtree::attach(Point p, AttachDirection direction, std::vector<Attachment>& out) const {
+  out.clear();
+  if (leaves_.empty()) return;
+  const FreeSpace& space = *space_;
+  const bool outgoing = direction == AttachDirection::from_point;
+  const auto join = [&](search::NodeId n) {
+    const Point c = centres_[n];
+    out.push_back({n, outgoing ? space.segment_cost(p, c) : space.segment_cost(c, p)});
+  };
+  const auto cx = std::int64_t(std::floor((p.x - origin_.x) / cell_));
+  const auto cy = std::int64_t(std::floor((p.y - origin_.y) / cell_));
+  // The free leaf containing p, decided by comparisons with its box (the cell index above is
+  // only a guess near cell sides).
+  for (const std::int64_t dy : {0, -1, 1})
+    for (const std::int64_t dx : {0, -1, 1}) {
+      const search::NodeId n = node_at_cell(cx + dx, cy + dy);
+      if (n == search::no_node) continue;
+      const Box b = leaf_box(node_leaf(n));
+      if (p.x >= b.min.x && p.x <= b.max.x && p.y >= b.min.y && p.y <= b.max.y) {
+        join(n);
+        return;
+      }
+    }
+  // p lies in a blocked bottom cell next to the boundary: the free leaves nearby that it sees.
+  std::vector<search::NodeId> seen;
+  for (std::int64_t y = cy - 2; y <= cy + 2; ++y)
+    for (std::int64_t x = cx - 2; x <= cx + 2; ++x) {
+      const search::NodeId n = node_at_cell(x, y);
+      if (n == search::no_node || std::find(seen.begin(), seen.end(), n) != seen.end()) continue;
+      seen.push_back(n);
+      const Point c = centres_[n];
+      if (outgoing ? space.traversable(p, c) : space.traversable(c, p)) join(n);
+    }
+}
+
+std::string Quadtree::unattached_reason(std::string_view which) const {
+  return std::string(which) +
+         " is free but no free quadtree leaf around it is in line of sight (try a smaller "
+         "quadtree.min_cell)";
+}
+
+Ring Quadtree::node_region(search::NodeId n) const {
+  const Box b = leaf_box(node_leaf(n));
+  return {b.min, {b.max.x, b.min.y}, b.max, {b.min.x, b.max.y}};
+}
+
+void Quadtree::arc_points(search::NodeId from, search::NodeId to, std::vector<Point>& out) const {
+  if (const std::optional<Point> p = bend(from, to)) out.push_back(*p);
+}
+
+std::vector<Segment> Quadtree::corridor(std::span<const search::NodeId> path) const {
+  std::vector<Segment> portals;
+  for (std::size_t k = 1; k < path.size(); ++k)
+    portals.push_back(shared_boundary(node_leaf(path[k - 1]), node_leaf(path[k])));
+  return portals;
+}
+
+Primitives Quadtree::primitives() const {
+  Primitives out;
+  for (const QuadtreeLeaf& leaf : leaves_) {
+    const Box b = leaf_box(leaf);
+    Ring ring = {b.min, {b.max.x, b.min.y}, b.max, {b.min.x, b.max.y}};
+    (leaf.free ? out.regions : out.blocked).push_back(std::move(ring));
+  }
+  return out;
+}
+
+}  // namespace polynav
