@@ -80,7 +80,9 @@ std::string options_help() {
 
 void draw_results(SvgCanvas& canvas, const Planner& planner,
                   const std::vector<PlanResult>& results) {
-  canvas.group(planner.options().method == "grid" ? "grid" : "graph");
+  // The discretisation's own group: "grid", "navmesh" (its polygons), else "graph".
+  const std::string& method = planner.options().method;
+  canvas.group(method == "grid" || method == "navmesh" ? method : "graph");
   draw_primitives(canvas, planner.discretisation().primitives());
   canvas.group("expanded");
   SvgStyle expanded_style;
