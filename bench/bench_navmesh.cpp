@@ -70,13 +70,14 @@ void quality(const fs::path& data) {
   std::vector<Case> cases;
   for (const char* s : {"warehouse.yaml", "maze.yaml", "forest.yaml", "island.yaml", "office.yaml"})
     cases.push_back({s, data / s, {}});
-  cases.push_back({"arena.mesh", data / "mesh" / "arena.mesh",
-                   data / "mesh" / "arena-euclidean.scen"});
+  cases.push_back(
+      {"arena.mesh", data / "mesh" / "arena.mesh", data / "mesh" / "arena-euclidean.scen"});
   for (const char* m : {"arena.map", "den312d.map", "maze-100-1.map"})
     cases.push_back({m, data / "movingai" / m, data / "movingai" / (std::string(m) + ".scen")});
   std::printf("## Path length per node placement (ratio to the exact optimum)\n\n");
-  std::printf("| scene | queries | nodes | polygons | raw mean | raw max | funnel mean | funnel "
-              "max |\n|---|---|---|---|---|---|---|---|\n");
+  std::printf(
+      "| scene | queries | nodes | polygons | raw mean | raw max | funnel mean | funnel "
+      "max |\n|---|---|---|---|---|---|---|---|\n");
   double sum[2][2] = {}, count = 0;
   for (const Case& c : cases) {
     const Scene scene = load_scene(c.scene);
@@ -95,8 +96,7 @@ void quality(const fs::path& data) {
         if (!space.is_free(q.start) || !space.is_free(q.goal)) continue;
         const RawPath best = find_path(graph, q.start, q.goal);
         const RawPath raw = find_path(mesh, q.start, q.goal, {}, ws);
-        if (best.status != search::SearchStatus::found ||
-            raw.status != search::SearchStatus::found)
+        if (best.status != search::SearchStatus::found || raw.status != search::SearchStatus::found)
           continue;
         const double opt = polyline_length(best.points);
         if (opt <= 0) continue;
@@ -121,8 +121,9 @@ void quality(const fs::path& data) {
 
 void build_growth(const std::vector<fs::path>& maps) {
   std::printf("## Build time against scene size\n\n");
-  std::printf("| map | boundary edges | triangles | polygons | portals | triangulate ms | mesh "
-              "build ms |\n|---|---|---|---|---|---|---|\n");
+  std::printf(
+      "| map | boundary edges | triangles | polygons | portals | triangulate ms | mesh "
+      "build ms |\n|---|---|---|---|---|---|---|\n");
   std::vector<double> xs, ys;
   for (const fs::path& m : maps) {
     if (!fs::exists(m)) continue;
@@ -160,8 +161,9 @@ void query_times(const fs::path& map, int passes) {
   const std::vector<Query> queries = load_scenario(fs::path(map) += ".scen", scene);
   std::printf("## Query and funnel times on %s (%zu queries x %d passes)\n\n",
               map.filename().c_str(), queries.size(), passes);
-  std::printf("| nodes | polygons | graph nodes | query median us | query p95 us | funnel median "
-              "us | funnel p95 us | query + funnel median us | portals median |\n");
+  std::printf(
+      "| nodes | polygons | graph nodes | query median us | query p95 us | funnel median "
+      "us | funnel p95 us | query + funnel median us | portals median |\n");
   std::printf("|---|---|---|---|---|---|---|---|---|\n");
   std::vector<double> per20;
   for (const NavMeshNodes nodes : {NavMeshNodes::centres, NavMeshNodes::portals}) {
@@ -197,13 +199,14 @@ void query_times(const fs::path& map, int passes) {
       }
     }
     std::printf("| %s | %zu | %zu | %.1f | %.1f | %.2f | %.2f | %.1f | %.0f |\n", name_of(nodes),
-                mesh.polygon_count(), mesh.node_count(), quantile(q_us, 0.5),
-                quantile(q_us, 0.95), quantile(f_us, 0.5), quantile(f_us, 0.95),
-                quantile(total, 0.5), quantile(portals, 0.5));
+                mesh.polygon_count(), mesh.node_count(), quantile(q_us, 0.5), quantile(q_us, 0.95),
+                quantile(f_us, 0.5), quantile(f_us, 0.95), quantile(total, 0.5),
+                quantile(portals, 0.5));
   }
-  std::printf("\nFunnel on a 20-portal corridor (%zu corridors, 2,000 calls each): median %.3f "
-              "us, p95 %.3f us\n\n",
-              per20.size(), quantile(per20, 0.5), quantile(per20, 0.95));
+  std::printf(
+      "\nFunnel on a 20-portal corridor (%zu corridors, 2,000 calls each): median %.3f "
+      "us, p95 %.3f us\n\n",
+      per20.size(), quantile(per20, 0.5), quantile(per20, 0.95));
 }
 
 }  // namespace
