@@ -182,7 +182,8 @@ PlanResult Planner::plan(Point start, std::span<const Point> goals_in) const {
 
   const auto t_smooth = Clock::now();
   std::vector<Point> smoothed = raw.points;
-  smoother_->run(*space_, raw, smoother_options_, smoothed);
+  if (std::string note = smoother_->run(*space_, raw, smoother_options_, smoothed); !note.empty())
+    result.message = result.message.empty() ? std::move(note) : result.message + "; " + note;
   const PathSimplifier checker(*space_);
   if (!checker.is_valid(smoothed)) {
     // Never hand out an invalid path: keep the raw one if it passes, else report the defect.

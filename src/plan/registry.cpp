@@ -6,8 +6,10 @@
 
 #include "polynav/discretise/grid/occupancy_grid.hpp"
 #include "polynav/discretise/quadtree/quadtree.hpp"
+#include "polynav/discretise/navmesh/navmesh.hpp"
 #include "polynav/discretise/visibility_graph/visibility_graph.hpp"
 #include "polynav/error.hpp"
+#include "polynav/smooth/funnel.hpp"
 #include "polynav/smooth/path_simplifier.hpp"
 #include "polynav/space/free_space.hpp"
 
@@ -90,16 +92,39 @@ std::unique_ptr<Method> build_visgraph(const FreeSpace& space, const OptionValue
   return std::make_unique<MethodOf<VisibilityGraph>>(space, options);
 }
 
+std::unique_ptr<Method> build_navmesh(const FreeSpace& space, const OptionValues& o) {
+  NavMeshOptions options;
+  options.nodes = parse_navmesh_nodes(o.text("nodes"));
+  options.merge = o.flag("merge");
+  options.max_triangles = count_or_unlimited(o.number("max_triangles"));
+  return std::make_unique<MethodOf<NavMesh>>(space, options);
+}
+
 // --- smoothers ---------------------------------------------------------------------------
 
-void smooth_none(const FreeSpace&, const RawPath&, const OptionValues&, std::vector<Point>&) {}
+std::string smooth_none(const FreeSpace&, const RawPath&, const OptionValues&,
+                        std::vector<Point>&) {
+  return {};
+}
 
-void smooth_shortcut(const FreeSpace& space, const RawPath&, const OptionValues&,
-                     std::vector<Point>& waypoints) {
+std::string smooth_shortcut(const FreeSpace& space, const RawPath&, const OptionValues&,
+                            std::vector<Point>& waypoints) {
   const PathSimplifier simplifier(space);
   simplifier.remove_collinear(waypoints);
   simplifier.shortcut(waypoints);
   simplifier.remove_collinear(waypoints);
+  return {};
+}
+
+std::string smooth_funnel(const FreeSpace& space, const RawPath& raw, const OptionValues&,
+                          std::vector<Point>& waypoints) {
+  if (!raw.has_corridor)
+    return "funnel does not apply to " +
+           (raw.method.empty() ? std::string("these") : std::string(raw.method)) +
+           " paths (no corridor); the path is not smoothed";
+  if (waypoints.size() < 3) return {};
+  waypoints = funnel_smooth(space, raw.corridor, waypoints);
+  return {};
 }
 
 std::string names_of(const auto& table) {
@@ -160,6 +185,15 @@ const std::vector<MethodEntry>& method_registry() {
              "keep only edges tangent at both ends (loses no shortest path)"),
         integer("max_nodes", "40000", "budget on corners: the build is quadratic in them", 1)},
        build_visgraph},
+      {"navmesh",
+       "navigation mesh: free space as convex polygons (constrained Delaunay triangles merged by "
+       "Hertel-Mehlhorn), searched through shared edges; paths come with a corridor for funnel",
+       {choice("nodes", "portals",
+               "graph nodes at polygon centres or at portal (shared edge) midpoints",
+               {"centres", "portals"}),
+        flag("merge", "true", "merge triangles into convex polygons (Hertel-Mehlhorn)"),
+        integer("max_triangles", "8388608", "budget: a larger triangulation is refused", 1)},
+       build_navmesh},
   };
   return table;
 }
@@ -172,6 +206,11 @@ const std::vector<SmootherEntry>& smoother_registry() {
        "the exact cost; then drop collinear points",
        {},
        smooth_shortcut},
+      {"funnel",
+       "string pulling through the raw path's corridor of portals (navmesh, grid): the shortest "
+       "path within the corridor; per run of equal cost in weighted scenes, never costlier",
+       {},
+       smooth_funnel},
   };
   return table;
 }
@@ -219,7 +258,7 @@ void smooth_path(const FreeSpace& space, std::string_view smoother, std::vector<
   const SmootherEntry& entry = find_smoother(smoother);
   RawPath raw;
   raw.points = waypoints;
-  entry.run(space, raw, OptionValues(entry.name, entry.options, Settings{}), waypoints);
+  (void)entry.run(space, raw, OptionValues(entry.name, entry.options, Settings{}), waypoints);
 }
 
 const MethodEntry& find_method(std::string_view name) {

@@ -87,6 +87,14 @@ TEST_P(Conformance, EveryMethodAndSmootherKeepsTheInvariants) {
         EXPECT_NEAR(r.cost, space.path_cost(r.waypoints), 1e-9 * std::max(1.0, r.cost));
         EXPECT_LE(r.cost, r.raw_cost * (1 + 1e-9) + 1e-12) << "smoothing raised the cost";
         EXPECT_NEAR(r.length, polyline_length(r.waypoints), 1e-9 * std::max(1.0, r.length));
+        if (smoother == "funnel") {
+          EXPECT_LE(r.length, r.raw_length * (1 + 1e-9) + 1e-12);
+          if (!planner.discretisation().has_corridors()) {
+            // No corridor: the raw path, unchanged, and a message saying so.
+            EXPECT_EQ(r.waypoints, r.raw_waypoints);
+            EXPECT_NE(r.message.find("funnel does not apply"), std::string::npos);
+          }
+        }
       }
     }
   }

@@ -80,12 +80,17 @@ class Discretisation {
     (void)out;
   }
   /// The portals a path through these nodes crosses, in order (the shared sides of consecutive
-  /// cells or polygons); empty for methods without regions. A funnel pass pulls a path taut
-  /// through them.
+  /// cells or polygons); empty for methods without regions. Each is oriented as seen in the
+  /// direction of travel: Segment::a on the left, Segment::b on the right (a point for a
+  /// diagonal step through a corner). A funnel pass pulls a path taut through them.
   virtual std::vector<Segment> corridor(std::span<const search::NodeId> path) const {
     (void)path;
     return {};
   }
+  /// Whether corridor() describes this method's paths: its nodes stand for regions (cells,
+  /// polygons) and a path's corridor, with the start's and goal's own regions, contains it. An
+  /// empty corridor then means start and goal share a region.
+  virtual bool has_corridors() const { return false; }
   /// What to draw: cells, polygons, graph edges, nodes (io/svg.hpp draws them).
   virtual Primitives primitives() const = 0;
 };

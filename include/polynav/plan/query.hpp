@@ -14,6 +14,7 @@
 #include <limits>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "polynav/discretise/discretisation.hpp"
@@ -28,6 +29,8 @@ struct RawPath {
   std::vector<Point> points;          ///< start .. goal (found) or start .. closest node (partial)
   std::vector<search::NodeId> nodes;  ///< the discretisation's nodes along the path, in order
   std::vector<Segment> corridor;      ///< the portals between them (Discretisation::corridor)
+  bool has_corridor = false;          ///< the method has corridors (Discretisation::has_corridors)
+  std::string_view method;            ///< the discretisation's name (Discretisation::method)
   double graph_cost = 0.0;            ///< the cost the search minimised (the graph's own arc costs)
   search::SearchStats stats;
   std::vector<Point> expanded;  ///< positions of the expanded nodes, when requested
@@ -112,6 +115,8 @@ template <SearchableDiscretisation D>
 RawPath find_path(const D& d, Point start, Point goal, const QueryOptions& options,
                   QueryWorkspace& ws) {
   RawPath out;
+  out.method = d.method();
+  out.has_corridor = d.has_corridors();
   if (const std::optional<double> cost = d.direct_cost(start, goal)) {
     out.status = search::SearchStatus::found;
     out.points = {start, goal};

@@ -64,13 +64,15 @@ struct MethodEntry {
 };
 
 /// A smoothing pass over a raw path: it may shorten the waypoints (which start as the raw
-/// path's points), never making them invalid or costlier.
+/// path's points), never making them invalid or costlier. It returns a note for the result's
+/// message, empty when there is nothing to say; a smoother that cannot work on this path (the
+/// funnel on a path without a corridor) leaves the waypoints alone and says so.
 struct SmootherEntry {
   std::string name;
   std::string summary;
   std::vector<OptionSpec> options;
-  void (*run)(const FreeSpace& space, const RawPath& raw, const OptionValues& options,
-              std::vector<Point>& waypoints);
+  std::string (*run)(const FreeSpace& space, const RawPath& raw, const OptionValues& options,
+                     std::vector<Point>& waypoints);
 };
 
 /// Every method, in the order `polynav methods` lists them.

@@ -277,7 +277,8 @@ Ring OccupancyGrid::node_region(search::NodeId n) const {
 }
 
 std::vector<Segment> OccupancyGrid::corridor(std::span<const search::NodeId> path) const {
-  // The side two cells share, or the corner a diagonal move passes through.
+  // The side two cells share, or the corner a diagonal move passes through; a side is oriented
+  // as seen in the direction of travel (a on the left, b on the right).
   std::vector<Segment> portals;
   const auto w = std::uint32_t(width_);
   for (std::size_t k = 1; k < path.size(); ++k) {
@@ -287,9 +288,11 @@ std::vector<Segment> OccupancyGrid::corridor(std::span<const search::NodeId> pat
     if (ax != bx && ay != by) {
       portals.push_back({{x, y}, {x, y}});
     } else if (ax != bx) {
-      portals.push_back({{x, origin_.y + ay * cell_}, {x, origin_.y + (ay + 1) * cell_}});
+      const Point low{x, origin_.y + ay * cell_}, high{x, origin_.y + (ay + 1) * cell_};
+      portals.push_back(bx > ax ? Segment{high, low} : Segment{low, high});
     } else {
-      portals.push_back({{origin_.x + ax * cell_, y}, {origin_.x + (ax + 1) * cell_, y}});
+      const Point west{origin_.x + ax * cell_, y}, east{origin_.x + (ax + 1) * cell_, y};
+      portals.push_back(by > ay ? Segment{west, east} : Segment{east, west});
     }
   }
   return portals;

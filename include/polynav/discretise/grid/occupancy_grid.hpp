@@ -73,6 +73,7 @@ class OccupancyGrid final : public Discretisation {
   }
   Ring node_region(search::NodeId n) const override;
   std::vector<Segment> corridor(std::span<const search::NodeId> path) const override;
+  bool has_corridors() const override { return true; }
   /// Blocked cells merged into horizontal runs, and the cell lattice when the grid is small.
   Primitives primitives() const override;
 

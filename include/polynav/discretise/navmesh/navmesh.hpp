@@ -1,0 +1,170 @@
+#pragma once
+/// @file
+/// The navigation mesh: free space cut into convex polygons. A constrained Delaunay triangulation
+/// of free space (its boundary and the outlines of weighted regions as constraints) is merged
+/// into convex polygons by Hertel and Mehlhorn's algorithm ("Fast triangulation of simple
+/// polygons", 1983: drop every diagonal whose removal leaves both of its ends convex), never
+/// across a wall, a region outline or a change of cost or height. The search graph joins polygons
+/// through the edges they share (portals); a path through it comes with its corridor of portals,
+/// which the funnel smoother (smooth/funnel.hpp) pulls taut.
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "polynav/discretise/discretisation.hpp"
+#include "polynav/geometry.hpp"
+#include "polynav/search/components.hpp"
+#include "polynav/search/graph.hpp"
+#include "polynav/space/free_space.hpp"
+
+namespace polynav {
+
+/// Where the search graph's nodes lie.
+enum class NavMeshNodes : std::uint8_t {
+  centres,  ///< one node per polygon, at the mean of its vertices
+  portals,  ///< one node per portal, at its midpoint
+};
+/// "centres" or "portals"; throws InputError (key "nodes") on anything else.
+NavMeshNodes parse_navmesh_nodes(const std::string& name);
+
+struct NavMeshOptions {
+  /// Node placement. [Default: portals, the shorter raw and funnelled paths on the bundled
+  /// scenes (bench/README.md)]
+  NavMeshNodes nodes = NavMeshNodes::portals;
+  /// Merge triangles into convex polygons (Hertel and Mehlhorn); false keeps the triangles.
+  bool merge = true;
+  /// Budget on the triangulation's faces: a larger one is refused. [Limit: > 0]
+  std::size_t max_triangles = std::size_t{1} << 23;
+};
+
+/// Counters of one build.
+struct NavMeshStats {
+  std::size_t triangles = 0;       ///< faces of the constrained Delaunay triangulation
+  std::size_t free_triangles = 0;  ///< of them, those in free space
+  std::size_t polygons = 0;        ///< convex polygons after merging
+  std::size_t portals = 0;         ///< shared edges between polygons a path may cross
+  double triangulate_ms = 0.0;
+  double build_ms = 0.0;  ///< everything
+};
+
+/// A convex navigation mesh over a FreeSpace.
+///
+/// Every polygon lies in free space, is convex (decided with exact orientation tests), and has
+/// one cost multiplier and one height (the FreeSpace values at its vertex mean). Two polygons are
+/// adjacent only when they share an edge that is not a wall, so zero-width gaps (polygons meeting
+/// at a point) stay closed. A query's start and goal are located in the polygons that contain
+/// them (exactly: points on shared edges and vertices belong to every polygon they touch) and
+/// joined to those polygons' nodes by straight segments inside them; start and goal in one
+/// polygon are joined directly, without a search.
+///
+/// Arc costs are exact (FreeSpace::segment_cost along the motion). With `centres`, an arc between
+/// two polygons runs straight from centre to centre when that segment crosses their portal, else
+/// through the portal's end nearest to it (arc_points reports that bend). Arcs over polygons whose
+/// vertices were constructed (crossings of region outlines with each other or the boundary, whose
+/// coordinates are rounded) are checked with FreeSpace::traversable and dropped if they fail.
+///
+/// Optimality: the search minimises exact cost over the graph, which is not the shortest path
+/// through free space; the funnel over its corridor is the shortest path within that corridor.
+class NavMesh final : public Discretisation {
+ public:
+  /// Builds the mesh over space, which must outlive it.
+  /// @throws InputError (key "max_triangles") when the triangulation exceeds the budget.
+  explicit NavMesh(const FreeSpace& space, NavMeshOptions options = {});
+
+  std::string_view method() const override { return "navmesh"; }
+  std::string_view graph_noun() const override { return "navigation mesh"; }
+  std::size_t node_count() const override { return node_at_.size(); }
+  Point node_position(search::NodeId n) const override { return node_at_[n]; }
+  void attach(Point p, AttachDirection direction, std::vector<Attachment>& out) const override;
+  std::string unattached_reason(std::string_view which) const override;
+  /// Start and goal in one polygon: the straight segment between them.
+  std::optional<double> direct_cost(Point start, Point goal) const override;
+  const search::ComponentLabels* components() const override {
+    return directed_ ? nullptr : &components_;
+  }
+  /// The polygon of node n (with `portals`, the first polygon of its portal).
+  Ring node_region(search::NodeId n) const override;
+  void arc_points(search::NodeId from, search::NodeId to, std::vector<Point>& out) const override;
+  /// The portals crossed, each oriented as seen in the direction of travel: Segment::a on the
+  /// left, Segment::b on the right.
+  std::vector<Segment> corridor(std::span<const search::NodeId> path) const override;
+  bool has_corridors() const override { return true; }
+  /// The polygons outlined, the portals' midpoints or the centres as nodes.
+  Primitives primitives() const override;
+
+  /// Straight-line distance to the goal times the cheapest multiplier: admissible and consistent.
+  auto heuristic(std::span<const Attachment> /*goals*/, Point goal) const {
+    return [this, goal](search::NodeId n) { return min_cost_ * distance(node_at_[n], goal); };
+  }
+
+  template <class F>
+  void for_each_neighbour(search::NodeId n, F&& f) const {
+    graph_.for_each_neighbour(n, f);
+  }
+
+  std::size_t polygon_count() const { return polygon_first_.size() - 1; }
+  /// The vertices of polygon i, counter-clockwise.
+  std::span<const Point> polygon(std::size_t i) const {
+    return {points_.data() + polygon_first_[i], polygon_first_[i + 1] - polygon_first_[i]};
+  }
+  double polygon_cost(std::size_t i) const { return cost_[i]; }
+  std::size_t portal_count() const { return portals_.size(); }
+  /// The polygons containing p (several when p lies on a shared edge or vertex), into out.
+  void locate(Point p, std::vector<std::uint32_t>& out) const;
+  const NavMeshOptions& options() const { return options_; }
+  const NavMeshStats& stats() const { return stats_; }
+
+ private:
+  struct Portal {
+    Point a, b;                         ///< polygon side[0] lies on the left of a -> b
+    std::array<std::uint32_t, 2> side;  ///< the two polygons
+  };
+  void build(const FreeSpace& space);
+  void build_graph();
+  // The portal between polygons p and q, or -1.
+  std::int64_t portal_between(std::uint32_t p, std::uint32_t q) const;
+  // Portal k as crossed leaving polygon `from`: a on the left, b on the right.
+  Segment oriented(std::size_t k, std::uint32_t from) const;
+  // The bend of the arc from polygon p's centre through portal k to the other side's centre, if the
+  // straight segment misses it.
+  std::optional<Point> bend(std::uint32_t p, std::size_t k) const;
+  bool motion_ok(Point a, Point b, bool check_sight) const;
+  std::uint32_t other_side(std::size_t k, std::uint32_t p) const {
+    return portals_[k].side[0] == p ? portals_[k].side[1] : portals_[k].side[0];
+  }
+
+  const FreeSpace* space_;
+  NavMeshOptions options_;
+  NavMeshStats stats_;
+  double min_cost_ = 1.0;
+  bool directed_ = false;
+  // Polygons: vertices in points_[polygon_first_[i] .. polygon_first_[i + 1]).
+  std::vector<Point> points_;
+  std::vector<std::size_t> polygon_first_{0};
+  std::vector<double> cost_;
+  std::vector<double> height_;
+  std::vector<Point> centre_;
+  std::vector<std::uint8_t> exact_;  // every vertex of the polygon is a given point
+  std::vector<Portal> portals_;
+  // Portals of polygon i: portal_ids_[portal_first_[i] .. portal_first_[i + 1]).
+  std::vector<std::uint32_t> portal_first_;
+  std::vector<std::uint32_t> portal_ids_;
+  // Point location: a uniform grid of buckets listing the polygons whose boxes meet them.
+  Point bucket_origin_;
+  double bucket_side_ = 1.0;
+  int bucket_columns_ = 0, bucket_rows_ = 0;
+  std::vector<std::uint32_t> bucket_first_;
+  std::vector<std::uint32_t> bucket_polygons_;
+  // The search graph.
+  std::vector<Point> node_at_;
+  search::CsrGraph graph_;
+  search::ComponentLabels components_;
+};
+
+}  // namespace polynav

@@ -1,0 +1,484 @@
+#include "polynav/discretise/navmesh/navmesh.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <numeric>
+
+#include "polynav/error.hpp"
+#include "polynav/kernel/exact.hpp"
+#include "triangulate.hpp"
+
+namespace polynav {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double ms_since(Clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+}
+
+Point mean(std::span<const Point> ring) {
+  Point s{0, 0};
+  for (const Point& p : ring) s = s + p;
+  return (1.0 / double(ring.size())) * s;
+}
+
+// A polygon while merging: its vertices counter-clockwise and, per edge (from vertex k to k + 1),
+// the triangle across it and whether the edge may be crossed or dissolved.
+struct Work {
+  std::vector<std::uint32_t> v;
+  std::vector<std::int32_t> across;  // triangle on the other side, -1 for none
+  std::vector<std::uint8_t> open;    // a path may cross it
+  std::vector<std::uint8_t> mergeable;
+};
+
+}  // namespace
+
+NavMeshNodes parse_navmesh_nodes(const std::string& name) {
+  if (name == "centres") return NavMeshNodes::centres;
+  if (name == "portals") return NavMeshNodes::portals;
+  throw InputError({"", 0, 0, "nodes"},
+                   "unknown node placement '" + name + "'; expected centres or portals");
+}
+
+NavMesh::NavMesh(const FreeSpace& space, NavMeshOptions options)
+    : space_(&space), options_(options) {
+  const auto t0 = Clock::now();
+  min_cost_ = space.min_cost();
+  directed_ = space.has_heights() && std::isfinite(space.agent().max_climb);
+  build(space);
+  build_graph();
+  stats_.build_ms = ms_since(t0);
+}
+
+void NavMesh::build(const FreeSpace& space) {
+  // Constraints: every boundary ring (walls are traced both ways and inserted twice, which the
+  // triangulation merges) and every region outline, so that no face crosses a change of cost or
+  // height.
+  std::vector<Ring> rings;
+  for (const BoundaryRing& r : space.boundary()) rings.push_back(r.points);
+  for (const Region& r : space.regions()) rings.push_back(r.polygon);
+  const auto t0 = Clock::now();
+  std::size_t faces = 0;
+  const navmesh_detail::Triangulation tri =
+      navmesh_detail::triangulate(rings, options_.max_triangles, faces);
+  stats_.triangulate_ms = ms_since(t0);
+  stats_.triangles = faces;
+  if (faces > options_.max_triangles)
+    throw InputError({"", 0, 0, "max_triangles"},
+                     "the triangulation of free space has " + std::to_string(faces) +
+                         " triangles, more than navmesh.max_triangles = " +
+                         std::to_string(options_.max_triangles));
+  const std::vector<navmesh_detail::Triangle>& t = tri.triangles;
+  const std::vector<Point>& at = tri.vertices;
+  const auto centroid = [&](std::size_t i) {
+    return (1.0 / 3.0) * (at[t[i].v[0]] + at[t[i].v[1]] + at[t[i].v[2]]);
+  };
+
+  // Which faces are free. Faces joined by unconstrained edges lie on the same side of every
+  // boundary edge (all are constraints), so each such group is decided once, at the centroid of
+  // its largest face (far from rounding trouble).
+  const std::size_t n = t.size();
+  std::vector<std::uint8_t> free(n, 0);
+  {
+    std::vector<std::int32_t> group(n, -1);
+    std::vector<std::uint32_t> stack, members;
+    for (std::size_t s = 0; s < n; ++s) {
+      if (group[s] >= 0) continue;
+      members.clear();
+      stack.assign(1, std::uint32_t(s));
+      group[s] = std::int32_t(s);
+      std::size_t largest = s;
+      double largest_area = -1;
+      while (!stack.empty()) {
+        const std::uint32_t f = stack.back();
+        stack.pop_back();
+        members.push_back(f);
+        const Point a = at[t[f].v[0]], b = at[t[f].v[1]], c = at[t[f].v[2]];
+        const double area = cross(b - a, c - a);
+        if (area > largest_area) largest_area = area, largest = f;
+        for (int k = 0; k < 3; ++k) {
+          const std::int32_t g = t[f].neighbour[k];
+          if (g >= 0 && !t[f].constrained[k] && group[g] < 0) {
+            group[g] = std::int32_t(s);
+            stack.push_back(std::uint32_t(g));
+          }
+        }
+      }
+      const bool is_free = space.is_free(centroid(largest));
+      for (std::uint32_t f : members) free[f] = is_free;
+    }
+  }
+
+  // Each free face's cost and height, and the work polygons (one per free triangle at first).
+  std::vector<double> cost(n), height(n);
+  std::vector<Work> work(n);
+  std::vector<std::uint32_t> parent(n);
+  std::iota(parent.begin(), parent.end(), 0u);
+  const auto find = [&](std::uint32_t x) {
+    while (parent[x] != x) x = parent[x] = parent[parent[x]];
+    return x;
+  };
+  for (std::size_t f = 0; f < n; ++f) {
+    if (!free[f]) continue;
+    ++stats_.free_triangles;
+    cost[f] = space.cost_at(centroid(f));
+    height[f] = space.height_at(centroid(f));
+  }
+  for (std::size_t f = 0; f < n; ++f) {
+    if (!free[f]) continue;
+    Work& w = work[f];
+    for (int k = 0; k < 3; ++k) {
+      const std::int32_t g = t[f].neighbour[k];
+      bool open = g >= 0 && free[g];
+      if (open && t[f].constrained[k]) {
+        // A constrained edge between two free faces is a region outline or a wall (a boundary
+        // edge traced both ways). FreeSpace tells them apart: crossing a wall at its midpoint is
+        // not a free turn, or one of the two segments to it crosses the wall.
+        const Point m = 0.5 * (at[t[f].v[k]] + at[t[f].v[(k + 1) % 3]]);
+        const Point cf = centroid(f), cg = centroid(std::size_t(g));
+        open = !(m == cf) && !(m == cg) && space.line_of_sight(cf, m) &&
+               space.line_of_sight(m, cg) && space.turn_is_free(cf, m, cg);
+      }
+      w.v.push_back(t[f].v[k]);
+      w.across.push_back(open ? g : -1);
+      w.open.push_back(open);
+      w.mergeable.push_back(open && !t[f].constrained[k] && cost[f] == cost[g] &&
+                            height[f] == height[g]);
+    }
+  }
+
+  // Hertel and Mehlhorn (1983): remove a diagonal when both of its ends stay convex. Convexity
+  // is decided exactly; a straight angle counts as convex.
+  if (options_.merge) {
+    for (std::uint32_t f = 0; f < n; ++f) {
+      if (!free[f]) continue;
+      for (int k = 0; k < 3; ++k) {
+        const std::int32_t g = t[f].neighbour[k];
+        if (g < 0 || std::uint32_t(g) < f || !free[g]) continue;
+        const std::uint32_t P = find(f), Q = find(std::uint32_t(g));
+        if (P == Q) continue;
+        Work& p = work[P];
+        Work& q = work[Q];
+        const std::uint32_t a = t[f].v[k], b = t[f].v[(k + 1) % 3];
+        const std::size_t np = p.v.size(), nq = q.v.size();
+        std::size_t i = np, j = nq;
+        for (std::size_t e = 0; e < np; ++e)
+          if (p.v[e] == a && p.v[(e + 1) % np] == b) i = e;
+        for (std::size_t e = 0; e < nq; ++e)
+          if (q.v[e] == b && q.v[(e + 1) % nq] == a) j = e;
+        if (i == np || j == nq || !p.mergeable[i]) continue;
+        const Point p_before_a = at[p.v[(i + np - 1) % np]], p_after_b = at[p.v[(i + 2) % np]];
+        const Point q_after_a = at[q.v[(j + 2) % nq]], q_before_b = at[q.v[(j + nq - 1) % nq]];
+        if (exact::orientation(p_before_a, at[a], q_after_a) < 0 ||
+            exact::orientation(q_before_b, at[b], p_after_b) < 0)
+          continue;
+        Work merged;
+        const auto take = [&](const Work& w, std::size_t e) {
+          merged.v.push_back(w.v[e]);
+          merged.across.push_back(w.across[e]);
+          merged.open.push_back(w.open[e]);
+          merged.mergeable.push_back(w.mergeable[e]);
+        };
+        // P from b round to the edge before a, then Q from a round to the edge before b.
+        for (std::size_t s = 1; s < np; ++s) take(p, (i + s) % np);
+        for (std::size_t s = 1; s < nq; ++s) take(q, (j + s) % nq);
+        parent[Q] = P;
+        p = std::move(merged);
+        q = Work{};
+      }
+    }
+  }
+
+  // Compact numbering of the polygons.
+  std::vector<std::int32_t> id(n, -1);
+  for (std::uint32_t f = 0; f < n; ++f) {
+    if (!free[f] || find(f) != f) continue;
+    id[f] = std::int32_t(cost_.size());
+    const Work& w = work[f];
+    for (std::uint32_t v : w.v) points_.push_back(at[v]);
+    polygon_first_.push_back(points_.size());
+    cost_.push_back(cost[f]);
+    height_.push_back(height[f]);
+    bool given = true;
+    for (std::uint32_t v : w.v) given = given && tri.given[v];
+    exact_.push_back(given);
+    centre_.push_back(mean(polygon(cost_.size() - 1)));
+  }
+  const std::size_t polygons = cost_.size();
+  stats_.polygons = polygons;
+
+  // Portals: maximal runs of open edges towards one neighbour, listed from the lower id.
+  for (std::uint32_t f = 0; f < n; ++f) {
+    if (id[f] < 0) continue;
+    const Work& w = work[f];
+    const std::uint32_t P = std::uint32_t(id[f]);
+    const std::size_t m = w.v.size();
+    const auto other = [&](std::size_t e) {
+      return w.across[e] < 0 ? std::int64_t(-1)
+                             : std::int64_t(id[find(std::uint32_t(w.across[e]))]);
+    };
+    // Start at an edge that does not continue the run of the edge before it.
+    std::size_t start = 0;
+    while (start < m && other(start) >= 0 && other(start) == other((start + m - 1) % m)) ++start;
+    if (start == m) start = 0;
+    for (std::size_t s = 0; s < m;) {
+      const std::size_t e = (start + s) % m;
+      const std::int64_t Q = other(e);
+      std::size_t len = 1;
+      while (s + len < m && Q >= 0 && other((start + s + len) % m) == Q) ++len;
+      if (Q > std::int64_t(P))
+        portals_.push_back({at[w.v[e]], at[w.v[(e + len) % m]], {P, std::uint32_t(Q)}});
+      s += len;
+    }
+  }
+  stats_.portals = portals_.size();
+  portal_first_.assign(polygons + 1, 0);
+  for (const Portal& k : portals_) ++portal_first_[k.side[0] + 1], ++portal_first_[k.side[1] + 1];
+  for (std::size_t i = 1; i <= polygons; ++i) portal_first_[i] += portal_first_[i - 1];
+  portal_ids_.resize(portal_first_.back());
+  {
+    std::vector<std::uint32_t> next(portal_first_.begin(), portal_first_.end() - 1);
+    for (std::uint32_t k = 0; k < portals_.size(); ++k)
+      for (std::uint32_t s : portals_[k].side) portal_ids_[next[s]++] = k;
+  }
+
+  // Point location buckets: about one polygon per bucket.
+  Box box;
+  for (const Point& p : points_) box.expand(p);
+  if (polygons > 0) {
+    bucket_origin_ = box.min;
+    const double extent = std::max({box.width(), box.height(), 1e-300});
+    const double area = std::max(box.width() * box.height(), extent * extent * 1e-6);
+    bucket_side_ = std::max(std::sqrt(area / double(polygons)), extent / 4096);
+    bucket_columns_ = int(box.width() / bucket_side_) + 1;
+    bucket_rows_ = int(box.height() / bucket_side_) + 1;
+    const auto cells = std::size_t(bucket_columns_) * std::size_t(bucket_rows_);
+    std::vector<std::uint32_t> count(cells + 1, 0);
+    const auto range = [&](std::size_t i, auto&& f) {
+      const Box b = bounding_box(Ring(polygon(i).begin(), polygon(i).end()));
+      const int x0 =
+          std::clamp(int((b.min.x - bucket_origin_.x) / bucket_side_), 0, bucket_columns_ - 1);
+      const int x1 =
+          std::clamp(int((b.max.x - bucket_origin_.x) / bucket_side_), 0, bucket_columns_ - 1);
+      const int y0 =
+          std::clamp(int((b.min.y - bucket_origin_.y) / bucket_side_), 0, bucket_rows_ - 1);
+      const int y1 =
+          std::clamp(int((b.max.y - bucket_origin_.y) / bucket_side_), 0, bucket_rows_ - 1);
+      for (int y = y0; y <= y1; ++y)
+        for (int x = x0; x <= x1; ++x)
+          f(std::size_t(y) * std::size_t(bucket_columns_) + std::size_t(x));
+    };
+    for (std::size_t i = 0; i < polygons; ++i) range(i, [&](std::size_t c) { ++count[c + 1]; });
+    for (std::size_t c = 1; c <= cells; ++c) count[c] += count[c - 1];
+    bucket_first_ = count;
+    bucket_polygons_.resize(count.back());
+    for (std::size_t i = 0; i < polygons; ++i)
+      range(i, [&](std::size_t c) { bucket_polygons_[count[c]++] = std::uint32_t(i); });
+  }
+}
+
+bool NavMesh::motion_ok(Point a, Point b, bool check_sight) const {
+  if (check_sight && !space_->line_of_sight(a, b)) return false;
+  return !directed_ || space_->climbable(a, b);
+}
+
+std::optional<Point> NavMesh::bend(std::uint32_t p, std::size_t k) const {
+  const Point cp = centre_[p], cq = centre_[other_side(k, p)];
+  const Portal& portal = portals_[k];
+  // The centres lie on either side of the portal's line, so the segment between them crosses
+  // that line, on the portal exactly when the portal's ends are not strictly on one side of it.
+  const int sa = exact::orientation(cp, cq, portal.a), sb = exact::orientation(cp, cq, portal.b);
+  if (sa * sb <= 0) return std::nullopt;
+  const double via_a = distance(cp, portal.a) + distance(portal.a, cq);
+  const double via_b = distance(cp, portal.b) + distance(portal.b, cq);
+  return via_a <= via_b ? portal.a : portal.b;
+}
+
+std::int64_t NavMesh::portal_between(std::uint32_t p, std::uint32_t q) const {
+  for (std::uint32_t s = portal_first_[p]; s < portal_first_[p + 1]; ++s)
+    if (other_side(portal_ids_[s], p) == q) return portal_ids_[s];
+  return -1;
+}
+
+Segment NavMesh::oriented(std::size_t k, std::uint32_t from) const {
+  // Polygon side[0] lies on the left of a -> b: leaving it, b is on the left.
+  const Portal& p = portals_[k];
+  return p.side[0] == from ? Segment{p.b, p.a} : Segment{p.a, p.b};
+}
+
+void NavMesh::build_graph() {
+  std::vector<search::Edge> edges;
+  const FreeSpace& space = *space_;
+  const double climb = space.agent().max_climb;
+  const auto step_ok = [&](std::uint32_t from, std::uint32_t to) {
+    return !directed_ || height_[to] - height_[from] <= climb;
+  };
+  if (options_.nodes == NavMeshNodes::centres) {
+    node_at_ = centre_;
+    for (std::uint32_t k = 0; k < portals_.size(); ++k) {
+      const auto [p, q] = portals_[k].side;
+      const bool check = !exact_[p] || !exact_[q];
+      for (const auto& [from, to] : {std::pair{p, q}, std::pair{q, p}}) {
+        if (!directed_ && from != p) break;  // one undirected edge
+        if (!step_ok(from, to)) continue;
+        const Point a = centre_[from], c = centre_[to];
+        double cost;
+        if (const std::optional<Point> b = bend(from, k)) {
+          if (!motion_ok(a, *b, check) || !motion_ok(*b, c, check) ||
+              (check && !space.turn_is_free(a, *b, c)))
+            continue;
+          cost = space.segment_cost(a, *b) + space.segment_cost(*b, c);
+        } else {
+          if (!motion_ok(a, c, check)) continue;
+          cost = space.segment_cost(a, c);
+        }
+        edges.push_back({from, to, cost});
+      }
+    }
+  } else {
+    // Node 2k + s: at portal k's midpoint, inside polygon side[s]. Crossing a portal is a free
+    // arc between its two nodes; arcs inside a polygon join its portals' nodes.
+    node_at_.resize(2 * portals_.size());
+    for (std::uint32_t k = 0; k < portals_.size(); ++k) {
+      const Point m = 0.5 * (portals_[k].a + portals_[k].b);
+      node_at_[2 * k] = node_at_[2 * k + 1] = m;
+      const auto [p, q] = portals_[k].side;
+      if (!directed_) {
+        edges.push_back({2 * k, 2 * k + 1, 0.0});
+      } else {
+        if (step_ok(p, q)) edges.push_back({2 * k, 2 * k + 1, 0.0});
+        if (step_ok(q, p)) edges.push_back({2 * k + 1, 2 * k, 0.0});
+      }
+    }
+    const auto node = [&](std::uint32_t k, std::uint32_t poly) {
+      return 2 * k + (portals_[k].side[0] == poly ? 0u : 1u);
+    };
+    for (std::uint32_t poly = 0; poly < cost_.size(); ++poly) {
+      const bool check = !exact_[poly];
+      for (std::uint32_t s = portal_first_[poly]; s < portal_first_[poly + 1]; ++s) {
+        for (std::uint32_t r = s + 1; r < portal_first_[poly + 1]; ++r) {
+          const std::uint32_t u = node(portal_ids_[s], poly), v = node(portal_ids_[r], poly);
+          const Point a = node_at_[u], b = node_at_[v];
+          const double cost = space.segment_cost(a, b);
+          if (!directed_) {
+            if (motion_ok(a, b, check)) edges.push_back({u, v, cost});
+          } else {
+            if (motion_ok(a, b, check)) edges.push_back({u, v, cost});
+            if (motion_ok(b, a, check)) edges.push_back({v, u, cost});
+          }
+        }
+      }
+    }
+  }
+  graph_ =
+      search::CsrGraph(node_at_.size(), edges,
+                       directed_ ? search::Direction::directed : search::Direction::undirected);
+  if (!directed_) components_ = search::ComponentLabels(graph_);
+}
+
+void NavMesh::locate(Point p, std::vector<std::uint32_t>& out) const {
+  out.clear();
+  if (bucket_first_.empty()) return;
+  const double fx = std::floor((p.x - bucket_origin_.x) / bucket_side_);
+  const double fy = std::floor((p.y - bucket_origin_.y) / bucket_side_);
+  if (!(fx >= 0 && fy >= 0 && fx < bucket_columns_ && fy < bucket_rows_)) {
+    // Outside the buckets only by rounding of the division: clamp.
+    if (!(fx >= -1 && fy >= -1 && fx <= bucket_columns_ && fy <= bucket_rows_)) return;
+  }
+  const int cx = std::clamp(int(fx), 0, bucket_columns_ - 1);
+  const int cy = std::clamp(int(fy), 0, bucket_rows_ - 1);
+  const std::size_t c = std::size_t(cy) * std::size_t(bucket_columns_) + std::size_t(cx);
+  for (std::uint32_t s = bucket_first_[c]; s < bucket_first_[c + 1]; ++s) {
+    const std::uint32_t i = bucket_polygons_[s];
+    const std::span<const Point> ring = polygon(i);
+    bool inside = true;
+    for (std::size_t k = 0; k < ring.size() && inside; ++k)
+      inside = exact::orientation(ring[k], ring[(k + 1) % ring.size()], p) >= 0;
+    if (inside) out.push_back(i);
+  }
+}
+
+void NavMesh::attach(Point p, AttachDirection direction, std::vector<Attachment>& out) const {
+  out.clear();
+  thread_local std::vector<std::uint32_t> found;
+  locate(p, found);
+  const bool outgoing = direction == AttachDirection::from_point;
+  const auto join = [&](search::NodeId node, bool check) {
+    const Point q = node_at_[node];
+    const Point a = outgoing ? p : q, b = outgoing ? q : p;
+    if (!motion_ok(a, b, check)) return;
+    for (const Attachment& e : out)
+      if (e.node == node) return;
+    out.push_back({node, space_->segment_cost(a, b)});
+  };
+  for (const std::uint32_t poly : found) {
+    const bool check = !exact_[poly];
+    if (options_.nodes == NavMeshNodes::centres) {
+      join(poly, check);
+    } else {
+      for (std::uint32_t s = portal_first_[poly]; s < portal_first_[poly + 1]; ++s) {
+        const std::uint32_t k = portal_ids_[s];
+        join(2 * k + (portals_[k].side[0] == poly ? 0u : 1u), check);
+      }
+    }
+  }
+}
+
+std::string NavMesh::unattached_reason(std::string_view which) const {
+  return std::string(which) + " lies in no polygon of the navigation mesh that joins the others";
+}
+
+std::optional<double> NavMesh::direct_cost(Point start, Point goal) const {
+  thread_local std::vector<std::uint32_t> a, b;
+  locate(start, a);
+  locate(goal, b);
+  for (std::uint32_t p : a)
+    for (std::uint32_t q : b)
+      if (p == q && motion_ok(start, goal, !exact_[p])) return space_->segment_cost(start, goal);
+  return std::nullopt;
+}
+
+Ring NavMesh::node_region(search::NodeId n) const {
+  const std::uint32_t poly =
+      options_.nodes == NavMeshNodes::centres ? n : portals_[n / 2].side[n % 2];
+  const std::span<const Point> ring = polygon(poly);
+  return Ring(ring.begin(), ring.end());
+}
+
+void NavMesh::arc_points(search::NodeId from, search::NodeId to, std::vector<Point>& out) const {
+  if (options_.nodes != NavMeshNodes::centres) return;
+  const std::int64_t k = portal_between(from, to);
+  if (k < 0) return;
+  if (const std::optional<Point> b = bend(from, std::size_t(k))) out.push_back(*b);
+}
+
+std::vector<Segment> NavMesh::corridor(std::span<const search::NodeId> path) const {
+  std::vector<Segment> portals;
+  for (std::size_t i = 1; i < path.size(); ++i) {
+    if (options_.nodes == NavMeshNodes::centres) {
+      const std::int64_t k = portal_between(path[i - 1], path[i]);
+      if (k >= 0) portals.push_back(oriented(std::size_t(k), path[i - 1]));
+    } else if (path[i - 1] / 2 == path[i] / 2) {
+      // The two nodes of one portal: the path crosses it from side[n % 2].
+      const std::uint32_t k = path[i] / 2;
+      portals.push_back(oriented(k, portals_[k].side[path[i - 1] % 2]));
+    }
+  }
+  return portals;
+}
+
+Primitives NavMesh::primitives() const {
+  Primitives out;
+  for (std::size_t i = 0; i < polygon_count(); ++i) {
+    const std::span<const Point> ring = polygon(i);
+    out.regions.emplace_back(ring.begin(), ring.end());
+  }
+  if (node_at_.size() <= 20000) {
+    for (std::size_t n = 0; n < node_at_.size(); ++n)
+      if (options_.nodes == NavMeshNodes::centres || n % 2 == 0) out.nodes.push_back(node_at_[n]);
+  }
+  return out;
+}
+
+}  // namespace polynav

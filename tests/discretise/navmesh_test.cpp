@@ -1,0 +1,304 @@
+// Navigation mesh: the polygons are convex, free, of one cost, and tile free space (their areas
+// add up to FreeSpace::area()); every free point lies in a polygon; every arc is a valid motion
+// (FreeSpace decides, exactly); zero-width gaps and walls stay closed; node placements and
+// merging agree with the visibility graph on whether a path exists.
+#include "polynav/discretise/navmesh/navmesh.hpp"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "polynav/discretise/visibility_graph/visibility_graph.hpp"
+#include "polynav/error.hpp"
+#include "polynav/kernel/exact.hpp"
+#include "polynav/plan/planner.hpp"
+#include "polynav/space/free_space.hpp"
+
+namespace polynav {
+namespace {
+
+namespace fs = std::filesystem;
+
+Ring rect(double x0, double y0, double x1, double y1) {
+  return {{x0, y0}, {x1, y0}, {x1, y1}, {x0, y1}};
+}
+
+Scene scene_of(Ring bounds, std::vector<Ring> obstacles) {
+  Scene scene;
+  scene.bounds = std::move(bounds);
+  for (std::size_t i = 0; i < obstacles.size(); ++i)
+    scene.obstacles.push_back({{std::move(obstacles[i]), {}}, {}});
+  return scene;
+}
+
+std::vector<fs::path> mesh_scenes() {
+  const fs::path root = fs::path(POLYNAV_SOURCE_DIR) / "scenes";
+  return {root / "warehouse.yaml",
+          root / "terrain.yaml",
+          root / "maze.yaml",
+          root / "forest.yaml",
+          root / "island.yaml",
+          root / "office.yaml",
+          root / "mesh" / "arena.mesh",
+          root / "mesh" / "walls-v3.mesh",
+          root / "movingai" / "arena.map"};
+}
+
+double ring_area(std::span<const Point> ring) {
+  double s = 0;
+  for (std::size_t i = 0; i < ring.size(); ++i) s += cross(ring[i], ring[(i + 1) % ring.size()]);
+  return 0.5 * s;
+}
+
+class NavMeshOnScene : public testing::TestWithParam<fs::path> {};
+
+TEST_P(NavMeshOnScene, PolygonsAreConvexFreeOfOneCostAndTileFreeSpace) {
+  const Scene scene = load_scene(GetParam());
+  const FreeSpace space(scene);
+  for (const bool merge : {false, true}) {
+    NavMeshOptions options;
+    options.merge = merge;
+    const NavMesh mesh(space, options);
+    ASSERT_GT(mesh.polygon_count(), 0u);
+    if (merge) {
+      EXPECT_LT(mesh.polygon_count(), mesh.stats().free_triangles);
+    } else {
+      EXPECT_EQ(mesh.polygon_count(), mesh.stats().free_triangles);
+    }
+    double area = 0;
+    for (std::size_t i = 0; i < mesh.polygon_count(); ++i) {
+      const std::span<const Point> ring = mesh.polygon(i);
+      ASSERT_GE(ring.size(), 3u);
+      bool strictly = false;
+      for (std::size_t k = 0; k < ring.size(); ++k) {
+        const int o =
+            exact::orientation(ring[k], ring[(k + 1) % ring.size()], ring[(k + 2) % ring.size()]);
+        EXPECT_GE(o, 0) << "polygon " << i << " is not convex at vertex " << k + 1;
+        strictly = strictly || o > 0;
+      }
+      EXPECT_TRUE(strictly) << "polygon " << i << " is degenerate";
+      // The fan of triangles from vertex 0: each centroid is free and has the polygon's cost.
+      for (std::size_t k = 1; k + 1 < ring.size(); ++k) {
+        const Point c = (1.0 / 3.0) * (ring[0] + ring[k] + ring[k + 1]);
+        EXPECT_TRUE(space.is_free(c)) << "polygon " << i;
+        EXPECT_EQ(space.cost_at(c), mesh.polygon_cost(i)) << "polygon " << i;
+      }
+      area += ring_area(ring);
+    }
+    EXPECT_NEAR(area, space.area(), 1e-9 * space.area());
+  }
+}
+
+TEST_P(NavMeshOnScene, EveryFreePointLiesInAPolygonAndAttaches) {
+  const Scene scene = load_scene(GetParam());
+  const FreeSpace space(scene);
+  const NavMesh mesh(space);
+  const Box box = space.box();
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<double> ux(box.min.x, box.max.x), uy(box.min.y, box.max.y);
+  std::vector<std::uint32_t> found;
+  std::vector<Attachment> attached;
+  int free_points = 0;
+  for (int i = 0; i < 3000; ++i) {
+    // Random points, and points on the lattice of half units, which land on many mesh vertices
+    // and edges of grid-like scenes.
+    Point p{ux(rng), uy(rng)};
+    if (i % 2) p = {std::round(2 * p.x) / 2, std::round(2 * p.y) / 2};
+    mesh.locate(p, found);
+    if (!space.is_free(p)) {
+      for (std::uint32_t poly : found) {
+        // Only a boundary point of free space could be in a polygon.
+        ADD_FAILURE() << "(" << p.x << ", " << p.y << ") is not free but lies in polygon " << poly;
+      }
+      continue;
+    }
+    ++free_points;
+    EXPECT_FALSE(found.empty()) << "free point (" << p.x << ", " << p.y << ") is in no polygon";
+    mesh.attach(p, AttachDirection::from_point, attached);
+    for (const Attachment& a : attached) {
+      EXPECT_TRUE(space.traversable(p, mesh.node_position(a.node)));
+      EXPECT_NEAR(a.cost, space.segment_cost(p, mesh.node_position(a.node)), 1e-12 * a.cost);
+    }
+  }
+  EXPECT_GT(free_points, 100);
+  // Every polygon vertex is free and lies in a polygon.
+  for (std::size_t i = 0; i < mesh.polygon_count(); ++i)
+    for (const Point& v : mesh.polygon(i)) {
+      mesh.locate(v, found);
+      EXPECT_NE(std::find(found.begin(), found.end(), std::uint32_t(i)), found.end());
+    }
+}
+
+TEST_P(NavMeshOnScene, EveryArcIsAValidMotionWithItsExactCost) {
+  const Scene scene = load_scene(GetParam());
+  const FreeSpace space(scene);
+  for (const NavMeshNodes nodes : {NavMeshNodes::centres, NavMeshNodes::portals}) {
+    NavMeshOptions options;
+    options.nodes = nodes;
+    const NavMesh mesh(space, options);
+    std::vector<Point> bends;
+    for (search::NodeId n = 0; n < mesh.node_count(); ++n) {
+      mesh.for_each_neighbour(n, [&](search::NodeId m, double cost) {
+        std::vector<Point> motion{mesh.node_position(n)};
+        bends.clear();
+        mesh.arc_points(n, m, bends);
+        motion.insert(motion.end(), bends.begin(), bends.end());
+        motion.push_back(mesh.node_position(m));
+        double exact = 0;
+        for (std::size_t k = 1; k < motion.size(); ++k) {
+          EXPECT_TRUE(space.traversable(motion[k - 1], motion[k]));
+          if (k + 1 < motion.size()) {
+            EXPECT_TRUE(space.turn_is_free(motion[k - 1], motion[k], motion[k + 1]));
+          }
+          exact += space.segment_cost(motion[k - 1], motion[k]);
+        }
+        EXPECT_NEAR(cost, exact, 1e-12 * std::max(1.0, exact));
+      });
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Bundled, NavMeshOnScene, testing::ValuesIn(mesh_scenes()),
+                         [](const testing::TestParamInfo<fs::path>& param) {
+                           std::string name = param.param.filename().string();
+                           for (char& ch : name)
+                             if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+                           return name;
+                         });
+
+TEST(NavMesh, ZeroWidthGapStaysClosed) {
+  // Two blocks touching at (5, 5) leave two free squares meeting only at that point.
+  const Scene scene = scene_of(rect(0, 0, 10, 10), {rect(0, 0, 5, 5), rect(5, 5, 10, 10)});
+  const FreeSpace space(scene);
+  for (const NavMeshNodes nodes : {NavMeshNodes::centres, NavMeshNodes::portals}) {
+    NavMeshOptions options;
+    options.nodes = nodes;
+    const NavMesh mesh(space, options);
+    const RawPath across = find_path(mesh, {7, 2}, {2, 7});
+    EXPECT_NE(across.status, search::SearchStatus::found);
+    const RawPath within = find_path(mesh, {6, 1}, {9, 4.5});
+    EXPECT_EQ(within.status, search::SearchStatus::found);
+    // From the pinch point itself both sides are reachable.
+    EXPECT_EQ(find_path(mesh, {5, 5}, {9, 1}).status, search::SearchStatus::found);
+    EXPECT_EQ(find_path(mesh, {5, 5}, {1, 9}).status, search::SearchStatus::found);
+  }
+}
+
+TEST(NavMesh, WallsOfAMeshAreNeverCrossed) {
+  const Scene scene =
+      load_scene(fs::path(POLYNAV_SOURCE_DIR) / "scenes" / "mesh" / "walls-v3.mesh");
+  const FreeSpace space(scene);
+  const NavMesh mesh(space);
+  const VisibilityGraph graph(space);
+  const Box box = space.box();
+  std::mt19937 rng(3);
+  std::uniform_real_distribution<double> ux(box.min.x, box.max.x), uy(box.min.y, box.max.y);
+  int found = 0;
+  for (int i = 0; i < 300; ++i) {
+    const Point a{ux(rng), uy(rng)}, b{ux(rng), uy(rng)};
+    if (!space.is_free(a) || !space.is_free(b)) continue;
+    const RawPath r = find_path(mesh, a, b);
+    const RawPath v = find_path(graph, a, b);
+    EXPECT_EQ(r.status == search::SearchStatus::found, v.status == search::SearchStatus::found);
+    if (r.status != search::SearchStatus::found) continue;
+    ++found;
+    for (std::size_t k = 1; k < r.points.size(); ++k)
+      EXPECT_TRUE(space.line_of_sight(r.points[k - 1], r.points[k]));
+    EXPECT_GE(polyline_length(r.points), polyline_length(v.points) * (1 - 1e-12));
+  }
+  EXPECT_GT(found, 10);
+}
+
+TEST(NavMesh, CorridorRunsFromTheStartPolygonToTheGoalPolygon) {
+  const Scene scene = load_scene(fs::path(POLYNAV_SOURCE_DIR) / "scenes" / "warehouse.yaml");
+  const FreeSpace space(scene);
+  for (const NavMeshNodes nodes : {NavMeshNodes::centres, NavMeshNodes::portals}) {
+    NavMeshOptions options;
+    options.nodes = nodes;
+    const NavMesh mesh(space, options);
+    std::vector<std::uint32_t> in_a, in_b;
+    for (const Query& q : scene.queries) {
+      const RawPath r = find_path(mesh, q.start, q.goal);
+      if (r.status != search::SearchStatus::found || r.nodes.empty()) continue;
+      ASSERT_FALSE(r.corridor.empty());
+      // Consecutive portals share a polygon; the first borders a polygon holding the start and
+      // the last one holding the goal. Each portal faces the travel direction: the point the
+      // path comes from is on its right-hand side (not left of a -> b).
+      const auto borders = [&](const Segment& s, std::size_t poly) {
+        const std::span<const Point> ring = mesh.polygon(poly);
+        return std::find(ring.begin(), ring.end(), s.a) != ring.end() &&
+               std::find(ring.begin(), ring.end(), s.b) != ring.end();
+      };
+      const auto shared = [&](const Segment& s, const Segment& t) {
+        for (std::size_t poly = 0; poly < mesh.polygon_count(); ++poly)
+          if (borders(s, poly) && borders(t, poly)) return true;
+        return false;
+      };
+      mesh.locate(q.start, in_a);
+      mesh.locate(q.goal, in_b);
+      bool first = false, last = false;
+      for (std::uint32_t p : in_a) first = first || borders(r.corridor.front(), p);
+      for (std::uint32_t p : in_b) last = last || borders(r.corridor.back(), p);
+      EXPECT_TRUE(first);
+      EXPECT_TRUE(last);
+      for (std::size_t k = 1; k < r.corridor.size(); ++k)
+        EXPECT_TRUE(shared(r.corridor[k - 1], r.corridor[k])) << "portal " << k;
+      EXPECT_LE(exact::orientation(r.corridor.front().a, r.corridor.front().b, q.start), 0);
+      EXPECT_GE(exact::orientation(r.corridor.back().a, r.corridor.back().b, q.goal), 0);
+    }
+  }
+}
+
+TEST(NavMesh, RandomScenesFindAPathWheneverTheVisibilityGraphDoes) {
+  for (unsigned seed = 1; seed <= 12; ++seed) {
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<double> coord(0.5, 19.5), size(0.3, 4.0);
+    std::vector<Ring> obstacles;
+    for (int k = 0; k < 25; ++k) {
+      const double x = coord(rng), y = coord(rng);
+      if (seed % 2)
+        obstacles.push_back(
+            rect(x, y, std::min(x + size(rng), 20.0), std::min(y + size(rng), 20.0)));
+      else
+        obstacles.push_back({{x, y}, {x + size(rng), y + 0.3}, {x + 0.2, y + size(rng)}});
+    }
+    const Scene scene = scene_of(rect(0, 0, 20, 20), obstacles);
+    const auto space = std::make_shared<const FreeSpace>(scene);
+    PlanOptions mesh_options;
+    mesh_options.method = "navmesh";
+    mesh_options.smoother = "funnel";
+    PlanOptions graph_options;
+    graph_options.method = "visgraph";
+    graph_options.smoother = "none";
+    for (const char* nodes : {"centres", "portals"}) {
+      mesh_options.settings.set("navmesh.nodes", std::string(nodes));
+      const Planner mesh(space, mesh_options), graph(space, graph_options);
+      std::uniform_real_distribution<double> u(0, 20);
+      for (int i = 0; i < 60; ++i) {
+        const Point a{u(rng), u(rng)}, b{u(rng), u(rng)};
+        if (!space->is_free(a) || !space->is_free(b)) continue;
+        const PlanResult g = graph.plan(a, b);
+        const PlanResult m = mesh.plan(a, b);
+        SCOPED_TRACE("seed " + std::to_string(seed) + " " + nodes);
+        EXPECT_EQ(m.found(), g.found()) << m.message;
+        if (!m.found() || !g.found()) continue;
+        EXPECT_GE(m.length, g.length * (1 - 1e-9));
+        EXPECT_LE(m.length, m.raw_length * (1 + 1e-12));
+      }
+    }
+  }
+}
+
+TEST(NavMesh, TriangleBudgetIsEnforced) {
+  const Scene scene = load_scene(fs::path(POLYNAV_SOURCE_DIR) / "scenes" / "maze.yaml");
+  const FreeSpace space(scene);
+  NavMeshOptions options;
+  options.max_triangles = 10;
+  EXPECT_THROW(NavMesh(space, options), InputError);
+}
+
+}  // namespace
+}  // namespace polynav
