@@ -180,6 +180,8 @@ RawPath find_path_to_any(const D& d, Point start, std::span<const Point> goals,
                          const QueryOptions& options, QueryWorkspace& ws,
                          std::size_t& reached_goal) {
   RawPath out;
+  out.method = d.method();
+  out.has_corridor = d.has_corridors();
   reached_goal = goals.size();
   if (goals.empty()) {
     out.message = "the goal set is empty";

@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "polynav/error.hpp"
+#include "polynav/kernel/exact.hpp"
 #include "polynav/space/free_space.hpp"
 
 namespace polynav {
@@ -424,9 +425,16 @@ void Quadtree::arc_points(search::NodeId from, search::NodeId to, std::vector<Po
 }
 
 std::vector<Segment> Quadtree::corridor(std::span<const search::NodeId> path) const {
+  // The shared sides, each oriented as seen in the direction of travel from one leaf's centre to
+  // the next (a on the left, b on the right), the convention of Discretisation::corridor.
   std::vector<Segment> portals;
-  for (std::size_t k = 1; k < path.size(); ++k)
-    portals.push_back(shared_boundary(node_leaf(path[k - 1]), node_leaf(path[k])));
+  for (std::size_t k = 1; k < path.size(); ++k) {
+    Segment side = shared_boundary(node_leaf(path[k - 1]), node_leaf(path[k]));
+    const Point from = node_position(path[k - 1]), to = node_position(path[k]);
+    const int oa = exact::orientation(from, to, side.a), ob = exact::orientation(from, to, side.b);
+    if (oa < ob) std::swap(side.a, side.b);
+    portals.push_back(side);
+  }
   return portals;
 }
 
