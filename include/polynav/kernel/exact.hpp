@@ -25,6 +25,9 @@ inline int orientation(Point p, Point q, Point r) {
   // A difference of doubles is zero only when they are equal, so a zero factor is exact: then
   // both products are exactly zero (the common case of a shared end point).
   if ((qx == 0.0 || ry == 0.0) && (qy == 0.0 || rx == 0.0)) return 0;
+  // q == r: the two products are equal, and the error bound cannot tell 0 from a tiny value,
+  // which would cost an exact evaluation (sectors at a vertex compare a ray with itself).
+  if (q.x == r.x && q.y == r.y) return 0;
   const double left = qx * ry;
   const double right = qy * rx;
   const double det = left - right;
