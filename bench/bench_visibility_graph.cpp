@@ -9,7 +9,7 @@
 // --sizes: target corner counts of the random scenes (random disjoint convex polygons in a
 //   square; every polygon vertex is a convex corner, so corners = nodes).
 // --brute-max: largest size the brute-force construction is run on (it is O(n^2) line-of-sight
-//   queries through an R-tree, each O(k) in the edges its box meets).
+//   queries, each a walk of the edge grid).
 // --repeat: builds per size; the fastest is reported. All times are CPU time of the benchmark's
 //   one thread (CLOCK_THREAD_CPUTIME_ID), so that other load on the machine does not count.
 // --passes: passes over each map's queries; per-query times are pooled for median and p95.

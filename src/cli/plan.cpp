@@ -10,7 +10,6 @@
 #include "commands.hpp"
 #include "common.hpp"
 #include "planning.hpp"
-#include "polynav/discretise/navmesh/navmesh.hpp"
 #include "polynav/error.hpp"
 #include "polynav/io/svg.hpp"
 #include "polynav/plan/json.hpp"
@@ -94,12 +93,9 @@ int run_plan(const PlanArgs& args, const SceneOptions& options) {
   PlanOptions plan = plan_options(args.method, options);
   plan.record_expanded = !args.svg.empty();
   Planner planner(scene, plan);
-  if (const auto* mesh = dynamic_cast<const NavMesh*>(&planner.discretisation());
-      mesh && !args.json)
-    std::cout << "navmesh: " << mesh->stats().triangles << " triangles ("
-              << mesh->stats().free_triangles << " free), " << mesh->stats().polygons
-              << " convex polygons, " << mesh->stats().portals << " portals; " << mesh->node_count()
-              << " nodes\n";
+  if (const std::string summary = planner.discretisation().summary();
+      !summary.empty() && !args.json)
+    std::cout << planner.discretisation().method() << ": " << summary << "\n";
   std::vector<PlanResult> results;
   for (const Query& q : queries) {
     if (goal_set.empty()) {

@@ -5,8 +5,8 @@
 #include <limits>
 
 #include "polynav/discretise/grid/occupancy_grid.hpp"
-#include "polynav/discretise/quadtree/quadtree.hpp"
 #include "polynav/discretise/navmesh/navmesh.hpp"
+#include "polynav/discretise/quadtree/quadtree.hpp"
 #include "polynav/discretise/visibility_graph/visibility_graph.hpp"
 #include "polynav/error.hpp"
 #include "polynav/smooth/funnel.hpp"

@@ -91,6 +91,9 @@ class Discretisation {
   /// polygons) and a path's corridor, with the start's and goal's own regions, contains it. An
   /// empty corridor then means start and goal share a region.
   virtual bool has_corridors() const { return false; }
+  /// One line on the built structure for people ("1641 convex polygons from 8042 triangles"),
+  /// or empty when node_count() says it all.
+  virtual std::string summary() const { return {}; }
   /// What to draw: cells, polygons, graph edges, nodes (io/svg.hpp draws them).
   virtual Primitives primitives() const = 0;
 };

@@ -481,4 +481,11 @@ Primitives NavMesh::primitives() const {
   return out;
 }
 
+std::string NavMesh::summary() const {
+  return std::to_string(stats().triangles) + " triangles (" +
+         std::to_string(stats().free_triangles) + " free), " + std::to_string(stats().polygons) +
+         " convex polygons, " + std::to_string(stats().portals) + " portals; " +
+         std::to_string(node_count()) + " nodes";
+}
+
 }  // namespace polynav

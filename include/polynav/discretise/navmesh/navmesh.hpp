@@ -95,6 +95,8 @@ class NavMesh final : public Discretisation {
   /// left, Segment::b on the right.
   std::vector<Segment> corridor(std::span<const search::NodeId> path) const override;
   bool has_corridors() const override { return true; }
+  /// "N triangles (M free), P convex polygons, Q portals; R nodes".
+  std::string summary() const override;
   /// The polygons outlined, the portals' midpoints or the centres as nodes.
   Primitives primitives() const override;
 
