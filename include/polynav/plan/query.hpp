@@ -96,9 +96,8 @@ void trace_points(const D& d, Point start, Point goal, RawPath& out) {
 }
 
 template <class D, class G, class H>
-void run_search(const D& d, const G& graph, search::NodeId s, search::NodeId g, const H& h,
-                const QueryOptions& options, QueryWorkspace& ws, RawPath& out) {
-  const search::NodeId goals[1] = {g};
+void run_search(const D& d, const G& graph, search::NodeId s, std::span<const search::NodeId> goals,
+                const H& h, const QueryOptions& options, QueryWorkspace& ws, RawPath& out) {
   if (options.record_expanded) {
     ws.astar.search(graph, s, goals, h, options.search, ws.result,
                     ExpandedRecorder<D>{&d, &out.expanded});
@@ -147,8 +146,8 @@ RawPath find_path(const D& d, Point start, Point goal, const QueryOptions& optio
   if (ws.from.size() == 1 && ws.to.size() == 1) {
     // The usual case on grids: each end joins one node. Search the graph itself, node to node:
     // no extra nodes, so nothing but the discretisation is touched per expansion.
-    detail::run_search(d, d, ws.from[0].node, ws.to[0].node, d.heuristic(ws.to, goal), options, ws,
-                       out);
+    detail::run_search(d, d, ws.from[0].node, std::span(&ws.to[0].node, 1),
+                       d.heuristic(ws.to, goal), options, ws, out);
     out.graph_cost = result.cost + ws.from[0].cost + ws.to[0].cost;
     out.nodes = result.path;
   } else {
@@ -159,7 +158,7 @@ RawPath find_path(const D& d, Point start, Point goal, const QueryOptions& optio
     for (const Attachment& b : ws.to) graph.add_arc(b.node, g, b.cost);
     const auto h_base = d.heuristic(ws.to, goal);
     const auto h = [&](search::NodeId n) { return n >= base ? 0.0 : double(h_base(n)); };
-    detail::run_search(d, graph, s, g, h, options, ws, out);
+    detail::run_search(d, graph, s, std::span(&g, 1), h, options, ws, out);
     out.graph_cost = result.cost;
     for (search::NodeId n : result.path)
       if (n < base) out.nodes.push_back(n);
@@ -216,12 +215,7 @@ RawPath find_path_to_any(const D& d, Point start, std::span<const Point> goals,
     for (const H& to_goal : per_goal) best = std::min(best, double(to_goal(n)));
     return best;
   };
-  if (options.record_expanded) {
-    ws.astar.search(graph, s, goal_nodes, h, options.search, ws.result,
-                    detail::ExpandedRecorder<D>{&d, &out.expanded});
-  } else {
-    ws.astar.search(graph, s, goal_nodes, h, options.search, ws.result);
-  }
+  detail::run_search(d, graph, s, goal_nodes, h, options, ws, out);
   const search::SearchResult& result = ws.result;
   out.status = result.status;
   out.stats = result.stats;
