@@ -60,8 +60,9 @@ OptionSpec choice(std::string name, std::string default_value, std::string doc,
   return s;
 }
 
+// A count option's value; "inf", and anything beyond what a count can hold, means no limit.
 std::size_t count_or_unlimited(double v) {
-  return v >= unlimited ? std::numeric_limits<std::size_t>::max() : std::size_t(v);
+  return v >= 1.8e19 ? std::numeric_limits<std::size_t>::max() : std::size_t(v);
 }
 
 // --- methods: one row each ---------------------------------------------------------------
@@ -221,13 +222,11 @@ const std::vector<OptionSpec>& search_option_specs() {
              "heuristic weight w of weighted A*: paths cost at most w times the optimum", "", 1.0),
       number("max_cost", "inf", "paths costing more are not searched for (limit_reached)", "cost",
              0.0),
-      number("max_expanded", "inf", "most nodes to expand before giving up (limit_reached)", "",
-             0.0),
+      integer("max_expanded", "inf", "most nodes to expand before giving up (limit_reached)", 0.0),
       number("time_limit_ms", "inf", "wall-clock budget of one search (limit_reached)", "ms", 0.0),
       flag("partial", "false",
            "when no path is found, return the one to the reached node closest to the goal"),
-      number("beam_width", "inf", "most nodes in the open list (beam search: not optimal)", "",
-             1.0),
+      integer("beam_width", "inf", "most nodes in the open list (beam search: not optimal)", 1.0),
       flag("reopen", "false", "reopen closed nodes (needed for inconsistent heuristics)"),
   };
   return specs;
@@ -298,12 +297,13 @@ search::SearchOptions search_options(const OptionValues& o) {
   search::SearchOptions s;
   s.weight = o.number("weight");
   if (o.number("max_cost") < unlimited) s.max_cost = o.number("max_cost");
-  if (o.number("max_expanded") < unlimited)
-    s.max_expansions = std::uint64_t(o.number("max_expanded"));
+  if (const std::size_t n = count_or_unlimited(o.number("max_expanded"));
+      n != std::numeric_limits<std::size_t>::max())
+    s.max_expansions = n;
   if (o.number("time_limit_ms") < unlimited)
     s.max_time = std::chrono::nanoseconds(std::int64_t(o.number("time_limit_ms") * 1e6));
   s.partial_fallback = o.flag("partial");
-  if (o.number("beam_width") < unlimited) s.beam_width = std::size_t(o.number("beam_width"));
+  s.beam_width = count_or_unlimited(o.number("beam_width"));
   s.reopen_closed = o.flag("reopen");
   return s;
 }
