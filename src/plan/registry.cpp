@@ -187,8 +187,9 @@ const std::vector<MethodEntry>& method_registry() {
         integer("max_nodes", "40000", "budget on corners: the build is quadratic in them", 1)},
        build_visgraph},
       {"navmesh",
-       "navigation mesh: free space as convex polygons (constrained Delaunay triangles merged by "
-       "Hertel-Mehlhorn), searched through shared edges; paths come with a corridor for funnel",
+       "navigation mesh: free space as convex polygons (a .mesh file's own faces, or constrained "
+       "Delaunay triangles merged by Hertel-Mehlhorn), searched through shared edges; paths come "
+       "with a corridor for funnel",
        {choice("source", "auto",
                "polygons: a .mesh scene's own faces (mesh), or free space triangulated and "
                "merged (rebuild); auto uses the faces when the scene has usable ones",
@@ -196,7 +197,8 @@ const std::vector<MethodEntry>& method_registry() {
         choice("nodes", "portals",
                "graph nodes at polygon centres or at portal (shared edge) midpoints",
                {"centres", "portals"}),
-        flag("merge", "true", "merge triangles into convex polygons (Hertel-Mehlhorn)"),
+        flag("merge", "true",
+             "merge triangles into convex polygons (Hertel-Mehlhorn); rebuilt meshes only"),
         integer("max_triangles", "8388608", "budget: a larger triangulation is refused", 1)},
        build_navmesh},
   };

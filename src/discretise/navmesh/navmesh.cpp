@@ -57,12 +57,9 @@ namespace {
 // Why the scene's mesh faces cannot serve as the polygons, or empty when they can.
 std::string mesh_faces_problem(const FreeSpace& space) {
   const std::optional<MeshFaces>& mesh = space.mesh_faces();
-  if (!mesh) {
-    if (space.agent().radius > 0)
-      return "the agent radius is above 0 and a mesh's faces describe free space only for a "
-             "point agent (only scenes read from a navigation mesh (.mesh) have faces to use)";
-    return "the scene was not read from a navigation mesh (.mesh), so it has no faces to use";
-  }
+  if (!mesh)
+    return "the scene has no mesh faces: only scenes read from a navigation mesh (.mesh) with a "
+           "point agent (radius 0) have them";
   const std::vector<Point>& at = mesh->vertices;
   const bool regions = !space.regions().empty();
   for (std::size_t f = 0; f < mesh->faces.size(); ++f) {
@@ -101,8 +98,7 @@ NavMesh::NavMesh(const FreeSpace& space, NavMeshOptions options)
     from_mesh = problem.empty();
     if (!from_mesh && options_.source == NavMeshSource::mesh)
       throw InputError({"", 0, 0, "source"},
-                       "navmesh.source=mesh cannot use the scene's mesh faces: " + problem +
-                           " (use navmesh.source=rebuild or auto)");
+                       "navmesh.source=mesh: " + problem + " (use navmesh.source=rebuild or auto)");
   }
   if (from_mesh) {
     build_from_faces(space);
