@@ -95,6 +95,7 @@ std::unique_ptr<Method> build_visgraph(const FreeSpace& space, const OptionValue
 
 std::unique_ptr<Method> build_navmesh(const FreeSpace& space, const OptionValues& o) {
   NavMeshOptions options;
+  options.source = parse_navmesh_source(o.text("source"));
   options.nodes = parse_navmesh_nodes(o.text("nodes"));
   options.merge = o.flag("merge");
   options.max_triangles = count_or_unlimited(o.number("max_triangles"));
@@ -187,12 +188,18 @@ const std::vector<MethodEntry>& method_registry() {
         integer("max_nodes", "40000", "budget on corners: the build is quadratic in them", 1)},
        build_visgraph},
       {"navmesh",
-       "navigation mesh: free space as convex polygons (constrained Delaunay triangles merged by "
-       "Hertel-Mehlhorn), searched through shared edges; paths come with a corridor for funnel",
-       {choice("nodes", "portals",
+       "navigation mesh: free space as convex polygons (a .mesh file's own faces, or constrained "
+       "Delaunay triangles merged by Hertel-Mehlhorn), searched through shared edges; paths come "
+       "with a corridor for funnel",
+       {choice("source", "auto",
+               "polygons: a .mesh scene's own faces (mesh), or free space triangulated and "
+               "merged (rebuild); auto uses the faces when the scene has usable ones",
+               {"auto", "mesh", "rebuild"}),
+        choice("nodes", "portals",
                "graph nodes at polygon centres or at portal (shared edge) midpoints",
                {"centres", "portals"}),
-        flag("merge", "true", "merge triangles into convex polygons (Hertel-Mehlhorn)"),
+        flag("merge", "true",
+             "merge triangles into convex polygons (Hertel-Mehlhorn); rebuilt meshes only"),
         integer("max_triangles", "8388608", "budget: a larger triangulation is refused", 1)},
        build_navmesh},
   };

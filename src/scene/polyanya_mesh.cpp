@@ -625,6 +625,15 @@ Scene parse_polyanya_mesh(std::string_view text, const std::string& file_name) {
   for (const Point& p : points) box.expand(p);
   scene.name = std::filesystem::path(file_name).stem().string();
   scene.bounds = {box.min, {box.max.x, box.min.y}, box.max, {box.min.x, box.max.y}};
+  MeshFaces mesh;
+  mesh.vertices = points;
+  for (Face& face : faces) {
+    if (!face.traversable || face.flat) continue;
+    mesh.names.push_back(face_name(face, naming));
+    mesh.faces.push_back(std::move(face.vertices));
+  }
+  mesh.walls = walls;
+  scene.mesh = std::move(mesh);
   return scene;
 }
 

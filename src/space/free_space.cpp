@@ -43,6 +43,7 @@ struct FreeSpace::Impl {
   Ring original_bounds;
   Box bounds_box;
   std::optional<double> native_cell_size;
+  std::optional<MeshFaces> mesh_faces;
   std::vector<Obstacle> original_obstacles;
   bool given_free_space = false;  // the scene defined free space directly (map, mesh)
   double tolerance = 0.0;
@@ -247,6 +248,7 @@ FreeSpace::FreeSpace(const Scene& scene, FreeSpaceOptions options) : impl_(new I
   }
 
   if (s.given_free_space && scene.agent.radius == 0.0) {
+    s.mesh_faces = scene.mesh;
     for (const Ring& ring : scene.free_boundary) s.rings.push_back({ring, 0, false});
     s.build_edges();
     s.label_components_by_nesting();
@@ -731,6 +733,9 @@ Box FreeSpace::bounds_box() const {
 }
 std::optional<double> FreeSpace::native_cell_size() const {
   return impl_->native_cell_size;
+}
+const std::optional<MeshFaces>& FreeSpace::mesh_faces() const {
+  return impl_->mesh_faces;
 }
 const std::vector<Corner>& FreeSpace::corners() const {
   return impl_->stars.corners();

@@ -6,7 +6,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdio>
 #include <filesystem>
+#include <memory>
 #include <random>
 #include <string>
 #include <vector>
@@ -53,17 +56,28 @@ double ring_area(std::span<const Point> ring) {
   return 0.5 * s;
 }
 
+// Random free points (and lattice points) lie in a polygon and attach by valid motions; blocked
+// points lie in none.
+void expect_free_points_located(const FreeSpace& space, const NavMesh& mesh);
+
 class NavMeshOnScene : public testing::TestWithParam<fs::path> {};
 
 TEST_P(NavMeshOnScene, PolygonsAreConvexFreeOfOneCostAndTileFreeSpace) {
   const Scene scene = load_scene(GetParam());
   const FreeSpace space(scene);
-  for (const bool merge : {false, true}) {
+  // Rebuilt without and with merging, then the default source (a mesh scene's own faces).
+  for (const int variant : {0, 1, 2}) {
     NavMeshOptions options;
-    options.merge = merge;
+    options.merge = variant != 0;
+    if (variant < 2) options.source = NavMeshSource::rebuild;
     const NavMesh mesh(space, options);
     ASSERT_GT(mesh.polygon_count(), 0u);
-    if (merge) {
+    if (variant == 2) {
+      EXPECT_EQ(mesh.stats().from_mesh, scene.mesh.has_value());
+      if (scene.mesh) {
+        EXPECT_EQ(mesh.polygon_count(), scene.mesh->faces.size());
+      }
+    } else if (variant == 1) {
       EXPECT_LT(mesh.polygon_count(), mesh.stats().free_triangles);
     } else {
       EXPECT_EQ(mesh.polygon_count(), mesh.stats().free_triangles);
@@ -95,7 +109,14 @@ TEST_P(NavMeshOnScene, PolygonsAreConvexFreeOfOneCostAndTileFreeSpace) {
 TEST_P(NavMeshOnScene, EveryFreePointLiesInAPolygonAndAttaches) {
   const Scene scene = load_scene(GetParam());
   const FreeSpace space(scene);
-  const NavMesh mesh(space);
+  for (const NavMeshSource source : {NavMeshSource::automatic, NavMeshSource::rebuild}) {
+    NavMeshOptions options;
+    options.source = source;
+    expect_free_points_located(space, NavMesh(space, options));
+  }
+}
+
+void expect_free_points_located(const FreeSpace& space, const NavMesh& mesh) {
   const Box box = space.box();
   std::mt19937 rng(7);
   std::uniform_real_distribution<double> ux(box.min.x, box.max.x), uy(box.min.y, box.max.y);
@@ -135,9 +156,10 @@ TEST_P(NavMeshOnScene, EveryFreePointLiesInAPolygonAndAttaches) {
 TEST_P(NavMeshOnScene, EveryArcIsAValidMotionWithItsExactCost) {
   const Scene scene = load_scene(GetParam());
   const FreeSpace space(scene);
-  for (const NavMeshNodes nodes : {NavMeshNodes::centres, NavMeshNodes::portals}) {
+  for (const int variant : {0, 1, 2, 3}) {
     NavMeshOptions options;
-    options.nodes = nodes;
+    options.nodes = variant % 2 ? NavMeshNodes::centres : NavMeshNodes::portals;
+    options.source = variant < 2 ? NavMeshSource::automatic : NavMeshSource::rebuild;
     const NavMesh mesh(space, options);
     std::vector<Point> bends;
     for (search::NodeId n = 0; n < mesh.node_count(); ++n) {
@@ -187,11 +209,22 @@ TEST(NavMesh, ZeroWidthGapStaysClosed) {
   }
 }
 
+// Random free pairs: a path exactly when the visibility graph has one, in line of sight along
+// every segment, never shorter than the visibility graph's.
+void expect_walls_kept(const FreeSpace& space, const NavMesh& mesh);
+
 TEST(NavMesh, WallsOfAMeshAreNeverCrossed) {
   const Scene scene =
       load_scene(fs::path(POLYNAV_SOURCE_DIR) / "scenes" / "mesh" / "walls-v3.mesh");
   const FreeSpace space(scene);
-  const NavMesh mesh(space);
+  for (const NavMeshSource source : {NavMeshSource::mesh, NavMeshSource::rebuild}) {
+    NavMeshOptions options;
+    options.source = source;
+    expect_walls_kept(space, NavMesh(space, options));
+  }
+}
+
+void expect_walls_kept(const FreeSpace& space, const NavMesh& mesh) {
   const VisibilityGraph graph(space);
   const Box box = space.box();
   std::mt19937 rng(3);
@@ -290,6 +323,135 @@ TEST(NavMesh, RandomScenesFindAPathWheneverTheVisibilityGraphDoes) {
       }
     }
   }
+}
+
+// The mesh files whose own faces become the polygons: the bundled ones and, when present, the
+// shared reference meshes (Polyanya's, including its degenerate test meshes).
+std::vector<fs::path> face_meshes() {
+  std::vector<fs::path> files;
+  for (const fs::path& dir :
+       {fs::path(POLYNAV_SOURCE_DIR) / "scenes" / "mesh", fs::path(POLYNAV_SHARED_DATA) / "mesh"}) {
+    for (const fs::path& d : {dir, dir / "degenerate"}) {
+      if (!fs::is_directory(d)) continue;
+      std::vector<fs::path> here;
+      for (const auto& entry : fs::directory_iterator(d))
+        if (entry.path().extension() == ".mesh") here.push_back(entry.path());
+      std::sort(here.begin(), here.end());
+      files.insert(files.end(), here.begin(), here.end());
+    }
+  }
+  return files;
+}
+
+class NavMeshFromFaces : public testing::TestWithParam<fs::path> {};
+
+TEST_P(NavMeshFromFaces, PolygonsAreTheFacesAndTileFreeSpace) {
+  const Scene scene = load_scene(GetParam());
+  ASSERT_TRUE(scene.mesh.has_value());
+  const FreeSpace space(scene);
+  NavMeshOptions options;
+  options.source = NavMeshSource::mesh;
+  try {
+    (void)NavMesh(space, options);
+  } catch (const InputError& e) {
+    // Polyanya's rotated collinear meshes have faces that are convex only up to rounding: `mesh`
+    // refuses them, naming the face, and `auto` rebuilds.
+    EXPECT_EQ(GetParam().parent_path().filename(), "degenerate") << e.what();
+    EXPECT_NE(std::string(e.what()).find("not convex"), std::string::npos) << e.what();
+    const NavMesh rebuilt(space);
+    EXPECT_FALSE(rebuilt.stats().from_mesh);
+    expect_free_points_located(space, rebuilt);
+    expect_walls_kept(space, rebuilt);
+    return;
+  }
+  const NavMesh mesh(space, options);
+  EXPECT_TRUE(mesh.stats().from_mesh);
+  EXPECT_EQ(mesh.polygon_count(), scene.mesh->faces.size());
+  EXPECT_NE(mesh.summary().find("the mesh's faces"), std::string::npos) << mesh.summary();
+  double area = 0;
+  for (std::size_t i = 0; i < mesh.polygon_count(); ++i) {
+    const std::span<const Point> ring = mesh.polygon(i);
+    for (std::size_t k = 0; k < ring.size(); ++k)
+      EXPECT_GE(
+          exact::orientation(ring[k], ring[(k + 1) % ring.size()], ring[(k + 2) % ring.size()]), 0)
+          << "polygon " << i;
+    EXPECT_GT(ring_area(ring), 0) << "polygon " << i;
+    area += ring_area(ring);
+  }
+  EXPECT_NEAR(area, space.area(), 1e-9 * space.area());
+  expect_free_points_located(space, mesh);
+  expect_walls_kept(space, mesh);
+}
+
+INSTANTIATE_TEST_SUITE_P(Meshes, NavMeshFromFaces, testing::ValuesIn(face_meshes()),
+                         [](const testing::TestParamInfo<fs::path>& param) {
+                           const std::string path = param.param.string();
+                           std::string name =
+                               (path.rfind(POLYNAV_SHARED_DATA, 0) == 0 ? "shared_" : "bundled_") +
+                               param.param.parent_path().filename().string() + "_" +
+                               param.param.filename().string();
+                           for (char& ch : name)
+                             if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+                           return name;
+                         });
+
+// Funnelled paths through the mesh's own faces on Polyanya's arena scenario: never shorter than
+// the exact Euclidean optimum (column 9), and close to it.
+TEST(NavMesh, ArenaFunnelLengthsFromTheFacesAreNeverBelowTheOptimum) {
+  const fs::path dir = fs::path(POLYNAV_SOURCE_DIR) / "scenes" / "mesh";
+  const auto space = std::make_shared<const FreeSpace>(load_scene(dir / "arena.mesh"));
+  const Scene scene = load_scene(dir / "arena.mesh");
+  const std::vector<Query> queries = load_scenario(dir / "arena-euclidean.scen", scene);
+  ASSERT_EQ(queries.size(), 160u);
+  for (const char* source : {"mesh", "rebuild"}) {
+    PlanOptions options;
+    options.method = "navmesh";
+    options.smoother = "funnel";
+    options.settings.set("navmesh.source", std::string(source));
+    const Planner planner(space, options);
+    double sum = 0, worst = 0;
+    int counted = 0;
+    for (const Query& q : queries) {
+      SCOPED_TRACE(q.name);
+      const PlanResult r = planner.plan(q.start, q.goal);
+      ASSERT_TRUE(r.found()) << r.message;
+      for (std::size_t k = 1; k < r.waypoints.size(); ++k)
+        EXPECT_TRUE(space->traversable(r.waypoints[k - 1], r.waypoints[k]));
+      if (*q.reference_length <= 0) continue;
+      const double ratio = r.length / *q.reference_length;
+      EXPECT_GE(ratio, 1 - 1e-9);
+      sum += ratio;
+      worst = std::max(worst, ratio);
+      ++counted;
+    }
+    ASSERT_GT(counted, 0);
+    std::printf("arena, navmesh.source=%s, funnel: length / optimum mean %.6f, max %.6f\n", source,
+                sum / counted, worst);
+    EXPECT_LT(sum / counted, 1.05);
+  }
+}
+
+TEST(NavMesh, MeshSourceIsRefusedWithoutMeshFaces) {
+  const Scene scene = load_scene(fs::path(POLYNAV_SOURCE_DIR) / "scenes" / "warehouse.yaml");
+  const auto space = std::make_shared<const FreeSpace>(scene);
+  NavMeshOptions options;
+  options.source = NavMeshSource::mesh;
+  try {
+    const NavMesh mesh(*space, options);
+    ADD_FAILURE() << "navmesh.source=mesh was accepted on a native scene";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("navmesh.source"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("(.mesh)"), std::string::npos) << e.what();
+  }
+  // Through the planner's options too; auto rebuilds.
+  PlanOptions plan;
+  plan.method = "navmesh";
+  plan.settings.set("navmesh.source", std::string("mesh"));
+  EXPECT_THROW(Planner(space, plan), InputError);
+  plan.settings.set("navmesh.source", std::string("auto"));
+  const Planner planner(space, plan);
+  EXPECT_FALSE(dynamic_cast<const NavMesh&>(planner.discretisation()).stats().from_mesh);
+  EXPECT_THROW(parse_navmesh_source("faces"), InputError);
 }
 
 TEST(NavMesh, TriangleBudgetIsEnforced) {

@@ -3,10 +3,12 @@
 /// The scene model: what the user wrote, validated once at load time (see docs/scene-format.md).
 
 #include <cmath>
+#include <cstdint>
 #include <filesystem>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "polynav/error.hpp"
@@ -58,6 +60,24 @@ struct Obstacle {
   InputLocation where;
 };
 
+/// The faces of a navigation mesh the scene was read from (Polyanya `.mesh`), kept so that the
+/// navmesh method can search them as they are instead of rebuilding its own polygons.
+struct MeshFaces {
+  /// The vertices as listed in the file; vertices listed twice at the same coordinates are one
+  /// vertex, and faces name only its first listing.
+  std::vector<Point> vertices;
+  /// The traversable faces of positive area, each counter-clockwise as indices into `vertices`,
+  /// in file order (faces of no area and blocked faces are left out). Faces meet along whole
+  /// edges: two faces touching along an edge both list its two end vertices.
+  std::vector<std::vector<std::uint32_t>> faces;
+  /// How messages name each face, as the file counts them: "face 4 (line 17)" (version 3) or
+  /// "polygon 3 (line 12)" (versions 1 and 2).
+  std::vector<std::string> names;
+  /// The constrained edges between two traversable faces (version 3 walls), as vertex id pairs
+  /// (lower id first), sorted. A path may not cross them.
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> walls;
+};
+
 struct Scene {
   std::string name;
   std::filesystem::path source;  ///< the file it was loaded from (empty when built in code)
@@ -79,6 +99,8 @@ struct Scene {
   /// The natural cell size of scenes that come from rasters (1 for MovingAI maps, the
   /// resolution for ROS maps); the grid method uses it as its default resolution.
   std::optional<double> native_cell_size;
+  /// Set for scenes read from navigation meshes (`.mesh`): the mesh's own traversable faces.
+  std::optional<MeshFaces> mesh;
 };
 
 /// Loads a scene, choosing the reader by extension and content: native YAML/JSON (`.yaml`,

@@ -164,6 +164,9 @@ class FreeSpace {
   Box bounds_box() const;
   /// The scene's natural cell size (MovingAI maps: 1), when it has one.
   std::optional<double> native_cell_size() const;
+  /// The faces of the navigation mesh the scene was read from (Scene::mesh), when the agent is a
+  /// point: with a radius they no longer describe F. Empty otherwise.
+  const std::optional<MeshFaces>& mesh_faces() const;
 
  private:
   struct Impl;

@@ -4,6 +4,9 @@
 #include <chrono>
 #include <cmath>
 #include <numeric>
+#include <sstream>
+#include <tuple>
+#include <utility>
 
 #include "polynav/error.hpp"
 #include "polynav/kernel/exact.hpp"
@@ -41,12 +44,67 @@ NavMeshNodes parse_navmesh_nodes(const std::string& name) {
                    "unknown node placement '" + name + "'; expected centres or portals");
 }
 
+NavMeshSource parse_navmesh_source(const std::string& name) {
+  if (name == "auto") return NavMeshSource::automatic;
+  if (name == "mesh") return NavMeshSource::mesh;
+  if (name == "rebuild") return NavMeshSource::rebuild;
+  throw InputError({"", 0, 0, "source"},
+                   "unknown polygon source '" + name + "'; expected auto, mesh or rebuild");
+}
+
+namespace {
+
+// Why the scene's mesh faces cannot serve as the polygons, or empty when they can.
+std::string mesh_faces_problem(const FreeSpace& space) {
+  const std::optional<MeshFaces>& mesh = space.mesh_faces();
+  if (!mesh)
+    return "the scene has no mesh faces: only scenes read from a navigation mesh (.mesh) with a "
+           "point agent (radius 0) have them";
+  const std::vector<Point>& at = mesh->vertices;
+  const bool regions = !space.regions().empty();
+  for (std::size_t f = 0; f < mesh->faces.size(); ++f) {
+    const std::vector<std::uint32_t>& v = mesh->faces[f];
+    const std::size_t n = v.size();
+    for (std::size_t k = 0; k < n; ++k) {
+      if (exact::orientation(at[v[k]], at[v[(k + 1) % n]], at[v[(k + 2) % n]]) < 0) {
+        const Point c = at[v[(k + 1) % n]];
+        std::ostringstream where;
+        where.precision(17);
+        where << "(" << c.x << ", " << c.y << ")";
+        return mesh->names[f] + " of the mesh is not convex at " + where.str();
+      }
+    }
+    if (regions) {
+      Box box;
+      for (std::uint32_t i : v) box.expand(at[i]);
+      const FieldRange cost = space.cost_range(box), height = space.height_range(box);
+      if (cost.lowest != cost.highest || height.lowest != height.highest)
+        return mesh->names[f] + " of the mesh may span more than one region (cost or height)";
+    }
+  }
+  return {};
+}
+
+}  // namespace
+
 NavMesh::NavMesh(const FreeSpace& space, NavMeshOptions options)
     : space_(&space), options_(options) {
   const auto t0 = Clock::now();
   min_cost_ = space.min_cost();
   directed_ = space.has_heights() && std::isfinite(space.agent().max_climb);
-  build(space);
+  bool from_mesh = false;
+  if (options_.source != NavMeshSource::rebuild) {
+    const std::string problem = mesh_faces_problem(space);
+    from_mesh = problem.empty();
+    if (!from_mesh && options_.source == NavMeshSource::mesh)
+      throw InputError({"", 0, 0, "source"},
+                       "navmesh.source=mesh: " + problem + " (use navmesh.source=rebuild or auto)");
+  }
+  if (from_mesh) {
+    build_from_faces(space);
+  } else {
+    build(space);
+  }
   build_graph();
   stats_.build_ms = ms_since(t0);
 }
@@ -205,33 +263,42 @@ void NavMesh::build(const FreeSpace& space) {
     exact_.push_back(given);
     centre_.push_back(mean(polygon(cost_.size() - 1)));
   }
-  const std::size_t polygons = cost_.size();
-  stats_.polygons = polygons;
 
   // Portals: maximal runs of open edges towards one neighbour, listed from the lower id.
+  std::vector<std::int64_t> others;
   for (std::uint32_t f = 0; f < n; ++f) {
     if (id[f] < 0) continue;
     const Work& w = work[f];
-    const std::uint32_t P = std::uint32_t(id[f]);
-    const std::size_t m = w.v.size();
-    const auto other = [&](std::size_t e) {
-      return w.across[e] < 0 ? std::int64_t(-1)
-                             : std::int64_t(id[find(std::uint32_t(w.across[e]))]);
-    };
-    // Start at an edge that does not continue the run of the edge before it.
-    std::size_t start = 0;
-    while (start < m && other(start) >= 0 && other(start) == other((start + m - 1) % m)) ++start;
-    if (start == m) start = 0;
-    for (std::size_t s = 0; s < m;) {
-      const std::size_t e = (start + s) % m;
-      const std::int64_t Q = other(e);
-      std::size_t len = 1;
-      while (s + len < m && Q >= 0 && other((start + s + len) % m) == Q) ++len;
-      if (Q > std::int64_t(P))
-        portals_.push_back({at[w.v[e]], at[w.v[(e + len) % m]], {P, std::uint32_t(Q)}});
-      s += len;
-    }
+    others.clear();
+    for (std::size_t e = 0; e < w.v.size(); ++e)
+      others.push_back(w.across[e] < 0 ? std::int64_t(-1)
+                                       : std::int64_t(id[find(std::uint32_t(w.across[e]))]));
+    add_portals(std::uint32_t(id[f]), others);
   }
+  index_polygons();
+}
+
+void NavMesh::add_portals(std::uint32_t p, const std::vector<std::int64_t>& others) {
+  const std::span<const Point> ring = polygon(p);
+  const std::size_t m = ring.size();
+  // Start at an edge that does not continue the run of the edge before it.
+  std::size_t start = 0;
+  while (start < m && others[start] >= 0 && others[start] == others[(start + m - 1) % m]) ++start;
+  if (start == m) start = 0;
+  for (std::size_t s = 0; s < m;) {
+    const std::size_t e = (start + s) % m;
+    const std::int64_t q = others[e];
+    std::size_t len = 1;
+    while (s + len < m && q >= 0 && others[(start + s + len) % m] == q) ++len;
+    if (q > std::int64_t(p))
+      portals_.push_back({ring[e], ring[(e + len) % m], {p, std::uint32_t(q)}});
+    s += len;
+  }
+}
+
+void NavMesh::index_polygons() {
+  const std::size_t polygons = cost_.size();
+  stats_.polygons = polygons;
   stats_.portals = portals_.size();
   portal_first_.assign(polygons + 1, 0);
   for (const Portal& k : portals_) ++portal_first_[k.side[0] + 1], ++portal_first_[k.side[1] + 1];
@@ -276,6 +343,58 @@ void NavMesh::build(const FreeSpace& space) {
     for (std::size_t i = 0; i < polygons; ++i)
       range(i, [&](std::size_t c) { bucket_polygons_[count[c]++] = std::uint32_t(i); });
   }
+}
+
+void NavMesh::build_from_faces(const FreeSpace& space) {
+  stats_.from_mesh = true;
+  const MeshFaces& mesh = *space.mesh_faces();
+  const std::vector<Point>& at = mesh.vertices;
+  const std::size_t n = mesh.faces.size();
+  for (const std::vector<std::uint32_t>& face : mesh.faces) {
+    for (std::uint32_t v : face) points_.push_back(at[v]);
+    polygon_first_.push_back(points_.size());
+    const std::size_t i = cost_.size();
+    // The face lies in one cost and height (checked), so its vertex mean decides them.
+    centre_.push_back(mean(polygon(i)));
+    cost_.push_back(space.cost_at(centre_.back()));
+    height_.push_back(space.height_at(centre_.back()));
+    exact_.push_back(1);  // the vertices are the file's own points
+  }
+
+  // Adjacency: faces listing the same edge (as vertex ids) meet along it, unless it is a wall.
+  struct Side {
+    std::uint32_t lo, hi, face;
+  };
+  std::vector<Side> sides;
+  for (std::uint32_t f = 0; f < n; ++f) {
+    const std::vector<std::uint32_t>& v = mesh.faces[f];
+    for (std::size_t k = 0; k < v.size(); ++k) {
+      const std::uint32_t a = v[k], b = v[(k + 1) % v.size()];
+      sides.push_back({std::min(a, b), std::max(a, b), f});
+    }
+  }
+  std::sort(sides.begin(), sides.end(), [](const Side& x, const Side& y) {
+    return std::tie(x.lo, x.hi, x.face) < std::tie(y.lo, y.hi, y.face);
+  });
+  const auto across = [&](std::uint32_t f, std::uint32_t a, std::uint32_t b) -> std::int64_t {
+    const std::pair<std::uint32_t, std::uint32_t> key{std::min(a, b), std::max(a, b)};
+    if (std::binary_search(mesh.walls.begin(), mesh.walls.end(), key)) return -1;
+    auto it = std::lower_bound(sides.begin(), sides.end(), key, [](const Side& s, const auto& k) {
+      return std::pair{s.lo, s.hi} < k;
+    });
+    for (; it != sides.end() && it->lo == key.first && it->hi == key.second; ++it)
+      if (it->face != f) return it->face;
+    return -1;
+  };
+  std::vector<std::int64_t> others;
+  for (std::uint32_t f = 0; f < n; ++f) {
+    const std::vector<std::uint32_t>& v = mesh.faces[f];
+    others.clear();
+    for (std::size_t k = 0; k < v.size(); ++k)
+      others.push_back(across(f, v[k], v[(k + 1) % v.size()]));
+    add_portals(f, others);
+  }
+  index_polygons();
 }
 
 bool NavMesh::motion_ok(Point a, Point b, bool check_sight) const {
@@ -482,6 +601,9 @@ Primitives NavMesh::primitives() const {
 }
 
 std::string NavMesh::summary() const {
+  if (stats().from_mesh)
+    return std::to_string(stats().polygons) + " convex polygons (the mesh's faces), " +
+           std::to_string(stats().portals) + " portals; " + std::to_string(node_count()) + " nodes";
   return std::to_string(stats().triangles) + " triangles (" +
          std::to_string(stats().free_triangles) + " free), " + std::to_string(stats().polygons) +
          " convex polygons, " + std::to_string(stats().portals) + " portals; " +

@@ -1,6 +1,7 @@
 #pragma once
 /// @file
-/// The navigation mesh: free space cut into convex polygons. A constrained Delaunay triangulation
+/// The navigation mesh: free space cut into convex polygons. Scenes read from a navigation mesh
+/// (`.mesh`) can use its own faces as the polygons; otherwise a constrained Delaunay triangulation
 /// of free space (its boundary and the outlines of weighted regions as constraints) is merged
 /// into convex polygons by Hertel and Mehlhorn's algorithm ("Fast triangulation of simple
 /// polygons", 1983: drop every diagonal whose removal leaves both of its ends convex), never
@@ -33,11 +34,24 @@ enum class NavMeshNodes : std::uint8_t {
 /// "centres" or "portals"; throws InputError (key "nodes") on anything else.
 NavMeshNodes parse_navmesh_nodes(const std::string& name);
 
+/// Where the polygons come from.
+enum class NavMeshSource : std::uint8_t {
+  automatic,  ///< the scene's mesh faces when they can be used (see NavMesh), else rebuild
+  mesh,       ///< the scene's mesh faces (FreeSpace::mesh_faces), or an InputError saying why not
+  rebuild,    ///< triangulate free space and merge the triangles
+};
+/// "auto", "mesh" or "rebuild"; throws InputError (key "source") on anything else.
+NavMeshSource parse_navmesh_source(const std::string& name);
+
 struct NavMeshOptions {
+  /// Where the polygons come from. [Default: automatic: a `.mesh` file's faces already are convex
+  /// polygons tiling free space]
+  NavMeshSource source = NavMeshSource::automatic;
   /// Node placement. [Default: portals, the shorter raw and funnelled paths on the bundled
   /// scenes (bench/README.md)]
   NavMeshNodes nodes = NavMeshNodes::portals;
   /// Merge triangles into convex polygons (Hertel and Mehlhorn); false keeps the triangles.
+  /// Applies to rebuilt meshes only.
   bool merge = true;
   /// Budget on the triangulation's faces: a larger one is refused. [Limit: > 0]
   std::size_t max_triangles = std::size_t{1} << 23;
@@ -45,6 +59,7 @@ struct NavMeshOptions {
 
 /// Counters of one build.
 struct NavMeshStats {
+  bool from_mesh = false;          ///< the polygons are the scene's mesh faces (no triangulation)
   std::size_t triangles = 0;       ///< faces of the constrained Delaunay triangulation
   std::size_t free_triangles = 0;  ///< of them, those in free space
   std::size_t polygons = 0;        ///< convex polygons after merging
@@ -54,6 +69,15 @@ struct NavMeshStats {
 };
 
 /// A convex navigation mesh over a FreeSpace.
+///
+/// The polygons are either rebuilt from free space (triangulated, then merged) or, for scenes
+/// read from a navigation mesh with a point agent (FreeSpace::mesh_faces), the mesh's own
+/// traversable faces, adjacent across shared edges that are not constrained (walls). Faces are
+/// used only when each is convex (exact orientation; straight angles allowed) and lies in one
+/// cost and height: with regions, a face whose bounding box meets more than one cost or height
+/// (FreeSpace::cost_range, height_range; conservative) needs the rebuild. `mesh` refuses such
+/// scenes, `automatic` rebuilds them. Everything after the polygons and their portals (point
+/// location, the graph, corridors) is the same for both sources.
 ///
 /// Every polygon lies in free space, is convex (decided with exact orientation tests), and has
 /// one cost multiplier and one height (the FreeSpace values at its vertex mean). Two polygons are
@@ -74,7 +98,8 @@ struct NavMeshStats {
 class NavMesh final : public Discretisation {
  public:
   /// Builds the mesh over space, which must outlive it.
-  /// @throws InputError (key "max_triangles") when the triangulation exceeds the budget.
+  /// @throws InputError (key "max_triangles") when the triangulation exceeds the budget, (key
+  /// "source") when the source is `mesh` and the scene's mesh faces cannot be used.
   explicit NavMesh(const FreeSpace& space, NavMeshOptions options = {});
 
   std::string_view method() const override { return "navmesh"; }
@@ -95,7 +120,8 @@ class NavMesh final : public Discretisation {
   /// left, Segment::b on the right.
   std::vector<Segment> corridor(std::span<const search::NodeId> path) const override;
   bool has_corridors() const override { return true; }
-  /// "N triangles (M free), P convex polygons, Q portals; R nodes".
+  /// "N triangles (M free), P convex polygons, Q portals; R nodes", or for the scene's own faces
+  /// "P convex polygons (the mesh's faces), Q portals; R nodes".
   std::string summary() const override;
   /// The polygons outlined, the portals' midpoints or the centres as nodes.
   Primitives primitives() const override;
@@ -128,6 +154,14 @@ class NavMesh final : public Discretisation {
     std::array<std::uint32_t, 2> side;  ///< the two polygons
   };
   void build(const FreeSpace& space);
+  // The polygons are the scene's mesh faces (already checked by mesh_faces_problem).
+  void build_from_faces(const FreeSpace& space);
+  // Portals of polygon p (its ring as in points_): others[e] is the polygon across edge e (from
+  // vertex e to e + 1), or -1. Maximal runs towards one polygon make one portal, listed from the
+  // lower id.
+  void add_portals(std::uint32_t p, const std::vector<std::int64_t>& others);
+  // Each polygon's portal list and the point location buckets, once polygons and portals exist.
+  void index_polygons();
   void build_graph();
   // The portal between polygons p and q, or -1.
   std::int64_t portal_between(std::uint32_t p, std::uint32_t q) const;
