@@ -50,6 +50,7 @@ struct QueryWorkspace {
   search::ReachableSet reached;
   std::vector<Attachment> from;
   std::vector<Attachment> to;
+  std::vector<std::vector<Attachment>> goal_arcs;  // per goal, for searches with goal nodes
 };
 
 /// A discretisation the driver can search: a search graph with an admissible heuristic.
@@ -106,6 +107,58 @@ void run_search(const D& d, const G& graph, search::NodeId s, std::span<const se
   }
 }
 
+// A* from an extra start node (the arcs of ws.from) to one extra node per goal (the arcs of
+// ws.goal_arcs[i], and direct[i] straight from the start where the method has one), without
+// copying the graph; fills out and returns the index of the goal reached (goals.size() when
+// none was).
+template <class D>
+std::size_t search_to_goals(const D& d, Point start, std::span<const Point> goals,
+                            std::span<const std::optional<double>> direct,
+                            const QueryOptions& options, QueryWorkspace& ws, RawPath& out) {
+  const std::size_t base = d.node_count();  // goal i is node base + 1 + i
+  search::AugmentedGraph<D> graph(d);
+  const search::NodeId s = graph.add_node();
+  for (const Attachment& a : ws.from) graph.add_arc(s, a.node, a.cost);
+  std::vector<search::NodeId> goal_nodes;
+  using H = decltype(d.heuristic(std::span<const Attachment>{}, Point{}));
+  std::vector<H> per_goal;  // the heuristic towards each goal
+  for (std::size_t i = 0; i < goals.size(); ++i) {
+    const search::NodeId g = graph.add_node();
+    goal_nodes.push_back(g);
+    if (direct[i]) graph.add_arc(s, g, *direct[i]);
+    for (const Attachment& b : ws.goal_arcs[i]) graph.add_arc(b.node, g, b.cost);
+    per_goal.push_back(d.heuristic(ws.goal_arcs[i], goals[i]));
+  }
+  const auto h = [&](search::NodeId n) {
+    if (n >= base) return 0.0;
+    double best = std::numeric_limits<double>::infinity();
+    for (const H& to_goal : per_goal) best = std::min(best, double(to_goal(n)));
+    return best;
+  };
+  run_search(d, graph, s, goal_nodes, h, options, ws, out);
+  const search::SearchResult& result = ws.result;
+  out.status = result.status;
+  out.stats = result.stats;
+  out.graph_cost = result.cost;
+  if (out.status != search::SearchStatus::found) {
+    out.message = out.status == search::SearchStatus::no_path && goals.size() > 1
+                      ? "no_path: no goal of the set is reachable from the start"
+                      : result.explanation();
+  }
+  if (result.path.empty()) return goals.size();
+  for (search::NodeId n : result.path)
+    if (n < base) out.nodes.push_back(n);
+  std::size_t reached = goals.size();
+  Point goal;
+  if (out.status == search::SearchStatus::found) {
+    reached = result.path.back() - base - 1;
+    goal = goals[reached];
+  }
+  trace_points(d, start, goal, out);
+  out.corridor = d.corridor(out.nodes);
+  return reached;
+}
+
 }  // namespace detail
 
 /// Searches d from start to goal. Never throws for a bad query: an unattached end is reported
@@ -141,28 +194,21 @@ RawPath find_path(const D& d, Point start, Point goal, const QueryOptions& optio
     }
   }
 
-  search::SearchResult& result = ws.result;
-  const std::size_t base = d.node_count();
-  if (ws.from.size() == 1 && ws.to.size() == 1) {
-    // The usual case on grids: each end joins one node. Search the graph itself, node to node:
-    // no extra nodes, so nothing but the discretisation is touched per expansion.
-    detail::run_search(d, d, ws.from[0].node, std::span(&ws.to[0].node, 1),
-                       d.heuristic(ws.to, goal), options, ws, out);
-    out.graph_cost = result.cost + ws.from[0].cost + ws.to[0].cost;
-    out.nodes = result.path;
-  } else {
-    // Extra start and goal nodes carry the attachments' arcs, without copying the graph.
-    search::AugmentedGraph<D> graph(d);
-    const search::NodeId s = graph.add_node(), g = graph.add_node();
-    for (const Attachment& a : ws.from) graph.add_arc(s, a.node, a.cost);
-    for (const Attachment& b : ws.to) graph.add_arc(b.node, g, b.cost);
-    const auto h_base = d.heuristic(ws.to, goal);
-    const auto h = [&](search::NodeId n) { return n >= base ? 0.0 : double(h_base(n)); };
-    detail::run_search(d, graph, s, std::span(&g, 1), h, options, ws, out);
-    out.graph_cost = result.cost;
-    for (search::NodeId n : result.path)
-      if (n < base) out.nodes.push_back(n);
+  if (ws.from.size() > 1 || ws.to.size() > 1) {
+    // Extra start and goal nodes carry the attachments' arcs.
+    ws.goal_arcs.resize(1);
+    std::swap(ws.goal_arcs[0], ws.to);
+    const std::optional<double> no_direct[1];
+    detail::search_to_goals(d, start, std::span(&goal, 1), no_direct, options, ws, out);
+    return out;
   }
+  // The usual case on grids: each end joins one node. Search the graph itself, node to node: no
+  // extra nodes, so nothing but the discretisation is touched per expansion.
+  const search::SearchResult& result = ws.result;
+  detail::run_search(d, d, ws.from[0].node, std::span(&ws.to[0].node, 1), d.heuristic(ws.to, goal),
+                     options, ws, out);
+  out.graph_cost = result.cost + ws.from[0].cost + ws.to[0].cost;
+  out.nodes = result.path;
   out.status = result.status;
   out.stats = result.stats;
   if (out.status != search::SearchStatus::found) out.message = result.explanation();
@@ -192,49 +238,13 @@ RawPath find_path_to_any(const D& d, Point start, std::span<const Point> goals,
     out.message = d.unattached_reason("start");
     return out;
   }
-  // One extra node per goal, after the start's: goal i is node base + 1 + i.
-  const std::size_t base = d.node_count();
-  search::AugmentedGraph<D> graph(d);
-  const search::NodeId s = graph.add_node();
-  std::vector<search::NodeId> goal_nodes;
-  using H = decltype(d.heuristic(std::span<const Attachment>{}, Point{}));
-  std::vector<H> per_goal;  // the heuristic towards each goal
-  for (const Attachment& a : ws.from) graph.add_arc(s, a.node, a.cost);
+  ws.goal_arcs.resize(goals.size());
+  std::vector<std::optional<double>> direct(goals.size());
   for (std::size_t i = 0; i < goals.size(); ++i) {
-    const search::NodeId g = graph.add_node();
-    goal_nodes.push_back(g);
-    if (const std::optional<double> cost = d.direct_cost(start, goals[i]))
-      graph.add_arc(s, g, *cost);
-    d.attach(goals[i], AttachDirection::to_point, ws.to);
-    for (const Attachment& b : ws.to) graph.add_arc(b.node, g, b.cost);
-    per_goal.push_back(d.heuristic(ws.to, goals[i]));
+    direct[i] = d.direct_cost(start, goals[i]);
+    d.attach(goals[i], AttachDirection::to_point, ws.goal_arcs[i]);
   }
-  const auto h = [&](search::NodeId n) {
-    if (n >= base) return 0.0;
-    double best = std::numeric_limits<double>::infinity();
-    for (const H& to_goal : per_goal) best = std::min(best, double(to_goal(n)));
-    return best;
-  };
-  detail::run_search(d, graph, s, goal_nodes, h, options, ws, out);
-  const search::SearchResult& result = ws.result;
-  out.status = result.status;
-  out.stats = result.stats;
-  out.graph_cost = result.cost;
-  if (out.status != search::SearchStatus::found) {
-    out.message = out.status == search::SearchStatus::no_path
-                      ? "no_path: no goal of the set is reachable from the start"
-                      : result.explanation();
-  }
-  if (result.path.empty()) return out;
-  for (search::NodeId n : result.path)
-    if (n < base) out.nodes.push_back(n);
-  Point goal;
-  if (out.status == search::SearchStatus::found) {
-    reached_goal = result.path.back() - base - 1;
-    goal = goals[reached_goal];
-  }
-  detail::trace_points(d, start, goal, out);
-  out.corridor = d.corridor(out.nodes);
+  reached_goal = detail::search_to_goals(d, start, goals, direct, options, ws, out);
   return out;
 }
 
