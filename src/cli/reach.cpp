@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 #include <iostream>
 #include <memory>
+#include <nlohmann/json.hpp>
 
 #include "commands.hpp"
 #include "common.hpp"
@@ -37,17 +38,16 @@ int run_reach(const ReachArgs& args, const SceneOptions& options) {
     return exit_bad_input;
   }
   if (args.json) {
-    std::cout << "{\"status\":\"" << search::to_string(reach.status) << "\",\"method\":\""
-              << planner.discretisation().method() << "\",\"from\":[" << format_number(from.x, 17)
-              << "," << format_number(from.y, 17) << "],\"cost\":" << format_number(args.cost, 17)
-              << ",\"nodes\":[";
-    for (std::size_t i = 0; i < reach.places.size(); ++i) {
-      const ReachedPlace& p = reach.places[i];
-      std::cout << (i ? "," : "") << "{\"node\":" << p.node << ",\"at\":["
-                << format_number(p.at.x, 17) << "," << format_number(p.at.y, 17)
-                << "],\"cost\":" << format_number(p.cost, 17) << "}";
-    }
-    std::cout << "]}\n";
+    // nlohmann writes every double so that it reads back exactly, as the plan output does.
+    nlohmann::ordered_json j;
+    j["status"] = std::string(search::to_string(reach.status));
+    j["method"] = std::string(planner.discretisation().method());
+    j["from"] = {from.x, from.y};
+    j["cost"] = args.cost;
+    j["nodes"] = nlohmann::ordered_json::array();
+    for (const ReachedPlace& p : reach.places)
+      j["nodes"].push_back({{"node", p.node}, {"at", {p.at.x, p.at.y}}, {"cost", p.cost}});
+    std::cout << j.dump() << "\n";
   } else {
     std::cout << "reach " << format_point(from) << " within cost " << format_number(args.cost)
               << " (" << planner.discretisation().method()
