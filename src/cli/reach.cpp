@@ -29,8 +29,7 @@ struct ReachArgs {
 int run_reach(const ReachArgs& args, const SceneOptions& options) {
   const Scene scene = load_scene_with_options(args.scene, options);
   const Point from = parse_point(args.from, "--from");
-  PlanOptions plan = plan_options(args.method, options);
-  plan.smoother = "none";
+  const PlanOptions plan = plan_options(args.method, options);
   Planner planner(scene, plan);
   const Reach reach = planner.reach(from, args.cost);
   if (reach.status == search::SearchStatus::invalid_query) {
@@ -91,6 +90,7 @@ void add_reach_command(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand("reach", "Everything reachable from a point within a cost");
   cmd->add_option("SCENE", args->scene, "Scene file")->required()->type_name("");
   add_method_options(*cmd, args->method, "none");
+  cmd->remove_option(cmd->get_option("--smooth"));  // reach follows no path: nothing to smooth
   cmd->add_option("--from", args->from, "The point to start from")->required()->type_name("X,Y");
   cmd->add_option("--cost", args->cost, "The cost bound (path cost: length times multipliers)")
       ->required()

@@ -785,6 +785,9 @@ TEST_F(Cli, ReachListsNodesWithinTheCostCheapestFirst) {
   }
   EXPECT_GT(n, 50u);
   EXPECT_TRUE(fs::exists(svg));
+  // Reach follows no path, so it offers no smoother.
+  expect_usage_error(
+      run({"reach", scene.string(), "--from", "2,2", "--cost", "6", "--smooth", "funnel"}));
   const RunResult blocked = run({"reach", scene.string(), "--from", "10,2", "--cost", "6"});
   expect_usage_error(blocked);
   EXPECT_TRUE(contains(blocked.err, "not in free space")) << blocked.err;
