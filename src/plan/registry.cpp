@@ -73,6 +73,7 @@ std::unique_ptr<Method> build_grid(const FreeSpace& space, const OptionValues& o
   options.connectivity = int(o.integer("connectivity"));
   options.heuristic = parse_grid_heuristic(o.text("heuristic"));
   options.max_cells = count_or_unlimited(o.number("max_cells"));
+  options.align = o.text("align") == "corner" ? GridAlign::corner : GridAlign::centre;
   return std::make_unique<MethodOf<OccupancyGrid>>(space, options);
 }
 
@@ -160,7 +161,11 @@ const std::vector<MethodEntry>& method_registry() {
         integer("connectivity", "8", "4 (orthogonal moves) or 8 (plus diagonals)", 4, {"4", "8"}),
         choice("heuristic", "auto", "auto = octile for 8-connected, manhattan for 4-connected",
                {"auto", "manhattan", "octile", "chebyshev", "euclidean", "zero"}),
-        integer("max_cells", "33554432", "memory budget: a larger grid is refused", 1)},
+        integer("max_cells", "33554432", "memory budget: a larger grid is refused", 1),
+        choice("align", "centre",
+               "path vertices at cell centres, or at cell corners (the any-angle literature's "
+               "grids: a move along a cell side needs a free cell beside it, a diagonal its cell)",
+               {"centre", "corner"})},
        build_grid},
       {"quadtree",
        "adaptive quadtree: free square leaves, large in open space and small near obstacles, "
@@ -244,6 +249,10 @@ const std::vector<OptionSpec>& space_option_specs() {
       number("inflation_tolerance", "0",
              "how far inflated obstacles may exceed the exact disc sum; 0 = 1% of the radius",
              "scene units", 0.0),
+      choice("gaps", "closed",
+             "closed: no path passes where two blocked parts touch at a point; open: paths may "
+             "(the any-angle literature's convention)",
+             {"closed", "open"}),
   };
   return specs;
 }
