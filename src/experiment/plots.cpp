@@ -15,9 +15,11 @@
 namespace polynav::experiment {
 namespace {
 
-// Colour-blind-safe categorical colours (Okabe and Ito, 2008), then greys.
-const char* const palette[] = {"#0072B2", "#E69F00", "#009E73", "#D55E00",
-                               "#CC79A7", "#56B4E9", "#F0E442", "#000000"};
+// Colour-blind-safe categorical colours (Okabe and Ito, 2008; their yellow left out, too pale on
+// white), then Paul Tol's "muted" scheme, then grey.
+const char* const palette[] = {"#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9",
+                               "#000000", "#332288", "#88CCEE", "#44AA99", "#117733", "#999933",
+                               "#DDCC77", "#CC6677", "#882255", "#AA4499"};
 const char* colour(std::size_t i) {
   return i < std::size(palette) ? palette[i] : "#777777";
 }
@@ -105,13 +107,13 @@ std::string plot_svg(const std::vector<Row>& rows, const std::string& title) {
   canvas.text_px({left, 24}, title, heading);
 
   // Box plots of length / optimum: box from the first to the third quartile, median line, mean
-  // diamond, whiskers from the 5th to the 95th percentile, maximum as a cross (clipped to the
-  // axis with a triangle when it lies above).
+  // diamond, whiskers from the 5th to the 95th percentile, maximum as a cross (a triangle at the
+  // top when it lies above the axis, which ends a little above the highest 95th percentile).
   canvas.group("ratio-plot");
   const double y0 = top + 20, y1 = top + box_height;
   double high = 1.0;
   for (const Config& c : configs)
-    if (!c.ratios.empty()) high = std::max(high, nearest_rank(c.ratios, 0.99));
+    if (!c.ratios.empty()) high = std::max(high, nearest_rank(c.ratios, 0.95));
   high = 1.0 + std::max(high - 1.0, 0.005) * 1.1;
   double low = 1.0;
   for (const Config& c : configs)
@@ -119,7 +121,10 @@ std::string plot_svg(const std::vector<Row>& rows, const std::string& title) {
   const auto y_of = [&](double v) {
     return y1 - (std::clamp(v, low, high) - low) / (high - low) * (y1 - y0);
   };
-  canvas.text_px({left, top + 6}, "path length / optimum (visibility graph), per query", text);
+  canvas.text_px({left, top + 6},
+                 "path length / optimum (the visibility graph's; cost / its cost with weighted "
+                 "regions), per query",
+                 text);
   for (double t : ticks(low, high, 6)) {
     canvas.line_px({left, y_of(t)}, {right, y_of(t)}, grid);
     SvgTextStyle tick = small;
@@ -208,9 +213,9 @@ std::string plot_svg(const std::vector<Row>& rows, const std::string& title) {
     SvgStyle dot;
     dot.fill = colour(i);
     dot.fill_opacity = 0.45;
-    // Thinned to at most 2000 points per configuration, evenly over the queries.
+    // Thinned to at most 400 points per configuration, evenly over the queries.
     const auto& points = configs[i].time;
-    const std::size_t step = std::max<std::size_t>(1, points.size() / 2000);
+    const std::size_t step = std::max<std::size_t>(1, (points.size() + 399) / 400);
     for (std::size_t k = 0; k < points.size(); k += step)
       canvas.marker_px({sx(points[k].first), sy(points[k].second)}, SvgMarker::circle, 3.5, dot);
   }

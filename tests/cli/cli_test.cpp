@@ -3,6 +3,7 @@
 // SVG. Expected values are computed from the scenes written here, not pinned from earlier runs.
 
 #include <fcntl.h>
+#include <signal.h>
 #include <gtest/gtest.h>
 #include <spawn.h>
 #include <sys/wait.h>
@@ -934,6 +935,31 @@ TEST_F(Cli, ExperimentRefusesBadInputWithoutLeavingAFile) {
   EXPECT_FALSE(fs::exists(out));
   for (const auto& entry : fs::directory_iterator(dir_))
     EXPECT_EQ(entry.path().string().find(".partial"), std::string::npos) << entry.path();
+}
+
+TEST_F(Cli, AnInterruptedExperimentLeavesNoFile) {
+  const std::string maze = (fs::path(POLYNAV_SOURCE_DIR) / "scenes" / "maze.yaml").string();
+  const fs::path out = dir_ / "out.csv";
+  std::vector<std::string> storage = {POLYNAV_CLI, "experiment", maze,          "--random",
+                                      "100000",    "--out",      out.string(), "--no-progress"};
+  std::vector<char*> argv;
+  for (std::string& a : storage) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+  pid_t pid = 0;
+  ASSERT_EQ(posix_spawn(&pid, POLYNAV_CLI, &actions, nullptr, argv.data(), environ), 0);
+  posix_spawn_file_actions_destroy(&actions);
+  // Interrupt once the run has started writing (its temporary file exists).
+  for (int i = 0; i < 200 && !fs::exists(out.string() + ".partial"); ++i) usleep(20000);
+  EXPECT_TRUE(fs::exists(out.string() + ".partial"));
+  kill(pid, SIGINT);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGINT) << status;
+  EXPECT_FALSE(fs::exists(out));
+  EXPECT_FALSE(fs::exists(out.string() + ".partial"));
 }
 
 }  // namespace
