@@ -119,6 +119,25 @@ std::string smooth_shortcut(const FreeSpace& space, const RawPath&, const Option
   return {};
 }
 
+std::string smooth_tentpole(const FreeSpace& space, const RawPath&, const OptionValues&,
+                            std::vector<Point>& waypoints) {
+  const PathSimplifier simplifier(space);
+  simplifier.remove_collinear(waypoints);
+  simplifier.tentpole(waypoints);
+  simplifier.remove_collinear(waypoints);
+  return {};
+}
+
+std::string smooth_shortcut_optimal(const FreeSpace& space, const RawPath&, const OptionValues& o,
+                                    std::vector<Point>& waypoints) {
+  // Every raw waypoint stays a candidate bend point (collinear ones too: the best shortcut may
+  // leave a straight run from its middle).
+  const PathSimplifier simplifier(space);
+  simplifier.shortcut_optimal(waypoints, count_or_unlimited(o.number("window")));
+  simplifier.remove_collinear(waypoints);
+  return {};
+}
+
 std::string smooth_funnel(const FreeSpace& space, const RawPath& raw, const OptionValues&,
                           std::vector<Point>& waypoints) {
   if (!raw.has_corridor)
@@ -219,6 +238,19 @@ const std::vector<SmootherEntry>& smoother_registry() {
        "the exact cost; then drop collinear points",
        {},
        smooth_shortcut},
+      {"tentpole",
+       "greedy line of sight that, where a sightline breaks, backtracks to the bend point giving "
+       "the cheaper path (Central64 report, 2023); never raises the exact cost",
+       {},
+       smooth_tentpole},
+      {"shortcut-optimal",
+       "the cheapest path through the raw waypoints' mutual visibility (dynamic programming); "
+       "never costlier than shortcut or tentpole",
+       {integer("window", "256",
+                "predecessors tried per waypoint: exact within the waypoints on paths of up to "
+                "window + 1 of them; the work grows as waypoints x window",
+                1)},
+       smooth_shortcut_optimal},
       {"funnel",
        "string pulling through the raw path's corridor of portals (navmesh, grid): the shortest "
        "path within the corridor; per run of equal cost in weighted scenes, never costlier",
