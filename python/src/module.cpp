@@ -10,6 +10,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
+#include <map>
+#include <mutex>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <thread>
@@ -131,6 +134,28 @@ experiment::Row dict_to_row(const py::dict& d) {
   r.nodes = d["nodes"].cast<std::size_t>();
   r.message = d["message"].cast<std::string>();
   return r;
+}
+
+// Scenes and their free space, kept for the life of the process: a worker that runs several
+// shards of one experiment loads and builds each scene once. Keyed by path, file time and the
+// free-space options.
+std::pair<Scene, std::shared_ptr<const FreeSpace>> cached_scene(const std::string& path,
+                                                                const FreeSpaceOptions& options) {
+  static std::mutex mutex;
+  static std::map<std::string, std::pair<Scene, std::shared_ptr<const FreeSpace>>> cache;
+  std::error_code ec;
+  const auto stamp = std::filesystem::last_write_time(path, ec);
+  std::ostringstream key;
+  key << path << '|' << (ec ? 0 : stamp.time_since_epoch().count()) << '|'
+      << options.inflation_tolerance << '|' << options.open_gaps;
+  {
+    const std::lock_guard lock(mutex);
+    if (const auto it = cache.find(key.str()); it != cache.end()) return it->second;
+  }
+  Scene scene = load_scene(path);
+  auto space = std::make_shared<const FreeSpace>(scene, options);
+  const std::lock_guard lock(mutex);
+  return cache.emplace(key.str(), std::pair{std::move(scene), std::move(space)}).first->second;
 }
 
 // A planner built from Python arguments: method-local keyword options ("resolution" for the
@@ -332,9 +357,10 @@ class InputError(ValueError):
         {
           py::gil_scoped_release release;
           std::vector<experiment::SceneInput> scenes;
+          const FreeSpaceOptions space_options = free_space_options(options.settings);
           for (std::size_t i = 0; i < paths.size(); ++i) {
             experiment::SceneInput in;
-            in.scene = load_scene(paths[i]);
+            std::tie(in.scene, in.space) = cached_scene(paths[i], space_options);
             in.name = in.scene.name.empty() ? std::filesystem::path(paths[i]).stem().string()
                                             : in.scene.name;
             if (random == 0) {

@@ -193,14 +193,16 @@ Results run(const std::vector<SceneInput>& scenes, const Options& options) {
     std::vector<std::size_t> index;  // each query's index in its scene
   };
   std::vector<Work> work(scenes.size());
-  std::vector<std::unique_ptr<FreeSpace>> spaces(scenes.size());
+  std::vector<std::shared_ptr<const FreeSpace>> spaces(scenes.size());
   std::vector<double> space_ms(scenes.size(), 0.0);
   std::size_t total = 0;
   const std::size_t per_query = options.methods.size() + 1;  // the specs and the reference
   for (std::size_t s = 0; s < scenes.size(); ++s) {
     const auto t0 = Clock::now();
     try {
-      spaces[s] = std::make_unique<FreeSpace>(scenes[s].scene, space_options);
+      spaces[s] = scenes[s].space
+                      ? scenes[s].space
+                      : std::make_shared<const FreeSpace>(scenes[s].scene, space_options);
     } catch (const InputError& e) {
       rethrow_for_scene(e, scenes[s].name, "free space");
     }
@@ -225,7 +227,7 @@ Results run(const std::vector<SceneInput>& scenes, const Options& options) {
   for (std::size_t s = 0; s < scenes.size(); ++s) {
     const std::string& name = scenes[s].name;
     const std::vector<Query>& queries = work[s].queries;
-    auto space = std::shared_ptr<const FreeSpace>(std::move(spaces[s]));
+    const std::shared_ptr<const FreeSpace> space = spaces[s];
     SceneReport report{name, queries.size(), space_ms[s], false, {}};
     const auto progress = [&](std::size_t done) {
       if (options.progress) options.progress(done_before + done, total);

@@ -16,6 +16,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -63,6 +64,10 @@ struct SceneInput {
   std::string name;  ///< the CSV's `scene` column
   Scene scene;
   std::vector<Query> queries;  ///< ignored when Options::random is set
+  /// The scene's free space when it is built already (built with the experiment's "space.*"
+  /// settings and kept across runs, e.g. by a worker running several shards); else run()
+  /// builds it.
+  std::shared_ptr<const FreeSpace> space;
 };
 
 struct Options {
