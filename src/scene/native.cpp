@@ -132,7 +132,9 @@ void NativeReader::read_version(const Fields& top) const {
     std::string message = "missing required key \"version\" (the supported version is " +
                           std::to_string(supported) + ")";
     if (top.find("image") != nullptr && top.find("resolution") != nullptr) {
-      message += "; this looks like a ROS map_server map, which is not supported yet";
+      message +=
+          "; this looks like a ROS map_server map, which polynav reads from a .yaml file "
+          "written in block style (image: and resolution: each starting a line)";
     }
     fail(top.item, message);
   }

@@ -78,6 +78,41 @@ struct MeshFaces {
   std::vector<std::pair<std::uint32_t, std::uint32_t>> walls;
 };
 
+/// A ROS map_server occupancy map as read (docs/scene-format.md, "ROS maps"): every pixel of the
+/// image classified as free, occupied or unknown by the map file's thresholds and mode.
+struct OccupancyMap {
+  enum class Cell : std::uint8_t { free, occupied, unknown };
+
+  int width = 0;            ///< cells (image columns)
+  int height = 0;           ///< cells (image rows)
+  double resolution = 1.0;  ///< side of a cell [Units: scene units (metres) per cell]
+  Point origin;             ///< the lower-left corner of the lower-left cell
+  /// Row-major from the top row of the image: cells[cy * width + cx]; cy = 0 is the top row, the
+  /// row of largest y.
+  std::vector<Cell> cells;
+  bool unknown_free = false;    ///< unknown cells were read as free (LoadOptions::unknown)
+  std::filesystem::path image;  ///< the image file, as the map file names it resolved
+
+  Cell at(int cx, int cy) const { return cells[std::size_t(cy) * std::size_t(width) + cx]; }
+  /// The closed square of cell (cx, cy), computed as the vectorised outline computes its corners
+  /// (origin + resolution * lattice index), so the two agree bit for bit.
+  Box cell_box(int cx, int cy) const {
+    return {{origin.x + resolution * cx, origin.y + resolution * (height - 1 - cy)},
+            {origin.x + resolution * (cx + 1), origin.y + resolution * (height - cy)}};
+  }
+};
+
+/// What turning a raster map's cells into polygons did (ROS and MovingAI maps), for reports.
+struct VectorisationReport {
+  std::size_t rings = 0;            ///< rings of the free-space boundary
+  std::size_t traced_vertices = 0;  ///< vertices of the exact outline along cell sides
+  std::size_t vertices = 0;         ///< vertices after simplification (= traced when tolerance 0)
+  double tolerance = 0.0;           ///< LoadOptions::simplify
+  std::size_t fills = 0;            ///< polygons simplification added to the blocked cells
+  double trace_ms = 0.0;
+  double simplify_ms = 0.0;
+};
+
 struct Scene {
   std::string name;
   std::filesystem::path source;  ///< the file it was loaded from (empty when built in code)
@@ -101,12 +136,31 @@ struct Scene {
   std::optional<double> native_cell_size;
   /// Set for scenes read from navigation meshes (`.mesh`): the mesh's own traversable faces.
   std::optional<MeshFaces> mesh;
+  /// Set for ROS map_server maps: the cells as classified.
+  std::optional<OccupancyMap> occupancy;
+  /// Set for raster maps (ROS, MovingAI): how the cells became the free-space boundary.
+  std::optional<VectorisationReport> vectorisation;
+};
+
+/// How a raster map's unknown cells are read (ROS maps: pixels between the two thresholds).
+enum class UnknownCells : std::uint8_t { blocked, free };
+
+/// Options that change how a scene file is read.
+struct LoadOptions {
+  /// ROS maps: unknown cells are blocked (the default) or free.
+  UnknownCells unknown = UnknownCells::blocked;
+  /// Raster maps (ROS and MovingAI): how far the simplified outline of the blocked cells may lie
+  /// from their exact outline; 0 = no simplification. Simplification only ever adds to the blocked
+  /// cells, so it opens no passage the map closes; a free place farther than this from every
+  /// blocked cell stays free. [Limit: >= 0, finite] [Units: scene units]
+  double simplify = 0.0;
 };
 
 /// Loads a scene, choosing the reader by extension and content: native YAML/JSON (`.yaml`,
-/// `.yml`, `.json`), MovingAI `.map`, Polyanya `.mesh`. Throws InputError with the file,
-/// line:column or key path, what is wrong and the offending value.
-Scene load_scene(const std::filesystem::path& path);
+/// `.yml`, `.json`), ROS map_server maps (`.yaml`/`.yml` with `image:` and `resolution:` keys),
+/// MovingAI `.map`, Polyanya `.mesh`, WKT (`.wkt`) and GeoJSON (`.geojson`) polygons. Throws
+/// InputError with the file, line:column or key path, what is wrong and the offending value.
+Scene load_scene(const std::filesystem::path& path, const LoadOptions& options = {});
 
 /// Parses a native scene (YAML, or JSON, which is read by the same YAML 1.2 parser) from text.
 /// `source_name` is used in error messages; when it ends in `.json` the text must also be strict
