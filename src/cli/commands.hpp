@@ -14,5 +14,6 @@ void add_plan_command(CLI::App& app);
 void add_scen_command(CLI::App& app);
 void add_reach_command(CLI::App& app);
 void add_methods_command(CLI::App& app);
+void add_convert_command(CLI::App& app);
 
 }  // namespace polynav::cli

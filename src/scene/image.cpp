@@ -175,10 +175,12 @@ class PgmReader {
         ++pos_;
       }
       if (pos_ == start || (pos_ < s_.size() && !is_space(s_[pos_]) && s_[pos_] != '#')) {
+        std::size_t end = start;
+        while (end < s_.size() && end - start < 8 && !is_space(s_[end])) ++end;
         throw ImageError("pixel (" + std::to_string(i % std::size_t(image.width)) + ", " +
                          std::to_string(i / std::size_t(image.width)) +
                          ") of the plain PGM is not a decimal number: found " +
-                         shown(s_.substr(start, 8)));
+                         shown(s_.substr(start, end - start)));
       }
       if (value > image.max_value) too_bright(i, value, image);
       image.samples[i] = static_cast<std::uint16_t>(value);

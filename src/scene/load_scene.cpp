@@ -54,27 +54,40 @@ std::string read_text(const fs::path& path, std::size_t limit) {
   return text;
 }
 
-// ROS map_server maps are YAML too, told apart by their top-level image: and resolution: keys
-// (always written in block style, one key per line).
+// ROS map_server maps are YAML too. Map files are written in block style, one key per line; a
+// file whose top-level keys include one of a map file's and not the `version` every native scene
+// has is read as a map file (so that a map file missing a key is told which).
 bool looks_like_ros_map(std::string_view text) {
-  bool image = false;
-  bool resolution = false;
+  static constexpr std::string_view map_keys[] = {
+      "image", "resolution", "origin", "negate", "occupied_thresh", "free_thresh", "mode"};
+  bool map_key = false;
   std::size_t from = 0;
   while (from < text.size()) {
     std::size_t to = text.find('\n', from);
     if (to == std::string_view::npos) to = text.size();
     std::string_view line = text.substr(from, to - from);
-    const auto key_is = [&](std::string_view key) {
-      if (!line.starts_with(key)) return false;
-      std::string_view rest = line.substr(key.size());
-      while (!rest.empty() && rest.front() == ' ') rest.remove_prefix(1);
-      return rest.starts_with(':');
-    };
-    image = image || key_is("image") || key_is("\"image\"");
-    resolution = resolution || key_is("resolution") || key_is("\"resolution\"");
     from = to + 1;
+    // A top-level key: at the start of the line, plain or double-quoted, then a colon.
+    const bool quoted = line.starts_with('"');
+    if (quoted) line.remove_prefix(1);
+    std::size_t end = 0;
+    while (end < line.size() &&
+           (std::isalnum(static_cast<unsigned char>(line[end])) != 0 || line[end] == '_')) {
+      ++end;
+    }
+    const std::string_view key = line.substr(0, end);
+    std::string_view rest = line.substr(end);
+    if (quoted) {
+      if (!rest.starts_with('"')) continue;
+      rest.remove_prefix(1);
+    }
+    while (!rest.empty() && rest.front() == ' ') rest.remove_prefix(1);
+    if (key.empty() || !rest.starts_with(':')) continue;
+    if (key == "version") return false;
+    map_key =
+        map_key || std::find(std::begin(map_keys), std::end(map_keys), key) != std::end(map_keys);
   }
-  return image && resolution;
+  return map_key;
 }
 
 Scene read_native(const fs::path& path, const LoadOptions& options) {

@@ -202,7 +202,8 @@ Query NativeReader::read_query(const Item& item) {
 }
 
 Scene NativeReader::read() {
-  const Keys top_keys = {"version", "name", "bounds", "agent", "obstacles", "regions", "queries"};
+  const Keys top_keys = {"version",   "name",    "bounds",  "agent",
+                         "obstacles", "regions", "queries", "cell_size"};
   const Item root = item(doc_.root, "");
   if (kind(root.node) != Kind::map) {
     fail(root,
@@ -217,6 +218,12 @@ Scene NativeReader::read() {
 
   Scene scene;
   if (const Entry* e = top.find("name")) scene.name = text(child(top, *e));
+  if (const Entry* e = top.find("cell_size")) {
+    const Item c = child(top, *e);
+    const double size = finite(c, "the cell size");
+    if (!(size > 0)) fail(c, "cell_size must be > 0, got " + describe(c.node));
+    scene.native_cell_size = size;
+  }
   const detail::RawRing bounds =
       ring(required(top, "bounds", "the outer boundary, a ring of [x, y] points"));
   if (const Entry* e = top.find("agent")) read_agent(child(top, *e), scene.agent);

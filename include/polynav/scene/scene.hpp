@@ -167,6 +167,26 @@ Scene load_scene(const std::filesystem::path& path, const LoadOptions& options =
 /// JSON (RFC 8259), so comments, trailing commas, single quotes and the like are refused.
 Scene parse_native_scene(std::string_view text, const std::string& source_name);
 
+/// A scene written as a native YAML scene (NativeExport::text), and what the native format could
+/// keep of it only in another form.
+struct NativeExport {
+  std::string text;
+  /// One sentence per thing of the source the native scene does not keep as such (a map's cell
+  /// classes, a mesh's own faces, ...); empty when nothing is lost.
+  std::vector<std::string> notes;
+};
+
+/// Writes any loaded scene as a native YAML scene that parse_native_scene() reads back to the
+/// same free space (bit for bit: every coordinate is written as the shortest text that reads back
+/// as the same double). Native scenes, WKT and GeoJSON keep their obstacles, regions, agent and
+/// queries; raster maps (ROS, MovingAI) become their bounds, their blocked cells as rectangles
+/// plus the simplification's fill polygons, and `cell_size`; navigation meshes become the
+/// outside of their free space as obstacles with holes. Throws InputError naming the source
+/// when the free space cannot be written as native obstacles: a mesh's walls of zero width
+/// (constrained edges between traversable faces), or free regions touching at a point where
+/// they would have to be holes of one obstacle.
+NativeExport export_native_scene(const Scene& scene);
+
 /// Reads a MovingAI scenario (`.scen`) as queries for `scene`: cell coordinates (start and goal at
 /// cell centres) when the scene has a CellMap, plain points otherwise. Column 9 becomes
 /// Query::reference_length. Throws InputError naming the file and line of a bad row.
