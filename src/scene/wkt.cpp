@@ -50,14 +50,17 @@ class WktReader {
       check_positions(g);
       const InputLocation where = at(g.offset, "geometries[" + std::to_string(index) + "]");
       std::vector<BgPolygon> polygons;
+      // read_wkt separates tokens by spaces only.
+      std::string text(g.text);
+      std::replace_if(text.begin(), text.end(), space, ' ');
       try {
         if (g.multi) {
           BgMultiPolygon m;
-          bg::read_wkt(std::string(g.text), m);
+          bg::read_wkt(text, m);
           polygons.assign(m.begin(), m.end());
         } else {
           BgPolygon p;
-          bg::read_wkt(std::string(g.text), p);
+          bg::read_wkt(text, p);
           polygons.push_back(std::move(p));
         }
       } catch (const bg::read_wkt_exception& e) {
