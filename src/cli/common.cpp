@@ -54,6 +54,15 @@ Scene load_scene_with_options(const std::filesystem::path& path, const SceneOpti
   }
   Scene scene = load_scene(path, options.load);
   if (options.radius) scene.agent.radius = *options.radius;
+  // Map options on other scenes change nothing; say so rather than let them pass unnoticed.
+  if (options.load.simplify > 0 && !scene.vectorisation) {
+    std::cerr << "note: --map-simplify applies to raster maps (ROS, MovingAI); " << path.string()
+              << " is a " << scene_format(scene).description << ", read as it is\n";
+  }
+  if (options.load.unknown == UnknownCells::free && !scene.occupancy) {
+    std::cerr << "note: --map-unknown applies to ROS maps; " << path.string() << " is a "
+              << scene_format(scene).description << ", read as it is\n";
+  }
   return scene;
 }
 

@@ -101,9 +101,9 @@ void expect_located_error(const RunResult& r, const fs::path& file, const std::s
                           const std::string& what) {
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
-  const std::regex located("error: " + std::regex_replace(file.string(), std::regex(R"([.+])"),
-                                                          R"(\$&)") +
-                           ":[0-9]+:[0-9]+: " + key + ": .+\n");
+  const std::regex located(
+      "error: " + std::regex_replace(file.string(), std::regex(R"([.+])"), R"(\$&)") +
+      ":[0-9]+:[0-9]+: " + key + ": .+\n");
   EXPECT_TRUE(std::regex_match(r.err, located)) << r.err;
   EXPECT_NE(r.err.find(what), std::string::npos) << r.err;
 }
@@ -169,7 +169,8 @@ TEST_F(MapsCli, ValidateReportsTheMapAndItsOutline) {
   EXPECT_EQ(v.at("vertices"), v.at("traced_vertices"));
   EXPECT_EQ(v.at("vertices"), plain.at("free_space").at("boundary_edges"));
 
-  const json simplified = json::parse(run({"--map-simplify", "0.15", "validate", map, "--json"}).out);
+  const json simplified =
+      json::parse(run({"--map-simplify", "0.15", "validate", map, "--json"}).out);
   EXPECT_LT(simplified.at("vectorisation").at("vertices").get<int>(),
             simplified.at("vectorisation").at("traced_vertices").get<int>());
   EXPECT_LT(simplified.at("free_space").at("area").get<double>(),
@@ -189,9 +190,9 @@ double length_of(const RunResult& r) {
 }
 
 TEST_F(MapsCli, ConvertedMapsValidateAndPlanTheSame) {
-  for (const fs::path& input : {scenes / "ros" / "depot.yaml", scenes / "polygons" / "yard.wkt",
-                               scenes / "polygons" / "campus.geojson",
-                               scenes / "mesh" / "arena.mesh"}) {
+  for (const fs::path& input :
+       {scenes / "ros" / "depot.yaml", scenes / "polygons" / "yard.wkt",
+        scenes / "polygons" / "campus.geojson", scenes / "mesh" / "arena.mesh"}) {
     SCOPED_TRACE(input.string());
     const fs::path output = dir_ / (input.stem().string() + "-native.yaml");
     const RunResult converted = run({"convert", input.string(), "-o", output.string()});
@@ -212,8 +213,8 @@ TEST_F(MapsCli, ConvertedMapsValidateAndPlanTheSame) {
   const std::string native = (dir_ / "depot-native.yaml").string();
   for (const char* method : {"grid", "quadtree", "visgraph"}) {
     SCOPED_TRACE(method);
-    const std::vector<std::string> query = {"--method", method, "--start", "16,1",
-                                            "--goal",   "29,14",  "--json"};
+    const std::vector<std::string> query = {"--method", method,  "--start", "16,1",
+                                            "--goal",   "29,14", "--json"};
     std::vector<std::string> a = {"plan", depot}, b = {"plan", native};
     a.insert(a.end(), query.begin(), query.end());
     b.insert(b.end(), query.begin(), query.end());
@@ -273,10 +274,10 @@ TEST_F(MapsCli, RosPathMatchesThePlannedWaypoints) {
       EXPECT_NEAR(qz * qz + qw * qw, 1.0, 1e-12);
       const double yaw = 2 * std::atan2(qz, qw);
       // Facing the next waypoint; the last pose keeps the heading it arrived with.
-      const double expected =
-          i + 1 < waypoints.size()
-              ? std::atan2(waypoints[i + 1][1].get<double>() - y, waypoints[i + 1][0].get<double>() - x)
-              : previous_yaw;
+      const double expected = i + 1 < waypoints.size()
+                                  ? std::atan2(waypoints[i + 1][1].get<double>() - y,
+                                               waypoints[i + 1][0].get<double>() - x)
+                                  : previous_yaw;
       EXPECT_NEAR(std::remainder(yaw - expected, 2 * M_PI), 0.0, 1e-12);
       previous_yaw = yaw;
     }
@@ -288,8 +289,7 @@ TEST_F(MapsCli, RosPathMatchesThePlannedWaypoints) {
 
 TEST_F(MapsCli, RenderDrawsTheCellsUnderTheOutline) {
   const fs::path svg = dir_ / "map.svg";
-  const RunResult r =
-      run({"render", (scenes / "ros" / "depot.yaml").string(), "-o", svg.string()});
+  const RunResult r = run({"render", (scenes / "ros" / "depot.yaml").string(), "-o", svg.string()});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const test::XmlCheck check = test::check_xml(read_file(svg));
   EXPECT_EQ(check.problem, "");

@@ -72,8 +72,8 @@ void expect_same_plans(const Scene& original, const Scene& converted, const std:
   for (const auto& [start, goal] : queries) {
     const PlanResult ra = pa.plan(start, goal);
     const PlanResult rb = pb.plan(start, goal);
-    ASSERT_EQ(ra.status, rb.status) << start.x << "," << start.y << " -> " << goal.x << ","
-                                    << goal.y;
+    ASSERT_EQ(ra.status, rb.status)
+        << start.x << "," << start.y << " -> " << goal.x << "," << goal.y;
     if (!ra.found()) continue;
     ++found;
     EXPECT_NEAR(ra.length, rb.length, 1e-9 * std::max(1.0, ra.length));
@@ -120,8 +120,7 @@ TEST(Convert, SimplifiedMapsPlanTheSameAfterConversion) {
   const fs::path ros = fs::path(POLYNAV_SOURCE_DIR) / "scenes" / "ros";
   round_trip(ros / "depot.yaml", {.simplify = 0.3});
   round_trip(ros / "turtlebot3_world.yaml", {.unknown = UnknownCells::free, .simplify = 0.15});
-  round_trip(fs::path(POLYNAV_SOURCE_DIR) / "scenes" / "movingai" / "arena.map",
-             {.simplify = 1.5});
+  round_trip(fs::path(POLYNAV_SOURCE_DIR) / "scenes" / "movingai" / "arena.map", {.simplify = 1.5});
 }
 
 TEST(Convert, WallsOfZeroWidthAreRefused) {

@@ -75,11 +75,12 @@ TEST(Wkt, BadFilesPointAtTheProblem) {
             "b.wkt:1:70: only POLYGON and MULTIPOLYGON geometries can be obstacles; found 'x'");
   EXPECT_EQ(error("POLYGON ((0 0, 1 0, 1 1, 0 0)) 42"),
             "b.wkt:1:32: expected a WKT geometry (POLYGON or MULTIPOLYGON), found '42'");
-  EXPECT_EQ(error("POLYGON ((0 0, 2 0, 0 2, 2 2, 0 0))").rfind("b.wkt:1:1: geometries[0].exterior: ",
-                                                              0),
-            0u);  // a bow tie: self-intersecting, reported by the ring check
-  EXPECT_EQ(error(""), "b.wkt: the file holds no polygons: expected POLYGON or MULTIPOLYGON "
-                       "geometries");
+  EXPECT_EQ(
+      error("POLYGON ((0 0, 2 0, 0 2, 2 2, 0 0))").rfind("b.wkt:1:1: geometries[0].exterior: ", 0),
+      0u);  // a bow tie: self-intersecting, reported by the ring check
+  EXPECT_EQ(error(""),
+            "b.wkt: the file holds no polygons: expected POLYGON or MULTIPOLYGON "
+            "geometries");
 }
 
 TEST(GeoJson, FeatureCollectionWithBboxAndHoles) {
