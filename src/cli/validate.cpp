@@ -63,6 +63,7 @@ struct Summary {
   std::size_t occupied = 0, free_cells = 0, unknown = 0;
   std::optional<VectorisationReport> vectorisation;
   double load_ms = 0.0;
+  std::vector<std::string> unused;
 };
 
 QueryCheck check_query(const Query& q, std::size_t index, const FreeSpace& space) {
@@ -114,6 +115,7 @@ Summary summarise(const LoadedScene& loaded) {
                          scene.occupancy->image};
   }
   s.vectorisation = scene.vectorisation;
+  s.unused = scene.unused;
   s.load_ms = loaded.load_ms;
   s.obstacles = scene.obstacles.size();
   for (const Obstacle& o : scene.obstacles) {
@@ -219,6 +221,7 @@ json to_json(const Summary& s) {
       {"map", map_json(s)},
       {"vectorisation", vectorisation_json(s)},
       {"load_ms", s.load_ms},
+      {"unused", s.unused},
   };
 }
 
@@ -292,6 +295,7 @@ void print_text(const Summary& s, std::ostream& out) {
                std::to_string(s.invalid_queries) + " invalid";
   }
   row("queries", queries);
+  for (const std::string& u : s.unused) row("not used", u);
 
   // Scenario-sized query lists are shown by their invalid members only.
   constexpr std::size_t queries_listed = 50;

@@ -35,6 +35,9 @@ class GeoJsonReader : public DocumentReader {
     object(top, polygons, /*top_level=*/true);
   }
 
+  // Features with properties or an id, which polynav does not use.
+  std::size_t annotated() const { return annotated_; }
+
  private:
   std::string type_of(const Fields& f) const {
     const Item type = required(f, "type", "the GeoJSON type");
@@ -61,6 +64,10 @@ class GeoJsonReader : public DocumentReader {
       }
     } else if (type == "Feature") {
       reject_unknown(f, {"type", "geometry", "properties", "id", "bbox"});
+      const Entry* properties = f.find("properties");
+      const bool has_properties = properties != nullptr && kind(properties->value) == Kind::map &&
+                                  doc_.size(properties->value) > 0;
+      if (has_properties || f.find("id") != nullptr) ++annotated_;
       const Item geometry = required(f, "geometry", "the feature's geometry, or null");
       if (kind(geometry.node) == Kind::null) return;  // a feature without a place (RFC 7946 3.2)
       geometry_object(geometry, polygons);
@@ -176,6 +183,8 @@ class GeoJsonReader : public DocumentReader {
     }
     return {{v[0], v[1]}, {v[2], v[3]}};
   }
+
+  std::size_t annotated_ = 0;
 };
 
 }  // namespace
@@ -198,7 +207,8 @@ Scene parse_geojson_scene(std::string_view text, const std::string& file_name) {
   }
   std::vector<RawPolygon> raw;
   std::optional<Box> bbox;
-  GeoJsonReader(doc, file_name).read(raw, bbox);
+  GeoJsonReader reader(doc, file_name);
+  reader.read(raw, bbox);
 
   Scene scene;
   scene.name = std::filesystem::path(file_name).stem().string();
@@ -219,6 +229,11 @@ Scene parse_geojson_scene(std::string_view text, const std::string& file_name) {
     bbox = Box{{box.min.x - m, box.min.y - m}, {box.max.x + m, box.max.y + m}};
   }
   scene.bounds = {bbox->min, {bbox->max.x, bbox->min.y}, bbox->max, {bbox->min.x, bbox->max.y}};
+  if (const std::size_t n = reader.annotated(); n > 0) {
+    scene.unused.push_back("the properties and ids of " + std::to_string(n) +
+                           (n == 1 ? " feature are" : " features are") +
+                           " not used: every polygon is an obstacle");
+  }
   return scene;
 }
 

@@ -215,6 +215,7 @@ NativeExport export_native_scene(const Scene& scene) {
           "again (as navmesh.source=rebuild does)");
     }
   }
+  out.notes.insert(out.notes.end(), scene.unused.begin(), scene.unused.end());
   std::size_t references = 0;
   for (const Query& q : scene.queries) references += q.reference_length.has_value() ? 1 : 0;
   if (references > 0) {

@@ -92,9 +92,15 @@ void round_trip(const fs::path& path, const LoadOptions& load = {}) {
   EXPECT_EQ(back.agent.radius, scene.agent.radius);
   EXPECT_EQ(back.queries.size(), scene.queries.size());
   EXPECT_EQ(back.regions.size(), scene.regions.size());
-  // Nothing is lost silently: sources with more than native obstacles say what becomes of it.
+  // Nothing is lost silently: sources with more than native obstacles say what becomes of it,
+  // and what the reader did not use is noted again.
   const bool given_free_space = !scene.free_boundary.empty();
-  EXPECT_EQ(!exported.notes.empty(), given_free_space) << exported.text.substr(0, 400);
+  EXPECT_EQ(!exported.notes.empty(), given_free_space || !scene.unused.empty())
+      << exported.text.substr(0, 400);
+  for (const std::string& u : scene.unused) {
+    EXPECT_NE(std::find(exported.notes.begin(), exported.notes.end(), u), exported.notes.end());
+    EXPECT_NE(exported.text.find("# Note: " + u), std::string::npos);
+  }
   const FreeSpace a(scene), b(back);
   EXPECT_NEAR(a.area(), b.area(), 1e-9 * std::max(1.0, a.area()));
   // The navigation mesh triangulates free space itself, from boundary rings that differ in

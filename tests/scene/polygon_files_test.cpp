@@ -105,6 +105,9 @@ TEST(GeoJson, FeatureCollectionWithBboxAndHoles) {
   EXPECT_EQ(b.max, (Point{50, 40}));
   EXPECT_EQ(s.obstacles[0].where.line, 5);
   EXPECT_EQ(s.obstacles[0].where.key_path, "features[0].geometry.coordinates");
+  // The first feature's id and properties are not used (the others' are null or empty).
+  EXPECT_EQ(s.unused, (std::vector<std::string>{"the properties and ids of 1 feature are not "
+                                                "used: every polygon is an obstacle"}));
 }
 
 TEST(GeoJson, BareGeometryGetsTheMarginBounds) {

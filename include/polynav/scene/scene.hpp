@@ -140,6 +140,9 @@ struct Scene {
   std::optional<OccupancyMap> occupancy;
   /// Set for raster maps (ROS, MovingAI): how the cells became the free-space boundary.
   std::optional<VectorisationReport> vectorisation;
+  /// What the file held that the scene does not use (a GeoJSON feature's properties), one
+  /// sentence each; `polynav validate` shows it and export_native_scene() notes it.
+  std::vector<std::string> unused;
 };
 
 /// How a raster map's unknown cells are read (ROS maps: pixels between the two thresholds).
