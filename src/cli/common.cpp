@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -21,7 +22,7 @@ const char* const exit_codes_help =
 
 const char* const global_options_help =
     "Global options, before or after the subcommand (see 'polynav --help'):\n"
-    "  --radius R, --inflation-tolerance T";
+    "  --radius R, --inflation-tolerance T, --map-unknown blocked|free, --map-simplify T";
 
 namespace {
 
@@ -51,8 +52,17 @@ Scene load_scene_with_options(const std::filesystem::path& path, const SceneOpti
   if (std::filesystem::is_directory(path, ec)) {
     throw InputError(InputLocation{path.string(), 0, 0, {}}, "is a directory, not a scene file");
   }
-  Scene scene = load_scene(path);
+  Scene scene = load_scene(path, options.load);
   if (options.radius) scene.agent.radius = *options.radius;
+  // Map options on other scenes change nothing; say so rather than let them pass unnoticed.
+  if (options.load.simplify > 0 && !scene.vectorisation) {
+    std::cerr << "note: --map-simplify applies to raster maps (ROS, MovingAI); " << path.string()
+              << " is a " << scene_format(scene).description << ", read as it is\n";
+  }
+  if (options.load.unknown == UnknownCells::free && !scene.occupancy) {
+    std::cerr << "note: --map-unknown applies to ROS maps; " << path.string() << " is a "
+              << scene_format(scene).description << ", read as it is\n";
+  }
   return scene;
 }
 
@@ -86,6 +96,16 @@ void add_global_options(CLI::App& app) {
                  "(>= 0; default 0 = 1% of the radius)")
       ->type_name("T")
       ->check(non_negative_finite);
+  app.add_option("--map-unknown",
+                 "ROS maps: unknown cells (between the thresholds) are blocked\n"
+                 "(default) or free")
+      ->type_name("blocked|free")
+      ->check(CLI::IsMember({"blocked", "free"}));
+  app.add_option("--map-simplify",
+                 "Raster maps: simplify the outline of the blocked cells by up to T,\n"
+                 "never opening a closed passage (>= 0; default 0 = exact cells)")
+      ->type_name("T")
+      ->check(non_negative_finite);
 }
 
 SceneOptions scene_options(const CLI::App& command) {
@@ -98,11 +118,30 @@ SceneOptions scene_options(const CLI::App& command) {
       o && o->count() > 0) {
     options.inflation_tolerance = o->as<double>();
   }
+  if (const CLI::Option* o = root.get_option_no_throw("--map-unknown"); o && o->count() > 0) {
+    options.load.unknown =
+        o->as<std::string>() == "free" ? UnknownCells::free : UnknownCells::blocked;
+  }
+  if (const CLI::Option* o = root.get_option_no_throw("--map-simplify"); o && o->count() > 0) {
+    options.load.simplify = o->as<double>();
+  }
   return options;
 }
 
+namespace {
+
+// The scene and how long reading it took.
+Scene timed_load(const std::filesystem::path& path, const SceneOptions& options, double& ms) {
+  const auto start = std::chrono::steady_clock::now();
+  Scene scene = load_scene_with_options(path, options);
+  ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  return scene;
+}
+
+}  // namespace
+
 LoadedScene::LoadedScene(const std::filesystem::path& path, const SceneOptions& options)
-    : scene(load_scene_with_options(path, options)),
+    : scene(timed_load(path, options, load_ms)),
       space(scene, FreeSpaceOptions{.inflation_tolerance = options.inflation_tolerance}) {}
 
 SceneFormat scene_format(const Scene& scene) {
@@ -111,9 +150,9 @@ SceneFormat scene_format(const Scene& scene) {
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   if (scene.cell_map) return {"movingai-map", "MovingAI grid map"};
   if (ext == ".mesh") return {"polyanya-mesh", "Polyanya navigation mesh"};
-  if ((ext == ".yaml" || ext == ".yml") && !scene.free_boundary.empty()) {
-    return {"ros-map", "ROS occupancy map"};
-  }
+  if (scene.occupancy) return {"ros-map", "ROS map_server map"};
+  if (ext == ".wkt") return {"wkt", "WKT polygons"};
+  if (ext == ".geojson") return {"geojson", "GeoJSON polygons"};
   if (ext == ".json") return {"native-json", "native JSON scene"};
   if (ext == ".yaml" || ext == ".yml") return {"native-yaml", "native YAML scene"};
   if (!scene.free_boundary.empty()) return {"free-space", "free-space boundary"};

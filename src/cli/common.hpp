@@ -28,9 +28,10 @@ extern const char* const global_options_help;
 struct SceneOptions {
   std::optional<double> radius;      // replaces the scene's agent radius
   double inflation_tolerance = 0.0;  // FreeSpaceOptions::inflation_tolerance
+  LoadOptions load;                  // --map-unknown, --map-simplify
 };
 
-// Adds --radius and --inflation-tolerance to the application.
+// Adds --radius, --inflation-tolerance, --map-unknown and --map-simplify to the application.
 void add_global_options(CLI::App& app);
 // The global options as parsed, seen from any subcommand.
 SceneOptions scene_options(const CLI::App& command);
@@ -50,6 +51,7 @@ struct LoadedScene {
   LoadedScene(const LoadedScene&) = delete;
   LoadedScene& operator=(const LoadedScene&) = delete;
 
+  double load_ms = 0.0;  // reading the file (for maps: classifying and vectorising the cells too)
   Scene scene;
   FreeSpace space;
 };

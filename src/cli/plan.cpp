@@ -3,7 +3,9 @@
 // draws the result with --svg.
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <iostream>
 #include <memory>
 
@@ -23,6 +25,7 @@ struct PlanArgs {
   std::string start, query;
   std::vector<std::string> goals;  // --goal, repeatable: a goal set
   bool json = false;
+  std::string format = "text";  // text, json, ros-path
   std::string svg;
   int width = 1000;
 };
@@ -58,7 +61,51 @@ void print_human(const PlanResult& r, const std::string& name) {
   std::cout << "\n";
 }
 
+// A number at full precision: the shortest text that reads back as the same double.
+std::string full(double v) {
+  char buf[32];
+  const auto r = std::to_chars(buf, buf + sizeof buf, v);
+  return std::string(buf, r.ptr);
+}
+
+// One query's path as a nav_msgs/Path message in YAML (ROS 2 field names, as `ros2 topic echo`
+// prints them): every waypoint a pose in frame `map` at z = 0, facing along the path (the
+// segment it starts; the last one faces as the segment that ends there). Stamps are zero.
+void print_ros_path(const PlanResult& r, const std::string& name, bool first) {
+  if (!first) std::cout << "---\n";
+  std::cout << "# " << (name.empty() ? "query" : name) << ": " << search::to_string(r.status);
+  if (r.found()) std::cout << ", length " << full(r.length);
+  std::cout << "\n";
+  if (!r.message.empty()) {
+    std::string message = r.message;
+    std::replace(message.begin(), message.end(), '\n', ' ');
+    std::cout << "# " << message << "\n";
+  }
+  constexpr const char* header = "{frame_id: map, stamp: {sec: 0, nanosec: 0}}";
+  std::cout << "header: " << header << "\n";
+  if (r.waypoints.empty()) {
+    std::cout << "poses: []\n";
+    return;
+  }
+  std::cout << "poses:\n";
+  double yaw = 0.0;
+  const std::vector<Point>& w = r.waypoints;
+  for (std::size_t i = 0; i < w.size(); ++i) {
+    if (i + 1 < w.size() && !(w[i + 1] == w[i]))
+      yaw = std::atan2(w[i + 1].y - w[i].y, w[i + 1].x - w[i].x);
+    std::cout << "  - header: " << header << "\n"
+              << "    pose:\n"
+              << "      position: {x: " << full(w[i].x) << ", y: " << full(w[i].y) << ", z: 0}\n"
+              << "      orientation: {x: 0, y: 0, z: " << full(std::sin(yaw / 2))
+              << ", w: " << full(std::cos(yaw / 2)) << "}\n";
+  }
+}
+
 int run_plan(const PlanArgs& args, const SceneOptions& options) {
+  if (args.json && args.format != "text" && args.format != "json")
+    throw InputError({"", 0, 0, "--format"},
+                     "--json is --format json; it cannot go with --format " + args.format);
+  const std::string format = args.json ? "json" : args.format;
   const Scene scene = load_scene_with_options(args.scene, options);
   std::vector<Query> queries;
   std::vector<Point> goal_set;  // the command line's goals beyond the first
@@ -94,7 +141,7 @@ int run_plan(const PlanArgs& args, const SceneOptions& options) {
   plan.record_expanded = !args.svg.empty();
   Planner planner(scene, plan);
   if (const std::string summary = planner.discretisation().summary();
-      !summary.empty() && !args.json)
+      !summary.empty() && format == "text")
     std::cout << planner.discretisation().method() << ": " << summary << "\n";
   std::vector<PlanResult> results;
   for (const Query& q : queries) {
@@ -103,8 +150,10 @@ int run_plan(const PlanArgs& args, const SceneOptions& options) {
     } else {
       results.push_back(planner.plan(q.start, goal_set));
     }
-    if (args.json) {
+    if (format == "json") {
       std::cout << plan_result_json(results.back(), q.name) << "\n";
+    } else if (format == "ros-path") {
+      print_ros_path(results.back(), q.name, results.size() == 1);
     } else {
       print_human(results.back(), q.name);
     }
@@ -115,7 +164,7 @@ int run_plan(const PlanArgs& args, const SceneOptions& options) {
     draw_scene(canvas, scene, planner.free_space());
     draw_results(canvas, planner, results);
     canvas.save(args.svg);
-    if (!args.json) std::cout << "wrote " << args.svg << "\n";
+    if (format == "text") std::cout << "wrote " << args.svg << "\n";
   }
   return exit_code_for(results);
 }
@@ -137,6 +186,11 @@ void add_plan_command(CLI::App& app) {
   cmd->add_option("--query", args->query, "Plan only the scene's query of this name")
       ->type_name("NAME");
   cmd->add_flag("--json", args->json, "One JSON object per query per line (docs/output.md)");
+  cmd->add_option("--format", args->format,
+                  "text (default), json (as --json), or ros-path: each path as a\n"
+                  "nav_msgs/Path in YAML, documents separated by '---' (docs/output.md)")
+      ->type_name("FORMAT")
+      ->check(CLI::IsMember({"text", "json", "ros-path"}));
   cmd->add_option("--svg", args->svg,
                   "Draw the scene, the discretisation, expanded nodes, raw and smoothed paths")
       ->type_name("FILE");

@@ -59,6 +59,11 @@ struct Summary {
   double min_cost = 1.0;
   std::vector<QueryCheck> queries;
   std::size_t invalid_queries = 0;
+  std::optional<OccupancyMap> map;  // without its cells
+  std::size_t occupied = 0, free_cells = 0, unknown = 0;
+  std::optional<VectorisationReport> vectorisation;
+  double load_ms = 0.0;
+  std::vector<std::string> unused;
 };
 
 QueryCheck check_query(const Query& q, std::size_t index, const FreeSpace& space) {
@@ -95,6 +100,23 @@ Summary summarise(const LoadedScene& loaded) {
   s.radius = space.agent().radius;
   s.max_climb = space.agent().max_climb;
   s.cell_map = scene.cell_map.has_value();
+  if (scene.occupancy) {
+    for (const OccupancyMap::Cell c : scene.occupancy->cells) {
+      if (c == OccupancyMap::Cell::occupied) ++s.occupied;
+      if (c == OccupancyMap::Cell::free) ++s.free_cells;
+      if (c == OccupancyMap::Cell::unknown) ++s.unknown;
+    }
+    s.map = OccupancyMap{scene.occupancy->width,
+                         scene.occupancy->height,
+                         scene.occupancy->resolution,
+                         scene.occupancy->origin,
+                         {},
+                         scene.occupancy->unknown_free,
+                         scene.occupancy->image};
+  }
+  s.vectorisation = scene.vectorisation;
+  s.unused = scene.unused;
+  s.load_ms = loaded.load_ms;
   s.obstacles = scene.obstacles.size();
   for (const Obstacle& o : scene.obstacles) {
     s.obstacle_vertices += o.shape.outer.size();
@@ -122,6 +144,31 @@ json to_json(Point p) {
 template <class T>
 json optional_json(const std::optional<T>& v) {
   return v ? json(*v) : json(nullptr);
+}
+
+json map_json(const Summary& s) {
+  if (!s.map) return nullptr;
+  return {{"image", s.map->image.string()},
+          {"width", s.map->width},
+          {"height", s.map->height},
+          {"resolution", s.map->resolution},
+          {"origin", to_json(s.map->origin)},
+          {"occupied", s.occupied},
+          {"free", s.free_cells},
+          {"unknown", s.unknown},
+          {"unknown_is", s.map->unknown_free ? "free" : "blocked"}};
+}
+
+json vectorisation_json(const Summary& s) {
+  if (!s.vectorisation) return nullptr;
+  const VectorisationReport& v = *s.vectorisation;
+  return {{"rings", v.rings},
+          {"traced_vertices", v.traced_vertices},
+          {"vertices", v.vertices},
+          {"tolerance", v.tolerance},
+          {"fills", v.fills},
+          {"trace_ms", v.trace_ms},
+          {"simplify_ms", v.simplify_ms}};
 }
 
 json to_json(const Summary& s) {
@@ -171,6 +218,10 @@ json to_json(const Summary& s) {
       {"queries", queries},
       {"valid_queries", s.queries.size() - s.invalid_queries},
       {"invalid_queries", s.invalid_queries},
+      {"map", map_json(s)},
+      {"vectorisation", vectorisation_json(s)},
+      {"load_ms", s.load_ms},
+      {"unused", s.unused},
   };
 }
 
@@ -189,9 +240,35 @@ void print_text(const Summary& s, std::ostream& out) {
   std::string agent = s.radius > 0 ? "radius " + format_number(s.radius) : "a point (radius 0)";
   if (std::isfinite(s.max_climb)) agent += ", climbs at most " + format_number(s.max_climb);
   row("agent", agent);
-  // A map's obstacles are its blocked cells, and are better called so.
-  std::string obstacles = s.cell_map ? plural(s.obstacles, "blocked cell", "blocked cells")
+  if (s.map) {
+    row("map", std::to_string(s.map->width) + " x " + std::to_string(s.map->height) + " cells of " +
+                   format_number(s.map->resolution) + ", origin " + format_point(s.map->origin) +
+                   "; " + std::to_string(s.occupied) + " occupied, " +
+                   std::to_string(s.free_cells) + " free, " + std::to_string(s.unknown) +
+                   " unknown (read as " + (s.map->unknown_free ? "free" : "blocked") + ")");
+  }
+  if (s.vectorisation) {
+    const VectorisationReport& v = *s.vectorisation;
+    std::string outline = plural(v.traced_vertices, "vertex", "vertices") + " in " +
+                          plural(v.rings, "ring", "rings") + " along cell sides, traced in " +
+                          format_number(v.trace_ms, 3) + " ms";
+    if (v.tolerance > 0) {
+      outline += "; simplified with tolerance " + format_number(v.tolerance) + " to " +
+                 plural(v.vertices, "vertex", "vertices") + " (" +
+                 plural(v.fills, "fill polygon", "fill polygons") + ") in " +
+                 format_number(v.simplify_ms, 3) + " ms";
+    }
+    row("outline", outline);
+    row("loaded in", format_number(s.load_ms, 3) + " ms");
+  }
+  // A map's obstacles are its blocked cells, and are better called so; a simplified map's
+  // obstacles also hold the fill polygons of the simplification.
+  const std::size_t fills = s.vectorisation ? s.vectorisation->fills : 0;
+  std::string obstacles = s.cell_map ? plural(s.obstacles - fills, "blocked cell", "blocked cells")
+                          : s.map    ? plural(s.obstacles - fills, "rectangle of blocked cells",
+                                              "rectangles of blocked cells")
                                      : plural(s.obstacles, "obstacle", "obstacles");
+  if (fills > 0) obstacles += " and " + plural(fills, "fill polygon", "fill polygons");
   obstacles += ", " + plural(s.obstacle_vertices, "vertex", "vertices");
   if (s.obstacle_holes > 0) obstacles += ", " + plural(s.obstacle_holes, "hole", "holes");
   row("obstacles", obstacles);
@@ -218,6 +295,7 @@ void print_text(const Summary& s, std::ostream& out) {
                std::to_string(s.invalid_queries) + " invalid";
   }
   row("queries", queries);
+  for (const std::string& u : s.unused) row("not used", u);
 
   // Scenario-sized query lists are shown by their invalid members only.
   constexpr std::size_t queries_listed = 50;

@@ -445,7 +445,48 @@ constexpr const char* hatch = "#6f42c1";
 constexpr const char* start = "#0969da";
 constexpr const char* goal = "#cf222e";
 constexpr const char* link = "#57606a";
+constexpr const char* occupied_cell = "#1f2328";
+constexpr const char* unknown_cell = "#b4bcc6";
+constexpr const char* outline = "#cf222e";
 }  // namespace palette
+
+// The cells of one kind as rectangles: the runs of each row, merged with the run below when it
+// covers the same columns (a map has far fewer of these than cells).
+std::vector<Ring> cell_rectangles(const OccupancyMap& map, OccupancyMap::Cell kind) {
+  struct Open {
+    int first, last, top;
+  };
+  std::vector<Ring> out;
+  std::vector<Open> above, here;
+  const auto close = [&](const Open& r, int bottom_row) {
+    const Box a = map.cell_box(r.first, r.top);
+    const Box b = map.cell_box(r.last - 1, bottom_row);
+    out.push_back({{a.min.x, b.min.y}, {b.max.x, b.min.y}, {b.max.x, a.max.y}, {a.min.x, a.max.y}});
+  };
+  for (int cy = 0; cy <= map.height; ++cy) {
+    here.clear();
+    for (int cx = 0; cy < map.height && cx < map.width;) {
+      if (map.at(cx, cy) != kind) {
+        ++cx;
+        continue;
+      }
+      const int first = cx;
+      while (cx < map.width && map.at(cx, cy) == kind) ++cx;
+      here.push_back({first, cx, cy});
+    }
+    // Runs matching one of the row above continue its rectangle; the others above end here.
+    std::size_t k = 0;
+    for (Open& run : here) {
+      while (k < above.size() && above[k].first < run.first) close(above[k++], cy - 1);
+      if (k < above.size() && above[k].first == run.first && above[k].last == run.last) {
+        run.top = above[k++].top;
+      }
+    }
+    while (k < above.size()) close(above[k++], cy - 1);
+    std::swap(above, here);
+  }
+  return out;
+}
 
 struct Rgb {
   double r, g, b;
@@ -585,7 +626,21 @@ std::vector<LegendItem> legend_items(const Scene& scene, const FreeSpace& space)
                    {.fill = palette::ground, .stroke = palette::frame_edge, .stroke_width = 1},
                    {},
                    "free"});
-  if (direct_free_space(scene)) {
+  if (scene.occupancy) {
+    items.push_back(
+        {LegendItem::Kind::swatch, {.fill = palette::occupied_cell}, {}, "occupied cell"});
+    items.push_back({LegendItem::Kind::swatch,
+                     {.fill = palette::unknown_cell},
+                     {},
+                     scene.occupancy->unknown_free ? "unknown cell (free)" : "unknown cell"});
+    items.push_back({LegendItem::Kind::swatch,
+                     {.fill = palette::outline,
+                      .fill_opacity = 0.2,
+                      .stroke = palette::outline,
+                      .stroke_width = 1.2},
+                     {},
+                     "blocked, as vectorised"});
+  } else if (direct_free_space(scene)) {
     items.push_back({LegendItem::Kind::swatch, {.fill = palette::obstacle}, {}, "blocked"});
   } else if (!scene.obstacles.empty()) {
     items.push_back(
@@ -814,6 +869,14 @@ void draw_scene(SvgCanvas& canvas, const Scene& scene, const FreeSpace& space) {
                                       .stroke = palette::frame_edge,
                                       .stroke_width = 0.75});
 
+  if (scene.occupancy) {
+    canvas.group("cells");
+    canvas.rings(cell_rectangles(*scene.occupancy, OccupancyMap::Cell::unknown),
+                 {.fill = palette::unknown_cell});
+    canvas.rings(cell_rectangles(*scene.occupancy, OccupancyMap::Cell::occupied),
+                 {.fill = palette::occupied_cell});
+  }
+
   // What lies outside the bounds is ignored, so obstacles, regions and the clearance band are
   // clipped to them: the picture shows what the planner sees.
   const bool clip = !scene.bounds.empty();
@@ -879,11 +942,18 @@ void draw_scene(SvgCanvas& canvas, const Scene& scene, const FreeSpace& space) {
   }
 
   if (direct) {
-    // The source gives free space itself; paint its complement within the picture.
+    // The source gives free space itself; paint its complement within the picture. Over a map's
+    // cells it is translucent and edged, to show the outline against the cells it came from.
     std::vector<Ring> blocked{box_ring(plot_world)};
     blocked.insert(blocked.end(), scene.free_boundary.begin(), scene.free_boundary.end());
     canvas.group("blocked");
-    canvas.rings(blocked, {.fill = palette::obstacle});
+    if (scene.occupancy) {
+      canvas.rings(blocked, {.fill = palette::outline, .fill_opacity = 0.2});
+      canvas.rings(scene.free_boundary,
+                   {.stroke = palette::outline, .stroke_width = 0.9, .round_joins = true});
+    } else {
+      canvas.rings(blocked, {.fill = palette::obstacle});
+    }
   }
 
   if (!direct && !scene.bounds.empty()) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
+#include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -10,9 +11,12 @@
 #include <string_view>
 #include <system_error>
 
+#include "polygon_files.hpp"
 #include "polynav/scene/scene.hpp"
 #include "readers.hpp"
+#include "ros_map.hpp"
 #include "validate.hpp"
+#include "vectorise.hpp"
 
 namespace polynav {
 namespace {
@@ -50,53 +54,83 @@ std::string read_text(const fs::path& path, std::size_t limit) {
   return text;
 }
 
-// ROS map_server maps are YAML too, told apart by their top-level image: and resolution: keys
-// (always written in block style, one key per line).
+// ROS map_server maps are YAML too. Map files are written in block style, one key per line; a
+// file whose top-level keys include one of a map file's and not the `version` every native scene
+// has is read as a map file (so that a map file missing a key is told which).
 bool looks_like_ros_map(std::string_view text) {
-  bool image = false;
-  bool resolution = false;
+  static constexpr std::string_view map_keys[] = {
+      "image", "resolution", "origin", "negate", "occupied_thresh", "free_thresh", "mode"};
+  bool map_key = false;
   std::size_t from = 0;
   while (from < text.size()) {
     std::size_t to = text.find('\n', from);
     if (to == std::string_view::npos) to = text.size();
     std::string_view line = text.substr(from, to - from);
-    const auto key_is = [&](std::string_view key) {
-      if (!line.starts_with(key)) return false;
-      std::string_view rest = line.substr(key.size());
-      while (!rest.empty() && rest.front() == ' ') rest.remove_prefix(1);
-      return rest.starts_with(':');
-    };
-    image = image || key_is("image") || key_is("\"image\"");
-    resolution = resolution || key_is("resolution") || key_is("\"resolution\"");
     from = to + 1;
+    // A top-level key: at the start of the line, plain or double-quoted, then a colon.
+    const bool quoted = line.starts_with('"');
+    if (quoted) line.remove_prefix(1);
+    std::size_t end = 0;
+    while (end < line.size() &&
+           (std::isalnum(static_cast<unsigned char>(line[end])) != 0 || line[end] == '_')) {
+      ++end;
+    }
+    const std::string_view key = line.substr(0, end);
+    std::string_view rest = line.substr(end);
+    if (quoted) {
+      if (!rest.starts_with('"')) continue;
+      rest.remove_prefix(1);
+    }
+    while (!rest.empty() && rest.front() == ' ') rest.remove_prefix(1);
+    if (key.empty() || !rest.starts_with(':')) continue;
+    if (key == "version") return false;
+    map_key =
+        map_key || std::find(std::begin(map_keys), std::end(map_keys), key) != std::end(map_keys);
   }
-  return image && resolution;
+  return map_key;
 }
 
-Scene read_native(const fs::path& path) {
+Scene read_native(const fs::path& path, const LoadOptions& options) {
   const std::string text = read_text(path, detail::max_native_scene_bytes);
-  if (looks_like_ros_map(text)) {
-    fail(path,
-         "this is a ROS map_server map (it has image: and resolution: keys); ROS maps are not "
-         "supported yet");
-  }
+  if (looks_like_ros_map(text)) return detail::read_ros_map(text, path, options);
   return parse_native_scene(text, path.string());
+}
+
+Scene read_map(const fs::path& path, const LoadOptions& options) {
+  Scene scene = read_movingai_map(path);
+  detail::simplify_scene_boundary(scene, options.simplify, path.string());
+  return scene;
+}
+
+Scene read_mesh(const fs::path& path, const LoadOptions&) {
+  return read_polyanya_mesh(path);
+}
+
+Scene read_wkt(const fs::path& path, const LoadOptions&) {
+  return detail::parse_wkt_scene(read_text(path, detail::max_native_scene_bytes), path.string());
+}
+
+Scene read_geojson(const fs::path& path, const LoadOptions&) {
+  return detail::parse_geojson_scene(read_text(path, detail::max_native_scene_bytes),
+                                     path.string());
 }
 
 struct Reader {
   std::string_view extension;  // lower case, with the dot
   std::string_view format;
-  Scene (*read)(const fs::path&);
+  Scene (*read)(const fs::path&, const LoadOptions&);
 };
 
 // Readers for other formats (MovingAI .map, Polyanya .mesh, declared in readers.hpp) are added
 // to this table; the error for an unknown extension lists whatever it holds.
 constexpr Reader readers[] = {
-    {".yaml", "native scene", read_native},
-    {".yml", "native scene", read_native},
+    {".yaml", "native scene or ROS map", read_native},
+    {".yml", "native scene or ROS map", read_native},
     {".json", "native scene", read_native},
-    {".map", "MovingAI grid map", read_movingai_map},
-    {".mesh", "Polyanya navigation mesh", read_polyanya_mesh},
+    {".map", "MovingAI grid map", read_map},
+    {".mesh", "Polyanya navigation mesh", read_mesh},
+    {".wkt", "WKT polygons", read_wkt},
+    {".geojson", "GeoJSON polygons", read_geojson},
 };
 
 std::string supported_extensions() {
@@ -110,7 +144,12 @@ std::string supported_extensions() {
 
 }  // namespace
 
-Scene load_scene(const fs::path& path) {
+Scene load_scene(const fs::path& path, const LoadOptions& options) {
+  if (!(options.simplify >= 0.0) || !std::isfinite(options.simplify)) {
+    throw InputError({"", 0, 0, "map.simplify"},
+                     "the simplification tolerance must be a finite number >= 0, found " +
+                         std::to_string(options.simplify));
+  }
   std::string extension = path.extension().string();
   std::transform(extension.begin(), extension.end(), extension.begin(),
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
@@ -121,7 +160,7 @@ Scene load_scene(const fs::path& path) {
                                   : "unknown scene file extension \"" + extension + "\"") +
                    "; supported: " + supported_extensions());
   }
-  Scene scene = reader->read(path);
+  Scene scene = reader->read(path, options);
   scene.source = path;
   return scene;
 }

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
+#include <chrono>
 #include <cmath>
 #include <cstddef>
 #include <cstring>
@@ -294,7 +295,15 @@ Scene parse_movingai_map(std::string_view text, const std::string& file_name) {
     obstacle.where = {file_name, row_lines[std::size_t(run.row)], run.first + 1, {}};
     scene.obstacles.push_back(std::move(obstacle));
   }
+  const auto traced = std::chrono::steady_clock::now();
   scene.free_boundary = trace_free_boundary(cells);
+  VectorisationReport report;
+  report.trace_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - traced).count();
+  report.rings = scene.free_boundary.size();
+  for (const Ring& ring : scene.free_boundary) report.traced_vertices += ring.size();
+  report.vertices = report.traced_vertices;
+  scene.vectorisation = report;
   scene.cell_map = std::move(cells);
   return scene;
 }

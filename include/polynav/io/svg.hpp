@@ -190,10 +190,10 @@ std::string svg_number(double v, int decimals);
 /// later stages: "grid" (cells), "graph" (edges), "expanded" (search nodes), "raw-path" (the
 /// path as searched) and "path" (the smoothed path) all lie above the scene and below the
 /// query markers.
-inline constexpr std::array<std::string_view, 18> scene_layers = {
-    "frame",    "bounds",   "regions",  "heights", "clearance", "obstacles",
-    "blocked",  "walls",    "inflated", "labels",  "grid",      "graph",
-    "expanded", "raw-path", "path",     "queries", "title",     "legend"};
+inline constexpr std::array<std::string_view, 19> scene_layers = {
+    "frame",    "cells", "bounds",   "regions", "heights", "clearance", "obstacles",
+    "blocked",  "walls", "inflated", "labels",  "grid",    "graph",     "expanded",
+    "raw-path", "path",  "queries",  "title",   "legend"};
 
 /// Options of make_scene_canvas().
 struct SceneCanvasOptions {
@@ -213,6 +213,9 @@ SvgCanvas make_scene_canvas(const Scene& scene, const FreeSpace& space,
 ///   configuration-space obstacles (FreeSpace::boundary()) as a tinted band with a dashed edge;
 /// - scenes whose free space is given directly (Scene::free_boundary, e.g. maps and meshes):
 ///   everything that is not free space filled as blocked, plus the dashed edge for a radius;
+/// - ROS maps (Scene::occupancy): the map's occupied and unknown cells in the "cells" layer, and
+///   over them the blocked area as read (the vectorised outline) translucent with its edge drawn,
+///   so that the outline can be checked against the cells;
 /// - regions shaded by cost (cheaper than 1 green, dearer brown, darker the further from 1),
 ///   regions with a height hatched and labelled;
 /// - queries: start (circle) and goal (diamond) markers, a thin line between them and the

@@ -81,6 +81,41 @@ struct MeshFaces {
   std::vector<std::pair<std::uint32_t, std::uint32_t>> walls;
 };
 
+/// A ROS map_server occupancy map as read (docs/scene-format.md, "ROS maps"): every pixel of the
+/// image classified as free, occupied or unknown by the map file's thresholds and mode.
+struct OccupancyMap {
+  enum class Cell : std::uint8_t { free, occupied, unknown };
+
+  int width = 0;            ///< cells (image columns)
+  int height = 0;           ///< cells (image rows)
+  double resolution = 1.0;  ///< side of a cell [Units: scene units (metres) per cell]
+  Point origin;             ///< the lower-left corner of the lower-left cell
+  /// Row-major from the top row of the image: cells[cy * width + cx]; cy = 0 is the top row, the
+  /// row of largest y.
+  std::vector<Cell> cells;
+  bool unknown_free = false;    ///< unknown cells were read as free (LoadOptions::unknown)
+  std::filesystem::path image;  ///< the image file, as the map file names it resolved
+
+  Cell at(int cx, int cy) const { return cells[std::size_t(cy) * std::size_t(width) + cx]; }
+  /// The closed square of cell (cx, cy), computed as the vectorised outline computes its corners
+  /// (origin + resolution * lattice index), so the two agree bit for bit.
+  Box cell_box(int cx, int cy) const {
+    return {{origin.x + resolution * cx, origin.y + resolution * (height - 1 - cy)},
+            {origin.x + resolution * (cx + 1), origin.y + resolution * (height - cy)}};
+  }
+};
+
+/// What turning a raster map's cells into polygons did (ROS and MovingAI maps), for reports.
+struct VectorisationReport {
+  std::size_t rings = 0;            ///< rings of the free-space boundary
+  std::size_t traced_vertices = 0;  ///< vertices of the exact outline along cell sides
+  std::size_t vertices = 0;         ///< vertices after simplification (= traced when tolerance 0)
+  double tolerance = 0.0;           ///< LoadOptions::simplify
+  std::size_t fills = 0;            ///< polygons simplification added to the blocked cells
+  double trace_ms = 0.0;
+  double simplify_ms = 0.0;
+};
+
 struct Scene {
   std::string name;
   std::filesystem::path source;  ///< the file it was loaded from (empty when built in code)
@@ -104,12 +139,34 @@ struct Scene {
   std::optional<double> native_cell_size;
   /// Set for scenes read from navigation meshes (`.mesh`): the mesh's own traversable faces.
   std::optional<MeshFaces> mesh;
+  /// Set for ROS map_server maps: the cells as classified.
+  std::optional<OccupancyMap> occupancy;
+  /// Set for raster maps (ROS, MovingAI): how the cells became the free-space boundary.
+  std::optional<VectorisationReport> vectorisation;
+  /// What the file held that the scene does not use (a GeoJSON feature's properties), one
+  /// sentence each; `polynav validate` shows it and export_native_scene() notes it.
+  std::vector<std::string> unused;
+};
+
+/// How a raster map's unknown cells are read (ROS maps: pixels between the two thresholds).
+enum class UnknownCells : std::uint8_t { blocked, free };
+
+/// Options that change how a scene file is read.
+struct LoadOptions {
+  /// ROS maps: unknown cells are blocked (the default) or free.
+  UnknownCells unknown = UnknownCells::blocked;
+  /// Raster maps (ROS and MovingAI): how far the simplified outline of the blocked cells may lie
+  /// from their exact outline; 0 = no simplification. Simplification only ever adds to the blocked
+  /// cells, so it opens no passage the map closes; a free place farther than this from every
+  /// blocked cell stays free. [Limit: >= 0, finite] [Units: scene units]
+  double simplify = 0.0;
 };
 
 /// Loads a scene, choosing the reader by extension and content: native YAML/JSON (`.yaml`,
-/// `.yml`, `.json`), MovingAI `.map`, Polyanya `.mesh`. Throws InputError with the file,
-/// line:column or key path, what is wrong and the offending value.
-Scene load_scene(const std::filesystem::path& path);
+/// `.yml`, `.json`), ROS map_server maps (`.yaml`/`.yml` with `image:` and `resolution:` keys),
+/// MovingAI `.map`, Polyanya `.mesh`, WKT (`.wkt`) and GeoJSON (`.geojson`) polygons. Throws
+/// InputError with the file, line:column or key path, what is wrong and the offending value.
+Scene load_scene(const std::filesystem::path& path, const LoadOptions& options = {});
 
 /// Parses a native scene (YAML, or JSON, which is read by the same YAML 1.2 parser) from text.
 /// `source_name` is used in error messages; when it ends in `.json` the text must also be strict
@@ -121,6 +178,26 @@ enum class ScenarioPoints : std::uint8_t {
   centres,  ///< at cell centres (MovingAI's own convention, 8-connected grids of cells)
   corners,  ///< at cell corners (any-angle and corner-aligned grids: CellMap::cell_corner)
 };
+
+/// A scene written as a native YAML scene (NativeExport::text), and what the native format could
+/// keep of it only in another form.
+struct NativeExport {
+  std::string text;
+  /// One sentence per thing of the source the native scene does not keep as such (a map's cell
+  /// classes, a mesh's own faces, ...); empty when nothing is lost.
+  std::vector<std::string> notes;
+};
+
+/// Writes any loaded scene as a native YAML scene that parse_native_scene() reads back to the
+/// same free space (bit for bit: every coordinate is written as the shortest text that reads back
+/// as the same double). Native scenes, WKT and GeoJSON keep their obstacles, regions, agent and
+/// queries; raster maps (ROS, MovingAI) become their bounds, their blocked cells as rectangles
+/// plus the simplification's fill polygons, and `cell_size`; navigation meshes become the
+/// outside of their free space as obstacles with holes. Throws InputError naming the source
+/// when the free space cannot be written as native obstacles: a mesh's walls of zero width
+/// (constrained edges between traversable faces), or free regions touching at a point where
+/// they would have to be holes of one obstacle.
+NativeExport export_native_scene(const Scene& scene);
 
 /// Reads a MovingAI scenario (`.scen`) as queries for `scene`: cell coordinates (start and goal at
 /// cell centres, or corners) when the scene has a CellMap, plain points otherwise. Column 9

@@ -1,0 +1,149 @@
+// ROS maps: what loading and vectorising a map costs, against building each method on it.
+//
+//   bench_ros_maps [--repeat 5] [--tolerances 0,1,2] [MAP.yaml ...]
+//
+// MAP: ROS map files. Default: every map under the reference data's ros/ directory when it is
+//   present, else the bundled scenes/ros/ copies.
+// --repeat R: time every step R times and keep the fastest.
+// --tolerances: --map-simplify values in cells of each map (0 = the exact outline).
+//
+// Tables (Markdown on stdout):
+// 1. Per map and tolerance: cells, load (reading the image, classifying the pixels, tracing the
+//    outline, simplifying it and making the rectangles of blocked cells; the whole of
+//    load_scene), of which trace and simplify (the loader's own wall-clock measurements, the
+//    fastest of the runs), outline vertices traced and kept, fill polygons.
+// 2. Per map (exact outline): building the free space, then each method over it (the grid at the
+//    map's own cells, the quadtree, the visibility graph, the navigation mesh), so the load time
+//    can be set against building the grid in the same run.
+//
+// Times are CPU time of the benchmark's one thread (CLOCK_THREAD_CPUTIME_ID).
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "polynav/error.hpp"
+#include "polynav/plan/planner.hpp"
+#include "polynav/plan/registry.hpp"
+#include "polynav/scene/scene.hpp"
+#include "polynav/space/free_space.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using namespace polynav;
+
+double cpu_ms() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return 1e3 * double(ts.tv_sec) + 1e-6 * double(ts.tv_nsec);
+}
+
+struct Args {
+  int repeat = 5;
+  std::vector<double> tolerances = {0, 1, 2};
+  std::vector<fs::path> maps;
+};
+
+Args parse(int argc, char** argv) {
+  Args a;
+  for (int i = 1; i < argc; ++i) {
+    const std::string s = argv[i];
+    if (s == "--repeat" && i + 1 < argc) {
+      a.repeat = std::max(1, std::atoi(argv[++i]));
+    } else if (s == "--tolerances" && i + 1 < argc) {
+      a.tolerances.clear();
+      std::string list = argv[++i];
+      for (std::size_t from = 0; from <= list.size();) {
+        const std::size_t to = std::min(list.find(',', from), list.size());
+        a.tolerances.push_back(std::atof(list.substr(from, to - from).c_str()));
+        from = to + 1;
+      }
+    } else {
+      a.maps.emplace_back(s);
+    }
+  }
+  if (a.maps.empty()) {
+    fs::path dir = fs::path(POLYNAV_SHARED_DATA) / "ros";
+    if (!fs::exists(dir)) dir = fs::path(POLYNAV_SOURCE_DIR) / "scenes" / "ros";
+    for (const auto& e : fs::recursive_directory_iterator(dir)) {
+      if (e.path().extension() == ".yaml") a.maps.push_back(e.path());
+    }
+    std::sort(a.maps.begin(), a.maps.end());
+  }
+  return a;
+}
+
+// The fastest of `repeat` runs of f, in ms; f's last result is kept in `out`.
+template <class F, class T>
+double fastest(int repeat, F&& f, T& out) {
+  double best = 1e300;
+  for (int r = 0; r < repeat; ++r) {
+    const double t0 = cpu_ms();
+    out = f();
+    best = std::min(best, cpu_ms() - t0);
+  }
+  return best;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) try {
+  const Args args = parse(argc, argv);
+  std::printf("## Loading and vectorising (fastest of %d)\n\n", args.repeat);
+  std::printf(
+      "| map | cells | tolerance | load ms | trace ms | simplify ms | vertices traced | "
+      "vertices kept | fills |\n|---|---|---|---|---|---|---|---|---|\n");
+  for (const fs::path& map : args.maps) {
+    const double cell = load_scene(map).native_cell_size.value_or(1.0);
+    for (const double t : args.tolerances) {
+      Scene scene;
+      double ms = 1e300, trace = 1e300, simplify = 1e300;
+      for (int r = 0; r < args.repeat; ++r) {
+        const double t0 = cpu_ms();
+        scene = load_scene(map, {.simplify = t * cell});
+        ms = std::min(ms, cpu_ms() - t0);
+        trace = std::min(trace, scene.vectorisation->trace_ms);
+        simplify = std::min(simplify, scene.vectorisation->simplify_ms);
+      }
+      const VectorisationReport& v = scene.vectorisation.value();
+      std::printf("| %s | %d x %d | %g (%g cells) | %.1f | %.1f | %.1f | %zu | %zu | %zu |\n",
+                  map.stem().string().c_str(), scene.occupancy->width, scene.occupancy->height,
+                  t * cell, t, ms, trace, simplify, v.traced_vertices, v.vertices, v.fills);
+    }
+  }
+
+  std::printf("\n## Building over the exact outline (fastest of %d)\n\n", args.repeat);
+  std::printf("| map | load ms | free space ms |");
+  for (const std::string& m : method_names()) std::printf(" %s ms |", m.c_str());
+  std::printf("\n|---|---|---|");
+  for (std::size_t i = 0; i < method_names().size(); ++i) std::printf("---|");
+  std::printf("\n");
+  for (const fs::path& map : args.maps) {
+    Scene scene;
+    const double load = fastest(
+        args.repeat, [&] { return load_scene(map); }, scene);
+    std::shared_ptr<const FreeSpace> space;
+    const double build_space = fastest(
+        args.repeat, [&] { return std::make_shared<const FreeSpace>(scene); }, space);
+    std::printf("| %s | %.1f | %.1f |", map.stem().string().c_str(), load, build_space);
+    for (const std::string& m : method_names()) {
+      PlanOptions options;
+      options.method = m;
+      std::shared_ptr<const Planner> planner;
+      const double ms = fastest(
+          args.repeat, [&] { return std::make_shared<const Planner>(space, options); }, planner);
+      std::printf(" %.1f |", ms);
+    }
+    std::printf("\n");
+  }
+  return 0;
+} catch (const polynav::InputError& e) {
+  std::fprintf(stderr, "error: %s\n", e.what());
+  return 2;
+}

@@ -1,0 +1,266 @@
+// WKT polygons as a scene (polygon_files.hpp). Format: OGC 06-103r4, "Simple Feature Access -
+// Part 1: Common Architecture", section 7 (well-known text). Each geometry is parsed by
+// Boost.Geometry's read_wkt; before that the text is split into geometries and every position is
+// checked to be two finite numbers, so that a message can point at the line and column at fault
+// (read_wkt reports problems without a position and reads "0 0 1" as more than one point).
+
+#include <boost/geometry/geometries/multi_polygon.hpp>
+#include <boost/geometry/geometries/point_xy.hpp>
+#include <boost/geometry/geometries/polygon.hpp>
+#include <boost/geometry/io/wkt/read.hpp>
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <cmath>
+#include <filesystem>
+#include <string>
+#include <system_error>
+#include <utility>
+#include <vector>
+
+#include "polygon_files.hpp"
+#include "readers.hpp"
+#include "strict_json.hpp"
+#include "validate.hpp"
+
+namespace polynav::detail {
+namespace {
+
+namespace bg = boost::geometry;
+using BgPoint = bg::model::d2::point_xy<double>;
+// Closed rings, as WKT writes them; the orientation parameter does not matter for reading.
+using BgPolygon = bg::model::polygon<BgPoint, false, true>;
+using BgMultiPolygon = bg::model::multi_polygon<BgPolygon>;
+
+struct Geometry {
+  std::string_view text;
+  std::size_t offset = 0;  // of its first character in the file
+  bool multi = false;
+};
+
+class WktReader {
+ public:
+  WktReader(std::string_view text, std::string file) : text_(text), file_(std::move(file)) {}
+
+  std::vector<Obstacle> read() {
+    std::vector<Obstacle> obstacles;
+    std::size_t index = 0;
+    for (const Geometry& g : split()) {
+      check_positions(g);
+      const InputLocation where = at(g.offset, "geometries[" + std::to_string(index) + "]");
+      std::vector<BgPolygon> polygons;
+      // read_wkt separates tokens by spaces only.
+      std::string text(g.text);
+      std::replace_if(text.begin(), text.end(), space, ' ');
+      try {
+        if (g.multi) {
+          BgMultiPolygon m;
+          bg::read_wkt(text, m);
+          polygons.assign(m.begin(), m.end());
+        } else {
+          BgPolygon p;
+          bg::read_wkt(text, p);
+          polygons.push_back(std::move(p));
+        }
+      } catch (const bg::read_wkt_exception& e) {
+        throw InputError(where, std::string("not valid WKT: ") + e.what());
+      }
+      for (std::size_t k = 0; k < polygons.size(); ++k) {
+        const std::string path = where.key_path + (g.multi ? "[" + std::to_string(k) + "]" : "");
+        obstacles.push_back(obstacle(polygons[k], {where.file, where.line, where.column, path}));
+      }
+      ++index;
+    }
+    return obstacles;
+  }
+
+ private:
+  InputLocation at(std::size_t offset, std::string path = {}) const {
+    const TextPlace place = place_of(text_, offset);
+    return {file_, place.line, place.column, std::move(path)};
+  }
+  [[noreturn]] void fail(std::size_t offset, const std::string& message) const {
+    throw InputError(at(offset), message);
+  }
+
+  static bool space(char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; }
+  static bool letter(char c) { return std::isalpha(static_cast<unsigned char>(c)) != 0; }
+
+  std::string found(std::size_t offset) const {
+    if (offset >= text_.size()) return "the end of the file";
+    std::size_t end = offset;
+    while (end < text_.size() && end - offset < 30 && !space(text_[end])) ++end;
+    return reader_text::quote(text_.substr(offset, std::max<std::size_t>(end - offset, 1)));
+  }
+
+  // The geometries in the file: a keyword, then EMPTY or a balanced list in parentheses.
+  std::vector<Geometry> split() const {
+    std::vector<Geometry> out;
+    std::size_t i = 0;
+    while (true) {
+      while (i < text_.size() && (space(text_[i]) || text_[i] == ';')) ++i;
+      if (i >= text_.size()) break;
+      const std::size_t start = i;
+      while (i < text_.size() && letter(text_[i])) ++i;
+      std::string keyword(text_.substr(start, i - start));
+      for (char& c : keyword) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+      if (keyword != "POLYGON" && keyword != "MULTIPOLYGON") {
+        fail(start, keyword.empty()
+                        ? "expected a WKT geometry (POLYGON or MULTIPOLYGON), found " + found(start)
+                        : "only POLYGON and MULTIPOLYGON geometries can be "
+                          "obstacles; found " +
+                              found(start));
+      }
+      while (i < text_.size() && space(text_[i])) ++i;
+      if (i < text_.size() && letter(text_[i])) {
+        std::size_t end = i;
+        while (end < text_.size() && letter(text_[end])) ++end;
+        std::string word(text_.substr(i, end - i));
+        for (char& c : word) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+        if (word == "EMPTY") {
+          i = end;
+          continue;  // holds no polygon
+        }
+        fail(i, word == "Z" || word == "M" || word == "ZM"
+                    ? "only 2D coordinates are read; found the dimension " + found(i)
+                    : "expected '(' after " + keyword + ", found " + found(i));
+      }
+      if (i >= text_.size() || text_[i] != '(') {
+        fail(i, "expected '(' after " + keyword + ", found " + found(i));
+      }
+      int depth = 0;
+      for (; i < text_.size(); ++i) {
+        if (text_[i] == '(') ++depth;
+        if (text_[i] == ')' && --depth == 0) break;
+      }
+      if (depth != 0) fail(start, "the " + keyword + " starting here has unbalanced parentheses");
+      ++i;
+      out.push_back({text_.substr(start, i - start), start, keyword == "MULTIPOLYGON"});
+    }
+    return out;
+  }
+
+  // Every position (the comma-separated items of an innermost list) is two finite numbers, and
+  // the nesting is as deep as the geometry needs.
+  void check_positions(const Geometry& g) const {
+    const int want = g.multi ? 3 : 2;  // depth of the lists holding positions
+    int depth = 0;
+    std::size_t i = 0;
+    while (i < g.text.size() && g.text[i] != '(') ++i;
+    for (; i < g.text.size(); ++i) {
+      const char c = g.text[i];
+      if (c == '(') {
+        if (++depth > want)
+          fail(g.offset + i, "too many '(' for a " + kind(g) + ": " + found(g.offset + i));
+        continue;
+      }
+      if (c == ')') {
+        --depth;
+        continue;
+      }
+      if (space(c) || c == ',') continue;
+      if (depth != want) {
+        fail(g.offset + i, "expected '(' before the coordinates of a " + kind(g) + ", found " +
+                               found(g.offset + i));
+      }
+      // One position: numbers up to the next ',' or ')'.
+      std::size_t end = i;
+      while (end < g.text.size() && g.text[end] != ',' && g.text[end] != ')') ++end;
+      int numbers = 0;
+      std::size_t k = i;
+      while (k < end) {
+        while (k < end && space(g.text[k])) ++k;
+        if (k >= end) break;
+        std::size_t token_end = k;
+        while (token_end < end && !space(g.text[token_end])) ++token_end;
+        const std::string_view token = g.text.substr(k, token_end - k);
+        double value = 0.0;
+        const char* first = token.data() + (token.starts_with('+') ? 1 : 0);
+        const auto r = std::from_chars(first, token.data() + token.size(), value);
+        if (r.ec != std::errc() || r.ptr != token.data() + token.size() || !std::isfinite(value)) {
+          fail(g.offset + k, "expected a finite number, found " + reader_text::quote(token));
+        }
+        ++numbers;
+        if (numbers > 2) {
+          fail(g.offset + k,
+               "a position is two numbers 'x y' (only 2D coordinates are read); "
+               "found a third, " +
+                   reader_text::quote(token));
+        }
+        k = token_end;
+      }
+      if (numbers < 2) {
+        fail(g.offset + i, "a position is two numbers 'x y', found " + std::to_string(numbers));
+      }
+      i = end - 1;
+    }
+  }
+
+  static std::string kind(const Geometry& g) { return g.multi ? "MULTIPOLYGON" : "POLYGON"; }
+
+  static RawRing raw_ring(const std::vector<BgPoint>& points, InputLocation where) {
+    RawRing r;
+    r.where = std::move(where);
+    for (const BgPoint& p : points) r.points.push_back({p.x(), p.y()});
+    return r;
+  }
+
+  Obstacle obstacle(const BgPolygon& p, const InputLocation& where) const {
+    const auto closed = [&](const RawRing& r) {
+      if (r.points.size() < 4) {
+        throw InputError(r.where,
+                         "a ring needs at least 4 points (the last repeating the "
+                         "first), found " +
+                             std::to_string(r.points.size()));
+      }
+      if (!(r.points.front() == r.points.back())) {
+        throw InputError(r.where, "the ring is not closed: its last point must equal its first");
+      }
+      return r;
+    };
+    const RawRing outer = closed(
+        raw_ring(p.outer(), {where.file, where.line, where.column, where.key_path + ".exterior"}));
+    std::vector<RawRing> holes;
+    for (std::size_t h = 0; h < p.inners().size(); ++h) {
+      holes.push_back(closed(
+          raw_ring(p.inners()[h], {where.file, where.line, where.column,
+                                   where.key_path + ".interiors[" + std::to_string(h) + "]"})));
+    }
+    Obstacle o;
+    o.shape = checked_polygon(outer, holes);
+    o.where = where;
+    return o;
+  }
+
+  std::string_view text_;
+  std::string file_;
+};
+
+}  // namespace
+
+Scene parse_wkt_scene(std::string_view text, const std::string& file_name) {
+  if (text.size() > max_native_scene_bytes) {
+    throw InputError({file_name, 0, 0, ""}, "the file is " + std::to_string(text.size() >> 20) +
+                                                " MiB; WKT files may be at most " +
+                                                std::to_string(max_native_scene_bytes >> 20) +
+                                                " MiB");
+  }
+  Scene scene;
+  scene.name = std::filesystem::path(file_name).stem().string();
+  scene.obstacles = WktReader(text, file_name).read();
+  Box box;
+  for (const Obstacle& o : scene.obstacles) box.expand(bounding_box(o.shape.outer));
+  if (box.empty()) {
+    throw InputError({file_name, 0, 0, ""},
+                     "the file holds no polygons: expected POLYGON or MULTIPOLYGON geometries");
+  }
+  const double m = polygon_margin(box);
+  scene.bounds = {{box.min.x - m, box.min.y - m},
+                  {box.max.x + m, box.min.y - m},
+                  {box.max.x + m, box.max.y + m},
+                  {box.min.x - m, box.max.y + m}};
+  return scene;
+}
+
+}  // namespace polynav::detail

@@ -1,0 +1,264 @@
+// Any scene as a native YAML scene (export_native_scene in scene.hpp; docs/scene-format.md,
+// "Converting to a native scene").
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "polynav/kernel/exact.hpp"
+#include "polynav/scene/scene.hpp"
+
+namespace polynav {
+namespace {
+
+// The shortest text that reads back as the same double; infinities as YAML writes them.
+std::string number(double v) {
+  if (std::isinf(v)) return v > 0 ? ".inf" : "-.inf";
+  char buf[32];
+  const auto r = std::to_chars(buf, buf + sizeof buf, v);
+  return std::string(buf, r.ptr);
+}
+
+std::string point(Point p) {
+  return "[" + number(p.x) + ", " + number(p.y) + "]";
+}
+
+std::string ring(const Ring& r) {
+  std::string s = "[";
+  for (std::size_t i = 0; i < r.size(); ++i) {
+    if (i > 0) s += ", ";
+    s += point(r[i]);
+  }
+  return s + "]";
+}
+
+// A YAML double-quoted string.
+std::string yaml_quoted(std::string_view text) {
+  std::string s = "\"";
+  for (const char c : text) {
+    const auto u = static_cast<unsigned char>(c);
+    if (c == '"' || c == '\\') {
+      s += '\\';
+      s += c;
+    } else if (c == '\n') {
+      s += "\\n";
+    } else if (c == '\t') {
+      s += "\\t";
+    } else if (u < 0x20 || u == 0x7f) {
+      constexpr char hex[] = "0123456789abcdef";
+      s += "\\x";
+      s += hex[u >> 4];
+      s += hex[u & 15];
+    } else {
+      s += c;
+    }
+  }
+  return s + "\"";
+}
+
+std::string polygon(const Polygon& p) {
+  if (p.holes.empty()) return ring(p.outer);
+  std::string s = "{outer: " + ring(p.outer) + ", holes: [";
+  for (std::size_t h = 0; h < p.holes.size(); ++h) s += (h > 0 ? ", " : "") + ring(p.holes[h]);
+  return s + "]}";
+}
+
+struct PointHash {
+  std::size_t operator()(Point p) const {
+    return std::hash<double>()(p.x + 0.0) * 31 ^ std::hash<double>()(p.y + 0.0);
+  }
+};
+
+// A ring that passes through a vertex more than once, split there into loops that do not.
+void split_loops(const Ring& ring, std::vector<Ring>& loops) {
+  Ring path;
+  std::unordered_map<Point, std::size_t, PointHash> at;  // index in `path`
+  for (std::size_t k = 0; k <= ring.size(); ++k) {
+    const Point p = ring[k % ring.size()];
+    const auto seen = at.find(p);
+    if (seen == at.end()) {
+      at.emplace(p, path.size());
+      path.push_back(p);
+      continue;
+    }
+    // Close the loop from the earlier visit of p to here; p stays on the path.
+    const std::size_t from = seen->second;
+    Ring loop(path.begin() + std::ptrdiff_t(from), path.end());
+    for (std::size_t i = from + 1; i < path.size(); ++i) at.erase(path[i]);
+    path.resize(from + 1);
+    if (loop.size() >= 3) loops.push_back(std::move(loop));
+  }
+}
+
+// Free space given as boundary rings (a navigation mesh's) as native obstacles: the outside of
+// the outermost free regions, as one obstacle reaching past the bounds with those regions as its
+// holes, and every island of blocked space with the free regions directly inside it as holes.
+std::vector<Obstacle> obstacles_around(const Scene& scene, const std::string& source) {
+  std::vector<Ring> loops;
+  for (const Ring& r : scene.free_boundary) split_loops(r, loops);
+  std::vector<double> area;
+  for (const Ring& l : loops) {
+    area.push_back(signed_area2(l));
+    if (area.back() == 0.0) {
+      throw InputError({source, 0, 0, ""},
+                       "the free space has a boundary of zero area near " + point(l.front()) +
+                           " (a wall of zero width), which native obstacles cannot represent");
+    }
+  }
+  // The loop directly around each loop: the smallest one holding a vertex of it not on its own
+  // boundary (loops meet only at vertices, so one such vertex decides).
+  std::vector<std::ptrdiff_t> parent(loops.size(), -1);
+  for (std::size_t i = 0; i < loops.size(); ++i) {
+    for (std::size_t j = 0; j < loops.size(); ++j) {
+      if (i == j || std::abs(area[j]) <= std::abs(area[i])) continue;
+      if (parent[i] >= 0 && std::abs(area[std::size_t(parent[i])]) <= std::abs(area[j])) continue;
+      for (const Point& p : loops[i]) {
+        const exact::Side side = exact::side_of_ring(loops[j], p);
+        if (side == exact::Side::boundary) continue;
+        if (side == exact::Side::inside) parent[i] = std::ptrdiff_t(j);
+        break;
+      }
+    }
+  }
+  Box box = bounding_box(scene.bounds);
+  for (const Ring& l : loops) box.expand(bounding_box(l));
+  const double margin = std::max({box.width(), box.height(), 1.0}) * 0.05;
+  std::vector<Polygon> shapes(1);
+  shapes[0].outer = {{box.min.x - margin, box.min.y - margin},
+                     {box.max.x + margin, box.min.y - margin},
+                     {box.max.x + margin, box.max.y + margin},
+                     {box.min.x - margin, box.max.y + margin}};
+  std::vector<std::size_t> shape_of(loops.size(), 0);
+  for (std::size_t i = 0; i < loops.size(); ++i) {
+    if (area[i] < 0) {  // clockwise: an island of blocked space
+      shape_of[i] = shapes.size();
+      shapes.push_back({Ring(loops[i].rbegin(), loops[i].rend()), {}});
+    }
+  }
+  for (std::size_t i = 0; i < loops.size(); ++i) {
+    if (area[i] > 0) {
+      const std::size_t owner = parent[i] < 0 ? 0 : shape_of[std::size_t(parent[i])];
+      shapes[owner].holes.push_back(loops[i]);
+    }
+  }
+  // Native holes may not touch their outer ring or each other.
+  for (const Polygon& shape : shapes) {
+    std::unordered_map<Point, std::size_t, PointHash> ring_of;
+    for (std::size_t r = 0; r <= shape.holes.size(); ++r) {
+      for (const Point& p : r == 0 ? shape.outer : shape.holes[r - 1]) {
+        const auto [it, fresh] = ring_of.emplace(p, r);
+        if (!fresh && it->second != r) {
+          throw InputError(
+              {source, 0, 0, ""},
+              "free regions touch at the single point " + point(p) +
+                  " where they would both be holes of one native obstacle; the native format "
+                  "does not allow holes that touch, so this free space cannot be converted");
+        }
+      }
+    }
+  }
+  std::vector<Obstacle> out;
+  for (Polygon& shape : shapes) out.push_back({std::move(shape), {}});
+  return out;
+}
+
+std::string plural(std::size_t n, const char* one, const char* many) {
+  return std::to_string(n) + " " + (n == 1 ? one : many);
+}
+
+}  // namespace
+
+NativeExport export_native_scene(const Scene& scene) {
+  NativeExport out;
+  const std::string source = scene.source.string();
+  std::vector<Obstacle> derived;
+  const std::vector<Obstacle>* obstacles = &scene.obstacles;
+  const bool raster = scene.cell_map.has_value() || scene.occupancy.has_value();
+  const std::size_t fills = scene.vectorisation ? scene.vectorisation->fills : 0;
+
+  if (raster) {
+    // The obstacles of a raster map are its blocked cells as rectangles plus the fills.
+    const std::size_t rectangles = scene.obstacles.size() - fills;
+    std::string note =
+        "the map's blocked cells are written as " + plural(rectangles, "rectangle", "rectangles");
+    if (fills > 0) {
+      note += " and the simplification's " + plural(fills, "fill polygon", "fill polygons") +
+              " (tolerance " + number(scene.vectorisation->tolerance) + ")";
+    }
+    if (scene.occupancy) {
+      note += "; which cells were occupied and which unknown (read as " +
+              std::string(scene.occupancy->unknown_free ? "free" : "blocked") +
+              ") is not kept, nor the image";
+    } else {
+      note +=
+          "; MovingAI scenarios (.scen) name cells, which the native scene does not have: "
+          "cell (x, y) is the point (x + 0.5, height - y - 0.5)";
+    }
+    out.notes.push_back(note);
+  } else if (!scene.free_boundary.empty()) {
+    if (scene.mesh && !scene.mesh->walls.empty()) {
+      throw InputError({source, 0, 0, ""},
+                       "the mesh has " + plural(scene.mesh->walls.size(), "wall", "walls") +
+                           " of zero width (constrained edges between traversable faces), which "
+                           "native obstacles cannot represent");
+    }
+    derived = obstacles_around(scene, source);
+    obstacles = &derived;
+    if (scene.mesh) {
+      out.notes.push_back(
+          "the mesh's own faces are not kept: the navmesh method triangulates the free space "
+          "again (as navmesh.source=rebuild does)");
+    }
+  }
+  out.notes.insert(out.notes.end(), scene.unused.begin(), scene.unused.end());
+  std::size_t references = 0;
+  for (const Query& q : scene.queries) references += q.reference_length.has_value() ? 1 : 0;
+  if (references > 0) {
+    out.notes.push_back("the reference lengths of " + plural(references, "query", "queries") +
+                        " are not kept");
+  }
+
+  std::string& y = out.text;
+  y += "# Native polynav scene (docs/scene-format.md)";
+  if (!source.empty()) y += ", converted from " + source;
+  y += ".\n";
+  for (const std::string& note : out.notes) y += "# Note: " + note + ".\n";
+  y += "version: 1\n";
+  if (!scene.name.empty()) y += "name: " + yaml_quoted(scene.name) + "\n";
+  if (scene.native_cell_size) y += "cell_size: " + number(*scene.native_cell_size) + "\n";
+  y += "bounds: " + ring(scene.bounds) + "\n";
+  if (scene.agent.radius != 0.0 || std::isfinite(scene.agent.max_climb)) {
+    y += "agent: {radius: " + number(scene.agent.radius) +
+         ", max_climb: " + number(scene.agent.max_climb) + "}\n";
+  }
+  if (!obstacles->empty()) {
+    y += "obstacles:\n";
+    for (const Obstacle& o : *obstacles) y += "  - " + polygon(o.shape) + "\n";
+  }
+  if (!scene.regions.empty()) {
+    y += "regions:\n";
+    for (const Region& r : scene.regions) {
+      y += "  - {";
+      if (!r.name.empty()) y += "name: " + yaml_quoted(r.name) + ", ";
+      y += "cost: " + number(r.cost) + ", ";
+      if (r.height) y += "height: " + number(*r.height) + ", ";
+      y += "polygon: " + ring(r.polygon) + "}\n";
+    }
+  }
+  if (!scene.queries.empty()) {
+    y += "queries:\n";
+    for (const Query& q : scene.queries) {
+      y += "  - {";
+      if (!q.name.empty()) y += "name: " + yaml_quoted(q.name) + ", ";
+      y += "start: " + point(q.start) + ", goal: " + point(q.goal) + "}\n";
+    }
+  }
+  return out;
+}
+
+}  // namespace polynav
