@@ -92,4 +92,19 @@ inline double polyline_length(const std::vector<Point>& path) {
   return s;
 }
 
+/// The total turning of a polyline: the sum of the absolute angles (radians) between consecutive
+/// segments. Zero-length segments are skipped.
+inline double turning_angle(const std::vector<Point>& path) {
+  double total = 0.0;
+  Point previous{0.0, 0.0};
+  for (std::size_t i = 1; i < path.size(); ++i) {
+    const Point d = path[i] - path[i - 1];
+    if (d.x == 0.0 && d.y == 0.0) continue;
+    if (previous.x != 0.0 || previous.y != 0.0)
+      total += std::abs(std::atan2(cross(previous, d), dot(previous, d)));
+    previous = d;
+  }
+  return total;
+}
+
 }  // namespace polynav

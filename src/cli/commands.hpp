@@ -13,6 +13,7 @@ void add_render_command(CLI::App& app);
 void add_plan_command(CLI::App& app);
 void add_scen_command(CLI::App& app);
 void add_reach_command(CLI::App& app);
+void add_experiment_command(CLI::App& app);  // and merge
 void add_methods_command(CLI::App& app);
 void add_convert_command(CLI::App& app);
 

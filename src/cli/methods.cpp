@@ -4,67 +4,25 @@
 #include <CLI/CLI.hpp>
 #include <iostream>
 #include <memory>
-#include <nlohmann/json.hpp>
 
 #include "commands.hpp"
 #include "common.hpp"
+#include "polynav/plan/json.hpp"
 #include "polynav/plan/registry.hpp"
 
 namespace polynav::cli {
 namespace {
 
-const char* type_name(OptionType type) {
-  switch (type) {
-    case OptionType::number:
-      return "number";
-    case OptionType::integer:
-      return "integer";
-    case OptionType::flag:
-      return "flag";
-    case OptionType::choice:
-      return "choice";
-  }
-  return "";
-}
-
 void print_options(const std::string& group, const std::vector<OptionSpec>& specs) {
   for (const OptionSpec& o : specs) {
-    std::cout << "    " << group << "." << o.name << "  (" << type_name(o.type) << ") "
+    std::cout << "    " << group << "." << o.name << "  (" << to_string(o.type) << ") "
               << o.limits_text() << "\n      " << o.doc << "\n";
   }
 }
 
-nlohmann::ordered_json options_json(const std::vector<OptionSpec>& specs) {
-  nlohmann::ordered_json out = nlohmann::ordered_json::array();
-  for (const OptionSpec& o : specs) {
-    nlohmann::ordered_json j;
-    j["name"] = o.name;
-    j["type"] = type_name(o.type);
-    j["default"] = o.default_value;
-    j["limits"] = o.limits_text();
-    if (!o.unit.empty()) j["unit"] = o.unit;
-    if (!o.choices.empty()) j["choices"] = o.choices;
-    j["doc"] = o.doc;
-    out.push_back(j);
-  }
-  return out;
-}
-
 int run_methods(bool json) {
   if (json) {
-    nlohmann::ordered_json j;
-    const auto rows = [](const auto& table) {
-      nlohmann::ordered_json out = nlohmann::ordered_json::array();
-      for (const auto& row : table)
-        out.push_back(
-            {{"name", row.name}, {"summary", row.summary}, {"options", options_json(row.options)}});
-      return out;
-    };
-    j["methods"] = rows(method_registry());
-    j["smoothers"] = rows(smoother_registry());
-    j["search"] = options_json(search_option_specs());
-    j["space"] = options_json(space_option_specs());
-    std::cout << j.dump(2) << "\n";
+    std::cout << registry_json() << "\n";
     return exit_ok;
   }
   std::cout << "Methods (--method NAME):\n";

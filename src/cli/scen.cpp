@@ -43,8 +43,14 @@ bool matches_reference(double length, double reference) {
 
 int run_scen(const ScenArgs& args, const SceneOptions& options) {
   const Scene scene = load_scene_with_options(args.scene, options);
-  const std::vector<Query> queries = load_scenario(args.scenario, scene);
-  Planner planner(scene, plan_options(args.method, options));
+  const PlanOptions plan = plan_options(args.method, options);
+  // A corner-aligned grid reads the scenario's cells as corners (the any-angle convention).
+  const auto& set = plan.settings.values();
+  const bool corners =
+      plan.method == "grid" && set.count("grid.align") && set.at("grid.align") == "corner";
+  const std::vector<Query> queries = load_scenario(
+      args.scenario, scene, corners ? ScenarioPoints::corners : ScenarioPoints::centres);
+  Planner planner(scene, plan);
 
   std::ofstream csv;
   if (!args.csv.empty()) {
@@ -126,7 +132,8 @@ void add_scen_command(CLI::App& app) {
       ->type_name("FILE");
   cmd->footer(
       std::string("Coordinates are cells on a MovingAI map (start and goal at cell "
-                  "centres) and points on any other scene. A length matches its "
+                  "centres, or at their top-left corners with --set grid.align=corner) and "
+                  "points on any other scene. A length matches its "
                   "reference within half a unit of its 6th significant digit. Smoothing "
                   "is off by default so that lengths compare with grid optima.\n\n"
                   "Examples:\n"

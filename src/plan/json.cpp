@@ -42,4 +42,35 @@ std::string plan_result_json(const PlanResult& r, std::string_view query_name) {
   return j.dump();
 }
 
+std::string registry_json(int indent) {
+  const auto options_json = [](const std::vector<OptionSpec>& specs) {
+    nlohmann::ordered_json out = nlohmann::ordered_json::array();
+    for (const OptionSpec& o : specs) {
+      nlohmann::ordered_json j;
+      j["name"] = o.name;
+      j["type"] = to_string(o.type);
+      j["default"] = o.default_value;
+      j["limits"] = o.limits_text();
+      if (!o.unit.empty()) j["unit"] = o.unit;
+      if (!o.choices.empty()) j["choices"] = o.choices;
+      j["doc"] = o.doc;
+      out.push_back(j);
+    }
+    return out;
+  };
+  const auto rows = [&](const auto& table) {
+    nlohmann::ordered_json out = nlohmann::ordered_json::array();
+    for (const auto& row : table)
+      out.push_back(
+          {{"name", row.name}, {"summary", row.summary}, {"options", options_json(row.options)}});
+    return out;
+  };
+  nlohmann::ordered_json j;
+  j["methods"] = rows(method_registry());
+  j["smoothers"] = rows(smoother_registry());
+  j["search"] = options_json(search_option_specs());
+  j["space"] = options_json(space_option_specs());
+  return j.dump(indent);
+}
+
 }  // namespace polynav

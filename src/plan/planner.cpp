@@ -28,6 +28,7 @@ FreeSpaceOptions free_space_options(const Settings& settings) {
   const OptionValues values("space", space_option_specs(), settings);
   FreeSpaceOptions options;
   options.inflation_tolerance = values.number("inflation_tolerance");
+  options.open_gaps = values.text("gaps") == "open";
   return options;
 }
 
@@ -54,6 +55,7 @@ Planner::Planner(std::shared_ptr<const FreeSpace> space, std::unique_ptr<Method>
                  PlanOptions options)
     : options_(std::move(options)), space_(std::move(space)) {
   find_smoother(options_.smoother);
+  for (const std::string& name : options_.also_smooth) find_smoother(name);
   OptionValues("search", search_option_specs(), options_.settings);
   prepare(std::move(method));
 }
@@ -69,9 +71,13 @@ void Planner::build_method() {
 
 void Planner::prepare(std::unique_ptr<Method> method) {
   method_ = std::move(method);
-  const SmootherEntry& smoother = find_smoother(options_.smoother);
-  smoother_ = &smoother;
-  smoother_options_ = OptionValues(smoother.name, smoother.options, options_.settings);
+  smoothers_.clear();
+  for (const std::string* name = &options_.smoother;;) {
+    const SmootherEntry& entry = find_smoother(*name);
+    smoothers_.push_back({&entry, OptionValues(entry.name, entry.options, options_.settings)});
+    if (smoothers_.size() > options_.also_smooth.size()) break;
+    name = &options_.also_smooth[smoothers_.size() - 1];
+  }
   query_options_.search =
       search_options(OptionValues("search", search_option_specs(), options_.settings));
   query_options_.record_expanded = options_.record_expanded;
@@ -116,22 +122,40 @@ PlanResult Planner::plan(Point start, Point goal) const {
   return plan(start, std::span<const Point>(&goal, 1));
 }
 
-PlanResult Planner::plan(Point start, std::span<const Point> goals_in) const {
+PlanResult Planner::plan(Point start, std::span<const Point> goals) const {
   PlanResult result;
+  result.start = start;
+  const RawPath raw = search(result, goals);
+  if (!raw.points.empty()) finish(result, raw, 0);
+  return result;
+}
+
+std::vector<PlanResult> Planner::plan_each(Point start, Point goal) const {
+  PlanResult searched;
+  searched.start = start;
+  const RawPath raw = search(searched, std::span<const Point>(&goal, 1));
+  std::vector<PlanResult> results(smoothers_.size(), searched);
+  for (std::size_t k = 0; k < results.size(); ++k) {
+    results[k].smoother = smoothers_[k].entry->name;
+    if (!raw.points.empty()) finish(results[k], raw, k);
+  }
+  return results;
+}
+
+RawPath Planner::search(PlanResult& result, std::span<const Point> goals_in) const {
   const Discretisation& d = method_->discretisation();
   result.method = std::string(d.method());
   result.smoother = options_.smoother;
-  result.start = start;
   result.goal = goals_in.empty() ? Point{} : goals_in.front();
   result.stats.nodes = d.node_count();
   result.stats.build_ms = build_ms_;
   if (goals_in.empty()) {
     result.message = "the goal set is empty";
-    return result;
+    return {};
   }
   if (std::string why = check_point(result.start, "start"); !why.empty()) {
     result.message = std::move(why);
-    return result;
+    return {};
   }
   std::vector<Point> goals(goals_in.begin(), goals_in.end());
   for (std::size_t i = 0; i < goals.size(); ++i) {
@@ -139,7 +163,7 @@ PlanResult Planner::plan(Point start, std::span<const Point> goals_in) const {
     if (std::string why = check_point(goals[i], name.c_str()); !why.empty()) {
       result.goal = goals[i];
       result.message = std::move(why);
-      return result;
+      return {};
     }
   }
   result.goal = goals.front();
@@ -153,7 +177,7 @@ PlanResult Planner::plan(Point start, std::span<const Point> goals_in) const {
     result.message = goals.size() == 1
                          ? "start and goal lie in different connected components of free space"
                          : "no goal lies in the start's connected component of free space";
-    return result;
+    return {};
   }
 
   const auto t_search = Clock::now();
@@ -173,16 +197,20 @@ PlanResult Planner::plan(Point start, std::span<const Point> goals_in) const {
   result.stats.expanded = raw.stats.expanded;
   result.stats.generated = raw.stats.generated;
   result.expanded = std::move(raw.expanded);
-  if (raw.points.empty()) return result;
-
+  if (raw.points.empty()) return raw;
   result.raw_waypoints = raw.points;
   result.corridor = raw.corridor;
   result.raw_length = polyline_length(raw.points);
   result.raw_cost = space_->path_cost(raw.points);
+  return raw;
+}
 
+void Planner::finish(PlanResult& result, const RawPath& raw, std::size_t k) const {
   const auto t_smooth = Clock::now();
   std::vector<Point> smoothed = raw.points;
-  if (std::string note = smoother_->run(*space_, raw, smoother_options_, smoothed); !note.empty())
+  const Smoother& smoother = smoothers_[k];
+  if (std::string note = smoother.entry->run(*space_, raw, smoother.options, smoothed);
+      !note.empty())
     result.message = result.message.empty() ? std::move(note) : result.message + "; " + note;
   const PathSimplifier checker(*space_);
   if (!checker.is_valid(smoothed)) {
@@ -196,14 +224,13 @@ PlanResult Planner::plan(Point start, std::span<const Point> goals_in) const {
                        " path failed the exact validity check (a defect: please report the scene "
                        "and query)";
       result.waypoints.clear();
-      return result;
+      return;
     }
   }
   result.stats.smooth_ms = ms_since(t_smooth);
   result.waypoints = std::move(smoothed);
   result.length = polyline_length(result.waypoints);
   result.cost = space_->path_cost(result.waypoints);
-  return result;
 }
 
 Reach Planner::reach(Point from, double max_cost) const {

@@ -73,6 +73,7 @@ std::unique_ptr<Method> build_grid(const FreeSpace& space, const OptionValues& o
   options.connectivity = int(o.integer("connectivity"));
   options.heuristic = parse_grid_heuristic(o.text("heuristic"));
   options.max_cells = count_or_unlimited(o.number("max_cells"));
+  options.align = o.text("align") == "corner" ? GridAlign::corner : GridAlign::centre;
   return std::make_unique<MethodOf<OccupancyGrid>>(space, options);
 }
 
@@ -114,6 +115,25 @@ std::string smooth_shortcut(const FreeSpace& space, const RawPath&, const Option
   const PathSimplifier simplifier(space);
   simplifier.remove_collinear(waypoints);
   simplifier.shortcut(waypoints);
+  simplifier.remove_collinear(waypoints);
+  return {};
+}
+
+std::string smooth_tentpole(const FreeSpace& space, const RawPath&, const OptionValues&,
+                            std::vector<Point>& waypoints) {
+  const PathSimplifier simplifier(space);
+  simplifier.remove_collinear(waypoints);
+  simplifier.tentpole(waypoints);
+  simplifier.remove_collinear(waypoints);
+  return {};
+}
+
+std::string smooth_shortcut_optimal(const FreeSpace& space, const RawPath&, const OptionValues& o,
+                                    std::vector<Point>& waypoints) {
+  // Every raw waypoint stays a candidate bend point (collinear ones too: the best shortcut may
+  // leave a straight run from its middle).
+  const PathSimplifier simplifier(space);
+  simplifier.shortcut_optimal(waypoints, count_or_unlimited(o.number("window")));
   simplifier.remove_collinear(waypoints);
   return {};
 }
@@ -160,7 +180,11 @@ const std::vector<MethodEntry>& method_registry() {
         integer("connectivity", "8", "4 (orthogonal moves) or 8 (plus diagonals)", 4, {"4", "8"}),
         choice("heuristic", "auto", "auto = octile for 8-connected, manhattan for 4-connected",
                {"auto", "manhattan", "octile", "chebyshev", "euclidean", "zero"}),
-        integer("max_cells", "33554432", "memory budget: a larger grid is refused", 1)},
+        integer("max_cells", "33554432", "memory budget: a larger grid is refused", 1),
+        choice("align", "centre",
+               "path vertices at cell centres, or at cell corners (the any-angle literature's "
+               "grids: a move along a cell side needs a free cell beside it, a diagonal its cell)",
+               {"centre", "corner"})},
        build_grid},
       {"quadtree",
        "adaptive quadtree: free square leaves, large in open space and small near obstacles, "
@@ -214,6 +238,19 @@ const std::vector<SmootherEntry>& smoother_registry() {
        "the exact cost; then drop collinear points",
        {},
        smooth_shortcut},
+      {"tentpole",
+       "greedy line of sight that, where a sightline breaks, backtracks to the bend point giving "
+       "the cheaper path (Central64 report, 2023); never raises the exact cost",
+       {},
+       smooth_tentpole},
+      {"shortcut-optimal",
+       "the cheapest path through the raw waypoints' mutual visibility (dynamic programming); "
+       "never costlier than shortcut or tentpole",
+       {integer("window", "256",
+                "predecessors tried per waypoint: exact within the waypoints on paths of up to "
+                "window + 1 of them; the work grows as waypoints x window",
+                1)},
+       smooth_shortcut_optimal},
       {"funnel",
        "string pulling through the raw path's corridor of portals (navmesh, grid): the shortest "
        "path within the corridor; per run of equal cost in weighted scenes, never costlier",
@@ -244,6 +281,10 @@ const std::vector<OptionSpec>& space_option_specs() {
       number("inflation_tolerance", "0",
              "how far inflated obstacles may exceed the exact disc sum; 0 = 1% of the radius",
              "scene units", 0.0),
+      choice("gaps", "closed",
+             "closed: no path passes where two blocked parts touch at a point; open: paths may "
+             "(the any-angle literature's convention)",
+             {"closed", "open"}),
   };
   return specs;
 }

@@ -361,7 +361,7 @@ class ScenarioRow {
 }  // namespace
 
 std::vector<Query> parse_scenario(std::string_view text, const std::string& file_name,
-                                  const Scene& scene) {
+                                  const Scene& scene, ScenarioPoints points) {
   reader_text::LineReader lines(text);
   std::optional<std::string_view> first;
   while ((first = lines.next()) && reader_text::is_blank(*first)) {
@@ -417,7 +417,8 @@ std::vector<Query> parse_scenario(std::string_view text, const std::string& file
                "the " + std::string(role) + " cell (" + std::to_string(cx) + ", " +
                    std::to_string(cy) + ") is blocked in " + quote(scene.name));
         }
-        return cells->cell_centre(cx, cy);
+        return points == ScenarioPoints::corners ? cells->cell_corner(cx, cy)
+                                                 : cells->cell_centre(cx, cy);
       };
       query.start = cell_point(4, "start");
       query.goal = cell_point(6, "goal");
@@ -434,9 +435,10 @@ std::vector<Query> parse_scenario(std::string_view text, const std::string& file
   return queries;
 }
 
-std::vector<Query> load_scenario(const std::filesystem::path& path, const Scene& scene) {
-  return parse_scenario(reader_text::read_file(path, max_scenario_file_bytes), path.string(),
-                        scene);
+std::vector<Query> load_scenario(const std::filesystem::path& path, const Scene& scene,
+                                 ScenarioPoints points) {
+  return parse_scenario(reader_text::read_file(path, max_scenario_file_bytes), path.string(), scene,
+                        points);
 }
 
 }  // namespace polynav

@@ -51,7 +51,8 @@ Scene parse_polyanya_mesh(std::string_view text, const std::string& file_name);
 // and goal cells must be free; elsewhere coordinates are points used as written, in the scene's
 // own axes. A negative column 9 (-1 in several published files) means no reference length.
 std::vector<Query> parse_scenario(std::string_view text, const std::string& file_name,
-                                  const Scene& scene);
+                                  const Scene& scene,
+                                  ScenarioPoints points = ScenarioPoints::centres);
 
 // Small text utilities shared by the line-oriented readers above.
 namespace reader_text {

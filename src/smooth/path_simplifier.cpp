@@ -1,18 +1,32 @@
 #include "polynav/smooth/path_simplifier.hpp"
 
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+
 #include "polynav/kernel/exact.hpp"
 #include "polynav/space/free_space.hpp"
 
 namespace polynav {
 
-bool PathSimplifier::shortcut(std::vector<Point>& path) const {
-  if (path.size() < 3) return false;
-  const FreeSpace& space = *space_;
-  // prefix[k]: exact cost of the path up to waypoint k, to compare a shortcut with the part of
-  // the path it replaces (in weighted scenes a straight line can cost more).
+namespace {
+
+// prefix[k]: exact cost of the path up to waypoint k, to compare a shortcut with the part of the
+// path it replaces (in weighted scenes a straight line can cost more).
+std::vector<double> prefix_costs(const FreeSpace& space, const std::vector<Point>& path) {
   std::vector<double> prefix(path.size(), 0.0);
   for (std::size_t k = 1; k < path.size(); ++k)
     prefix[k] = prefix[k - 1] + space.segment_cost(path[k - 1], path[k]);
+  return prefix;
+}
+
+}  // namespace
+
+bool PathSimplifier::shortcut(std::vector<Point>& path) const {
+  if (path.size() < 3) return false;
+  const FreeSpace& space = *space_;
+  const std::vector<double> prefix = prefix_costs(space, path);
   std::vector<Point> out{path.front()};
   bool changed = false;
   for (std::size_t i = 0; i + 1 < path.size();) {
@@ -29,6 +43,102 @@ bool PathSimplifier::shortcut(std::vector<Point>& path) const {
     i = best;
   }
   path = std::move(out);
+  return changed;
+}
+
+bool PathSimplifier::tentpole(std::vector<Point>& path) const {
+  if (path.size() < 3) return false;
+  const FreeSpace& space = *space_;
+  const std::vector<double> prefix = prefix_costs(space, path);
+  // Whether the straight move from waypoint i to waypoint j may replace the path between them,
+  // the path arriving at i from `before` (nullptr at the start).
+  const auto may_join = [&](const Point* before, std::size_t i, std::size_t j) {
+    if (j == i + 1) return before == nullptr || space.turn_is_free(*before, path[i], path[j]);
+    return space.traversable(path[i], path[j]) &&
+           (before == nullptr || space.turn_is_free(*before, path[i], path[j])) &&
+           space.segment_cost(path[i], path[j]) <= (prefix[j] - prefix[i]) * (1.0 + 1e-12);
+  };
+  std::vector<Point> out{path.front()};
+  std::size_t anchor = 0;
+  while (anchor + 1 < path.size()) {
+    const Point* before = out.size() >= 2 ? &out[out.size() - 2] : nullptr;
+    std::size_t last = anchor + 1;
+    while (last + 1 < path.size() && may_join(before, anchor, last + 1)) ++last;
+    if (last + 1 == path.size()) {
+      out.push_back(path.back());
+      break;
+    }
+    // The sightline breaks at k = last + 1: bend where anchor -> j -> k is cheapest.
+    const std::size_t k = last + 1;
+    std::size_t bend = last;
+    double best = std::numeric_limits<double>::infinity();
+    for (std::size_t j = anchor + 1; j <= last; ++j) {
+      const double via =
+          (j == anchor + 1 ? prefix[j] - prefix[anchor]
+                           : space.segment_cost(path[anchor], path[j])) +
+          (j + 1 == k ? prefix[k] - prefix[j] : space.segment_cost(path[j], path[k]));
+      if (via >= best) continue;
+      // Every j up to `last` is seen from the anchor already; j must see k.
+      if (j != last && !may_join(&path[anchor], j, k)) continue;
+      best = via;
+      bend = j;
+    }
+    out.push_back(path[bend]);
+    anchor = bend;
+  }
+  const bool changed = out.size() != path.size();
+  path = std::move(out);
+  return changed;
+}
+
+bool PathSimplifier::shortcut_optimal(std::vector<Point>& path, std::size_t window) const {
+  if (path.size() < 3) return false;
+  const FreeSpace& space = *space_;
+  const std::size_t n = path.size();
+  window = std::max<std::size_t>(window, 1);
+  const std::vector<double> prefix = prefix_costs(space, path);
+  constexpr std::size_t none = std::numeric_limits<std::size_t>::max();
+  std::vector<double> cost(n, std::numeric_limits<double>::infinity());
+  std::vector<std::size_t> parent(n, none);
+  cost[0] = 0.0;
+  std::vector<std::pair<double, std::size_t>> candidates;
+  for (std::size_t j = 1; j < n; ++j) {
+    candidates.clear();
+    for (std::size_t i = j > window ? j - window : 0; i < j; ++i) {
+      if (!std::isfinite(cost[i])) continue;
+      const double step = i + 1 == j ? prefix[j] - prefix[i] : space.segment_cost(path[i], path[j]);
+      // A straight move may not cost more than the path it replaces.
+      if (i + 1 != j && step > (prefix[j] - prefix[i]) * (1.0 + 1e-12)) continue;
+      candidates.push_back({cost[i] + step, i});
+    }
+    std::sort(candidates.begin(), candidates.end());
+    for (const auto& [total, i] : candidates) {
+      if (i + 1 != j && !space.traversable(path[i], path[j])) continue;
+      if (parent[i] != none && !space.turn_is_free(path[parent[i]], path[i], path[j])) continue;
+      cost[j] = total;
+      parent[j] = i;
+      break;
+    }
+  }
+  std::vector<Point> best;
+  if (std::isfinite(cost[n - 1])) {
+    for (std::size_t k = n - 1; k != none; k = parent[k]) best.push_back(path[k]);
+    std::reverse(best.begin(), best.end());
+  } else {
+    best = path;
+  }
+  // Never worse than the greedy passes (see the declaration).
+  for (const bool use_tentpole : {false, true}) {
+    std::vector<Point> other = path;
+    if (use_tentpole) {
+      tentpole(other);
+    } else {
+      shortcut(other);
+    }
+    if (space.path_cost(other) < space.path_cost(best)) best = std::move(other);
+  }
+  const bool changed = best.size() != path.size();
+  path = std::move(best);
   return changed;
 }
 

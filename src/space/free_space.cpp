@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <numeric>
 #include <sstream>
 
 #include "configuration_space.hpp"
@@ -47,6 +48,7 @@ struct FreeSpace::Impl {
   std::vector<Obstacle> original_obstacles;
   bool given_free_space = false;  // the scene defined free space directly (map, mesh)
   double tolerance = 0.0;
+  bool open_gaps = false;
 
   std::vector<BoundaryRing> rings;
   std::vector<double> ring_area;  // |area| of each ring
@@ -81,6 +83,8 @@ struct FreeSpace::Impl {
     return exact::orientation(u, v, c) * exact::orientation(u, v, p) < 0;
   }
   void label_components_by_nesting();
+  // With open gaps: components whose boundaries share a point are one, relabelled 0 .. n-1.
+  void join_components_at_pinches();
   // Crossing parity of a ray from p towards +x; sets on_boundary when p lies on an edge.
   // With `per_ring`, also counts crossings per ring.
   bool ray_parity(Point p, bool& on_boundary, std::vector<std::uint32_t>* per_ring) const;
@@ -106,9 +110,10 @@ void FreeSpace::Impl::build_edges() {
 
 void FreeSpace::Impl::build_index() {
   grid = detail::EdgeGrid(edges, box);
+  if (open_gaps) join_components_at_pinches();
   std::vector<std::uint32_t> edge_component(edges.size());
   for (std::size_t e = 0; e < edges.size(); ++e) edge_component[e] = rings[edge_ring[e]].component;
-  stars = detail::VertexStars(edges, edge_component);
+  stars = detail::VertexStars(edges, edge_component, open_gaps);
   build_references();
 }
 
@@ -188,6 +193,31 @@ bool FreeSpace::Impl::ray_parity(Point p, bool& on_boundary,
   return odd;
 }
 
+void FreeSpace::Impl::join_components_at_pinches() {
+  std::vector<std::uint32_t> parent(components);
+  std::iota(parent.begin(), parent.end(), 0u);
+  const auto find = [&](std::uint32_t c) {
+    while (parent[c] != c) c = parent[c] = parent[parent[c]];
+    return c;
+  };
+  // Rings meet only at vertices: sort the vertices with their components and join equal points.
+  std::vector<std::pair<Point, std::uint32_t>> ends;
+  ends.reserve(edges.size());
+  for (std::size_t e = 0; e < edges.size(); ++e)
+    ends.push_back({edges[e].a, rings[edge_ring[e]].component});
+  std::sort(ends.begin(), ends.end(), [](const auto& l, const auto& r) {
+    return l.first.x < r.first.x || (l.first.x == r.first.x && l.first.y < r.first.y);
+  });
+  for (std::size_t i = 1; i < ends.size(); ++i)
+    if (ends[i].first == ends[i - 1].first) parent[find(ends[i].second)] = find(ends[i - 1].second);
+  std::vector<std::uint32_t> label(components, std::uint32_t(-1));
+  std::uint32_t next = 0;
+  for (std::uint32_t c = 0; c < components; ++c)
+    if (label[find(c)] == std::uint32_t(-1)) label[find(c)] = next++;
+  for (BoundaryRing& ring : rings) ring.component = label[find(ring.component)];
+  components = next;
+}
+
 void FreeSpace::Impl::label_components_by_nesting() {
   // Rings given directly (maps, meshes) come without component labels: an outer ring (counter-
   // clockwise) starts a component, and each hole belongs to the smallest outer ring around it.
@@ -241,6 +271,7 @@ FreeSpace::FreeSpace(const Scene& scene, FreeSpaceOptions options) : impl_(new I
   s.given_free_space = !scene.free_boundary.empty();
   s.tolerance =
       options.inflation_tolerance > 0.0 ? options.inflation_tolerance : 0.01 * scene.agent.radius;
+  s.open_gaps = options.open_gaps;
   for (const Region& region : s.regions) {
     s.region_boxes.push_back(bounding_box(region.polygon));
     s.min_cost = std::min(s.min_cost, region.cost);
@@ -366,7 +397,7 @@ bool FreeSpace::line_of_sight(Point a, Point b) const {
     if (rays.empty()) continue;
     const bool passes = v == a   ? detail::free_direction(v, b, rays)
                         : v == b ? detail::free_direction(v, a, rays)
-                                 : detail::passes_through(a, b, v, rays);
+                                 : detail::passes_through(a, b, v, rays, s.open_gaps);
     if (!passes) return false;
     touched = true;
   }
@@ -383,15 +414,17 @@ bool FreeSpace::turn_is_free(Point from, Point w, Point to) const {
   std::size_t count = 0;
   for (std::uint32_t e : s.grid.edges_in(s.grid.bucket(w))) {
     const Point u = s.edges[e].a, v = s.edges[e].b;
-    if (u == w) return detail::turn_is_free(from, w, to, s.stars.rays(s.stars.start_of(e)));
-    if (v == w) return detail::turn_is_free(from, w, to, s.stars.rays(s.stars.end_of(e)));
+    if (u == w)
+      return detail::turn_is_free(from, w, to, s.stars.rays(s.stars.start_of(e)), s.open_gaps);
+    if (v == w)
+      return detail::turn_is_free(from, w, to, s.stars.rays(s.stars.end_of(e)), s.open_gaps);
     if (count < 4 && exact::on_segment(u, v, w)) {
       rays[count++] = {v, true};
       rays[count++] = {u, false};
     }
   }
   if (count == 0) return true;  // w is not on the boundary
-  return detail::turn_is_free(from, w, to, std::span<const detail::Ray>(rays, count));
+  return detail::turn_is_free(from, w, to, std::span<const detail::Ray>(rays, count), s.open_gaps);
 }
 
 BoxClass FreeSpace::classify(const Box& box) const {
@@ -630,6 +663,38 @@ std::optional<Point> FreeSpace::nearest_free(Point p) const {
   return std::nullopt;
 }
 
+double FreeSpace::clearance(Point a, Point b) const {
+  const Impl& s = *impl_;
+  if (s.edges.empty()) return std::numeric_limits<double>::infinity();
+  // Distance between two segments that do not cross: the least of the four endpoint-to-segment
+  // distances; 0 when they cross or touch.
+  const auto segment_distance = [](Point p, Point q, Point u, Point v) {
+    const double d1 = cross(q - p, u - p), d2 = cross(q - p, v - p);
+    const double d3 = cross(v - u, p - u), d4 = cross(v - u, q - u);
+    if (((d1 < 0 && d2 > 0) || (d1 > 0 && d2 < 0)) && ((d3 < 0 && d4 > 0) || (d3 > 0 && d4 < 0)))
+      return 0.0;
+    return std::min(
+        {distance(p, closest_on_segment(u, v, p)), distance(q, closest_on_segment(u, v, q)),
+         distance(u, closest_on_segment(p, q, u)), distance(v, closest_on_segment(p, q, v))});
+  };
+  // Every edge within distance r of ab meets ab's box grown by r, so it is listed in a cell
+  // there: grow r until the best distance found is within it.
+  const Box whole = s.box;
+  const double extent = std::max(whole.max.x - whole.min.x, whole.max.y - whole.min.y);
+  double best = std::numeric_limits<double>::infinity();
+  for (double r = extent / std::max(s.grid.columns(), 1);; r *= 2.0) {
+    const Box grown{{std::min(a.x, b.x) - r, std::min(a.y, b.y) - r},
+                    {std::max(a.x, b.x) + r, std::max(a.y, b.y) + r}};
+    s.grid.for_each_cell_in(grown, [&](std::size_t cell) {
+      for (std::uint32_t e : s.grid.edges_in(cell))
+        best = std::min(best, segment_distance(a, b, s.edges[e].a, s.edges[e].b));
+    });
+    const bool covers = grown.min.x <= whole.min.x && grown.min.y <= whole.min.y &&
+                        grown.max.x >= whole.max.x && grown.max.y >= whole.max.y;
+    if (best <= r || covers) return best;
+  }
+}
+
 std::optional<std::uint32_t> FreeSpace::component(Point p) const {
   const Impl& s = *impl_;
   thread_local std::vector<std::uint32_t> per_ring;
@@ -652,6 +717,10 @@ std::optional<std::uint32_t> FreeSpace::component(Point p) const {
       innermost = r;
   if (!innermost) return std::nullopt;
   return s.rings[*innermost].component;
+}
+
+bool FreeSpace::open_gaps() const {
+  return impl_->open_gaps;
 }
 
 std::size_t FreeSpace::component_count() const {

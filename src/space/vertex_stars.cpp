@@ -59,7 +59,8 @@ bool free_direction(Point v, Point q, std::span<const Ray> rays) {
   return free_after(v, q, rays);
 }
 
-bool passes_through(Point a, Point b, Point v, std::span<const Ray> rays) {
+bool passes_through(Point a, Point b, Point v, std::span<const Ray> rays, bool open_gaps) {
+  if (open_gaps) return free_direction(v, a, rays) && free_direction(v, b, rays);
   // If boundary edges leave v into both sides of the segment's line, blocked parts lie on both
   // sides: the segment would enter an obstacle or slip through a zero-width gap between two that
   // touch.
@@ -72,8 +73,11 @@ bool passes_through(Point a, Point b, Point v, std::span<const Ray> rays) {
   return (!edges_left && free_after(v, b, rays)) || (!edges_right && free_after(v, a, rays));
 }
 
-bool turn_is_free(Point from, Point w, Point to, std::span<const Ray> rays) {
+bool turn_is_free(Point from, Point w, Point to, std::span<const Ray> rays, bool open_gaps) {
   if (rays.empty()) return true;  // w is inside free space
+  // With open gaps the path may cross between blocked parts touching at w; it must only not
+  // enter one. (Where one blocked sector meets w, that is the same as one side being free.)
+  if (open_gaps) return free_direction(w, from, rays) && free_direction(w, to, rays);
   // The turn sweeps counter-clockwise from `from` to `to`, or the other way round; one of the
   // two sectors must hold no boundary edge and be free.
   const auto sector_free = [&](Point first, Point last) {
@@ -89,7 +93,8 @@ bool turn_is_free(Point from, Point w, Point to, std::span<const Ray> rays) {
   return sector_free(from, to) || sector_free(to, from);
 }
 
-VertexStars::VertexStars(std::span<const Segment> edges, std::span<const std::uint32_t> component) {
+VertexStars::VertexStars(std::span<const Segment> edges, std::span<const std::uint32_t> component,
+                         bool open_gaps) {
   // Vertices: the distinct edge ends.
   points_.reserve(edges.size());
   for (const Segment& e : edges) points_.push_back(e.a);
@@ -151,7 +156,17 @@ VertexStars::VertexStars(std::span<const Segment> edges, std::span<const std::ui
       sorted_component.push_back(ray_component[i]);
     }
     std::copy(sorted.begin(), sorted.end(), rays_.begin() + std::ptrdiff_t(first));
-    for (std::size_t q = 0; q < k; ++q) {
+    for (std::size_t q = 0; q < k && open_gaps; ++q) {
+      // A blocked sector, from an incoming ray counter-clockwise to the next (outgoing) one: a
+      // path may bend around it when it is narrower than 180 degrees (a wall's end included).
+      const Ray& in = sorted[q];
+      const Ray& out = sorted[(q + 1) % k];
+      if (in.outgoing || !out.outgoing) continue;
+      const int o = exact::orientation(at, in.toward, out.toward);
+      if (o > 0 || (o == 0 && same_direction(at, in.toward, out.toward)))
+        corners_.push_back({at, in.toward, out.toward, sorted_component[q]});
+    }
+    for (std::size_t q = 0; q < k && !open_gaps; ++q) {
       const Ray& out = sorted[q];
       const Ray& in = sorted[(q + 1) % k];
       if (!out.outgoing || in.outgoing) continue;  // not a free sector (or malformed rings)

@@ -35,11 +35,12 @@ bool free_after(Point v, Point q, std::span<const Ray> rays);
 /// Whether direction q at v lies in the closure of free space.
 bool free_direction(Point v, Point q, std::span<const Ray> rays);
 /// Whether the closed segment ab, which passes through the boundary point v strictly between a
-/// and b, may do so: one side of it must be wholly free near v.
-bool passes_through(Point a, Point b, Point v, std::span<const Ray> rays);
+/// and b, may do so: one side of it must be wholly free near v. With open gaps (blocked parts
+/// touching at v do not close the way between them) both of its directions must be free.
+bool passes_through(Point a, Point b, Point v, std::span<const Ray> rays, bool open_gaps);
 /// Whether a path arriving at w from `from` and leaving towards `to` sweeps through free space
-/// on one side (see FreeSpace::turn_is_free).
-bool turn_is_free(Point from, Point w, Point to, std::span<const Ray> rays);
+/// on one side (see FreeSpace::turn_is_free); with open gaps, whether both directions are free.
+bool turn_is_free(Point from, Point w, Point to, std::span<const Ray> rays, bool open_gaps);
 
 /// The stars of all boundary vertices, built once per FreeSpace.
 class VertexStars {
@@ -47,7 +48,10 @@ class VertexStars {
   VertexStars() = default;
   /// @param edges directed boundary edges (free space on their left), ring by ring
   /// @param component the free-space component of each edge
-  VertexStars(std::span<const Segment> edges, std::span<const std::uint32_t> component);
+  /// @param open_gaps blocked parts touching at a point leave the way between them open: the
+  ///        corners are then the convex corners of each blocked sector, pinches included
+  VertexStars(std::span<const Segment> edges, std::span<const std::uint32_t> component,
+              bool open_gaps);
 
   /// The vertex at the start of edge e (its end is the start of the next edge of the ring).
   std::uint32_t start_of(std::uint32_t e) const { return edge_start_[e]; }
@@ -57,7 +61,8 @@ class VertexStars {
     return {rays_.data() + offsets_[v], rays_.data() + offsets_[v + 1]};
   }
   std::size_t size() const { return points_.size(); }
-  /// The corners: free sectors wider than 180 degrees, in the order of their vertices.
+  /// The corners: free sectors wider than 180 degrees (with open gaps: blocked sectors narrower
+  /// than 180 degrees), in the order of their vertices.
   const std::vector<Corner>& corners() const { return corners_; }
 
  private:

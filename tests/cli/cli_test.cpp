@@ -4,6 +4,7 @@
 
 #include <fcntl.h>
 #include <gtest/gtest.h>
+#include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -832,6 +833,133 @@ TEST_F(Cli, ScenComparesWithTheReferenceColumnAndWritesCsv) {
   EXPECT_EQ(bad.exit_code, 2);
   expect_one_error_line(bad);
   EXPECT_TRUE(contains(bad.err, "bad.scen:2")) << bad.err;
+}
+
+TEST_F(Cli, ExperimentWritesRowsSummaryPlotAndLogAndMergesShards) {
+  const std::string maze = (fs::path(POLYNAV_SOURCE_DIR) / "scenes" / "maze.yaml").string();
+  const std::vector<std::string> common = {"experiment",  maze,
+                                           "--random",    "7",
+                                           "--seed",      "5",
+                                           "--methods",   "grid:connectivity=4,visgraph",
+                                           "--smoothers", "none,shortcut"};
+  auto with = [&](std::vector<std::string> extra) {
+    std::vector<std::string> args = common;
+    args.insert(args.end(), extra.begin(), extra.end());
+    return args;
+  };
+  const fs::path whole = dir_ / "whole.csv", plot = dir_ / "plot.svg", log = dir_ / "run.log";
+  const RunResult r = run(with({"--out", whole.string(), "--plot", plot.string(), "--ompl-log",
+                                log.string(), "--jobs", "2"}));
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_TRUE(contains(r.out, "grid[connectivity=4] + shortcut")) << r.out;
+  EXPECT_TRUE(contains(r.out, "mean length")) << r.out;
+  const std::string csv = read_file(whole);
+  EXPECT_EQ(line_count(csv), 1u + 2 * 2 * 7);
+  const test::XmlCheck check = test::check_xml(read_file(plot));
+  EXPECT_EQ(check.problem, "");
+  EXPECT_EQ(missing_groups(check, {"ratio-plot", "time-plot", "legend"}),
+            std::vector<std::string>{});
+  EXPECT_TRUE(contains(read_file(log), "4 planners")) << read_file(log);
+
+  // Shards joined by merge give the unsharded rows (timings aside).
+  std::vector<std::string> parts;
+  for (const char* k : {"2/2", "1/2"}) {
+    parts.push_back((dir_ / (std::string("part") + k[0] + ".csv")).string());
+    ASSERT_EQ(run(with({"--shard", k, "--out", parts.back()})).exit_code, 0);
+  }
+  const fs::path merged = dir_ / "merged.csv";
+  const RunResult m = run({"merge", parts[0], parts[1], "--out", merged.string()});
+  ASSERT_EQ(m.exit_code, 0) << m.err;
+  const auto strip_times = [](const std::string& text) {
+    // Columns 18-20 (build_ms, search_us, smooth_us) and 23 (space_ms) vary run to run.
+    std::istringstream in(text);
+    std::string line, out;
+    while (std::getline(in, line)) {
+      std::vector<std::string> fields;
+      std::stringstream ls(line);
+      std::string f;
+      while (std::getline(ls, f, ',')) fields.push_back(f);
+      for (std::size_t i : {17u, 18u, 19u, 22u})
+        if (i < fields.size()) fields[i] = "";
+      for (const std::string& x : fields) out += x + ",";
+      out += "\n";
+    }
+    return out;
+  };
+  EXPECT_EQ(strip_times(read_file(merged)), strip_times(csv));
+  // The same shard twice is refused.
+  const RunResult twice = run({"merge", parts[0], parts[0], "--out", (dir_ / "x.csv").string()});
+  EXPECT_EQ(twice.exit_code, 2);
+  expect_one_error_line(twice);
+  EXPECT_TRUE(contains(twice.err, "overlap")) << twice.err;
+  EXPECT_FALSE(fs::exists(dir_ / "x.csv"));
+}
+
+TEST_F(Cli, ExperimentRefusesBadInputWithoutLeavingAFile) {
+  const std::string maze = (fs::path(POLYNAV_SOURCE_DIR) / "scenes" / "maze.yaml").string();
+  const fs::path out = dir_ / "out.csv";
+  struct Case {
+    std::vector<std::string> args;
+    std::string says;
+  };
+  const std::vector<Case> cases = {
+      {{"--methods", "gird"}, "did you mean 'grid'"},
+      {{"--methods", "grid:conectivity=4"}, "did you mean 'grid.connectivity'"},
+      {{"--methods", "grid:4"}, "expected key=value"},
+      {{"--smoothers", "shortcat"}, "did you mean 'shortcut'"},
+      {{"--shard", "3/2"}, "1 <= K <= N"},
+      {{"--shard", "two"}, "expected K/N"},
+      {{"--set", "space.gaps=wide"}, "space.gaps"},
+  };
+  for (const Case& c : cases) {
+    std::vector<std::string> args = {"experiment", maze, "--random", "3", "--out", out.string()};
+    args.insert(args.end(), c.args.begin(), c.args.end());
+    const RunResult r = run(args);
+    EXPECT_EQ(r.exit_code, 2) << c.says << ": " << r.err;
+    EXPECT_TRUE(contains(r.err, c.says)) << r.err;
+    EXPECT_FALSE(fs::exists(out)) << c.says;
+  }
+  // An output that cannot be written is refused before the run.
+  const RunResult unwritable =
+      run({"experiment", maze, "--random", "3", "--out", (dir_ / "no" / "such.csv").string()});
+  EXPECT_EQ(unwritable.exit_code, 2);
+  expect_one_error_line(unwritable);
+  // A scenario for another map is a located error; nothing is left behind.
+  const fs::path map = write("tiny.map", "type octile\nheight 3\nwidth 4\nmap\n....\n....\n....\n");
+  const fs::path scen = write("other.scen", "version 1\n0 big.map 9 9 0 0 1 1 1.4\n");
+  const RunResult other =
+      run({"experiment", map.string(), "--scen", scen.string(), "--out", out.string()});
+  EXPECT_EQ(other.exit_code, 2);
+  expect_one_error_line(other);
+  EXPECT_TRUE(contains(other.err, "other.scen:2")) << other.err;
+  EXPECT_FALSE(fs::exists(out));
+  for (const auto& entry : fs::directory_iterator(dir_))
+    EXPECT_EQ(entry.path().string().find(".partial"), std::string::npos) << entry.path();
+}
+
+TEST_F(Cli, AnInterruptedExperimentLeavesNoFile) {
+  const std::string maze = (fs::path(POLYNAV_SOURCE_DIR) / "scenes" / "maze.yaml").string();
+  const fs::path out = dir_ / "out.csv";
+  std::vector<std::string> storage = {POLYNAV_CLI, "experiment", maze,         "--random",
+                                      "100000",    "--out",      out.string(), "--no-progress"};
+  std::vector<char*> argv;
+  for (std::string& a : storage) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+  pid_t pid = 0;
+  ASSERT_EQ(posix_spawn(&pid, POLYNAV_CLI, &actions, nullptr, argv.data(), environ), 0);
+  posix_spawn_file_actions_destroy(&actions);
+  // Interrupt once the run has started writing (its temporary file exists).
+  for (int i = 0; i < 200 && !fs::exists(out.string() + ".partial"); ++i) usleep(20000);
+  EXPECT_TRUE(fs::exists(out.string() + ".partial"));
+  kill(pid, SIGINT);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGINT) << status;
+  EXPECT_FALSE(fs::exists(out));
+  EXPECT_FALSE(fs::exists(out.string() + ".partial"));
 }
 
 }  // namespace

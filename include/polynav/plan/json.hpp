@@ -16,4 +16,9 @@ namespace polynav {
 /// Lengths and costs are null when there is no path; "query" only when a name is given.
 std::string plan_result_json(const PlanResult& result, std::string_view query_name = {});
 
+/// The registry as JSON (`polynav methods --json`, docs/output.md): `{"methods", "smoothers",
+/// "search", "space"}`, each option with name, type, default, limits, unit, choices and doc.
+/// @param indent as nlohmann::json::dump (-1: one line)
+std::string registry_json(int indent = 2);
+
 }  // namespace polynav

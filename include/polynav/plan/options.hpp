@@ -21,6 +21,21 @@ enum class OptionType : std::uint8_t {
   choice,   ///< one of a list of words
 };
 
+/// "number", "integer", "flag" or "choice".
+constexpr const char* to_string(OptionType type) {
+  switch (type) {
+    case OptionType::number:
+      return "number";
+    case OptionType::integer:
+      return "integer";
+    case OptionType::flag:
+      return "flag";
+    case OptionType::choice:
+      return "choice";
+  }
+  return "";
+}
+
 /// The declaration of one option.
 struct OptionSpec {
   std::string name;  ///< e.g. "resolution" (set as "grid.resolution")

@@ -28,6 +28,9 @@ struct PlanOptions {
   std::string method = "grid";
   /// The smoother, by its registry name: "none", "shortcut" (see smoother_registry()).
   std::string smoother = "shortcut";
+  /// More smoothers for Planner::plan_each(), which smooths one search's raw path with
+  /// `smoother` and then with each of these (experiments compare smoothers on the same paths).
+  std::vector<std::string> also_smooth;
   /// Options of the method, the smoother, the search and the free space, by name:
   /// `settings.set("grid.resolution", 0.25)`, `settings.set("search.weight", 1.5)`. Checked
   /// against their declarations when the planner is built.
@@ -98,6 +101,11 @@ class Planner {
   /// search, not one per goal); PlanResult::goal is the goal reached.
   PlanResult plan(Point start, std::span<const Point> goals) const;
 
+  /// Plans from start to goal once and smooths the raw path with PlanOptions::smoother and then
+  /// with each of PlanOptions::also_smooth: one result per smoother, in that order, each checked
+  /// as plan() checks its path. They share the search (and its search_ms).
+  std::vector<PlanResult> plan_each(Point start, Point goal) const;
+
   /// Every node reachable from `from` at a cost of at most max_cost.
   Reach reach(Point from, double max_cost) const;
 
@@ -113,14 +121,21 @@ class Planner {
   void prepare(std::unique_ptr<Method> method);
   // The start or goal as planned (snapped when asked), or the reason it cannot be.
   std::string check_point(Point& p, const char* name) const;
+  // Searches (goals checked and non-empty); `result` gets status, stats and the raw path.
+  RawPath search(PlanResult& result, std::span<const Point> goals) const;
+  // Smooths raw into result.waypoints with smoother `k` (0 = PlanOptions::smoother) and checks.
+  void finish(PlanResult& result, const RawPath& raw, std::size_t k) const;
   std::unique_ptr<QueryWorkspace> borrow() const;
   void give_back(std::unique_ptr<QueryWorkspace> workspace) const;
 
   PlanOptions options_;
   std::shared_ptr<const FreeSpace> space_;
   std::unique_ptr<Method> method_;
-  const SmootherEntry* smoother_ = nullptr;
-  OptionValues smoother_options_;
+  struct Smoother {
+    const SmootherEntry* entry;
+    OptionValues options;
+  };
+  std::vector<Smoother> smoothers_;  // PlanOptions::smoother, then also_smooth
   QueryOptions query_options_;
   double build_ms_ = 0.0;
   mutable std::mutex pool_mutex_;

@@ -52,6 +52,9 @@ struct CellMap {
 
   bool is_blocked(int cx, int cy) const { return blocked[std::size_t(cy) * width + cx] != 0; }
   Point cell_centre(int cx, int cy) const { return {cx + 0.5, height - cy - 0.5}; }
+  /// The corner the map's coordinates (cx, cy) name when points lie on cell corners: the
+  /// top-left corner of cell (cx, cy) as the map is drawn (x right, y down).
+  Point cell_corner(int cx, int cy) const { return {double(cx), double(height - cy)}; }
 };
 
 /// An obstacle as written, with where it was written (for messages about it).
@@ -190,9 +193,16 @@ struct NativeExport {
 /// they would have to be holes of one obstacle.
 NativeExport export_native_scene(const Scene& scene);
 
+/// Where a scenario's cell coordinates put its points on a cell map.
+enum class ScenarioPoints : std::uint8_t {
+  centres,  ///< at cell centres (MovingAI's own convention, 8-connected grids of cells)
+  corners,  ///< at cell corners (any-angle and corner-aligned grids: CellMap::cell_corner)
+};
+
 /// Reads a MovingAI scenario (`.scen`) as queries for `scene`: cell coordinates (start and goal at
-/// cell centres) when the scene has a CellMap, plain points otherwise. Column 9 becomes
-/// Query::reference_length. Throws InputError naming the file and line of a bad row.
-std::vector<Query> load_scenario(const std::filesystem::path& path, const Scene& scene);
+/// cell centres, or corners) when the scene has a CellMap, plain points otherwise. Column 9
+/// becomes Query::reference_length. Throws InputError naming the file and line of a bad row.
+std::vector<Query> load_scenario(const std::filesystem::path& path, const Scene& scene,
+                                 ScenarioPoints points = ScenarioPoints::centres);
 
 }  // namespace polynav

@@ -25,6 +25,24 @@ class PathSimplifier {
   /// Complexity: O(n k) line-of-sight checks, k the length of the visible runs.
   bool shortcut(std::vector<Point>& path) const;
 
+  /// Greedy line of sight with backtracking (the "tentpole" smoothing of the Central64 technical
+  /// report, Autodesk Research 2023, section 3.2): from an anchor, the sightline runs along the
+  /// path while it stays clear; where it breaks, at waypoint k, the next anchor is the waypoint
+  /// j between them that the anchor sees, that sees k, and that makes anchor -> j -> k cheapest,
+  /// rather than simply the last one seen. Never raises the exact cost.
+  /// Complexity: O(n k) line-of-sight checks, k the length of the visible runs.
+  bool tentpole(std::vector<Point>& path) const;
+
+  /// The cheapest path through the waypoints' mutual visibility: dynamic programming over the
+  /// waypoints, each reached from the predecessor giving the least exact cost among those that
+  /// see it (candidates tried cheapest first, so most are settled by one line-of-sight check).
+  /// Exact within the waypoints when the path has at most `window` + 1 of them; on longer paths a
+  /// waypoint's predecessors are limited to the `window` before it. The result is never costlier
+  /// than shortcut()'s or tentpole()'s (it takes theirs where a turn through a pinch, which the
+  /// dynamic programme checks against its chosen predecessor only, made it miss them).
+  /// Complexity: O(n window log window) and at most n window line-of-sight checks.
+  bool shortcut_optimal(std::vector<Point>& path, std::size_t window) const;
+
   /// Removes waypoints that lie exactly on the straight segment between their neighbours
   /// (exact orientation test), and repeated waypoints.
   bool remove_collinear(std::vector<Point>& path) const;

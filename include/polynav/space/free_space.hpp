@@ -20,6 +20,11 @@ struct FreeSpaceOptions {
   /// disc (the disc is replaced by a circumscribed regular polygon, which always contains it).
   /// 0 = 1% of the agent radius. [Limit: >= 0] [Units: scene units]
   double inflation_tolerance = 0.0;
+  /// Whether a path may pass through a point where two blocked parts touch (two blocked cells
+  /// meeting at a corner, two obstacles sharing a vertex). Closed by default: the gap has no
+  /// width, so nothing can pass. The any-angle literature (Uras and Koenig 2015, Central64) opens
+  /// them; every method, smoother and the reference then agree on it.
+  bool open_gaps = false;
 };
 
 /// One ring of the free-space boundary, oriented so free space lies on its left: the outer ring
@@ -72,7 +77,8 @@ struct FieldRange {
 
 /// Free space F = (bounds shrunk by the agent radius) minus the union of (obstacle ⊕ disc).
 /// F is closed: a path may touch its boundary (graze a vertex, run along an edge) but never leave
-/// it, and never pass through a point where two blocked parts touch (a zero-width gap).
+/// it, and never pass through a point where two blocked parts touch (a zero-width gap), unless
+/// FreeSpaceOptions::open_gaps says otherwise; components are then joined through such points.
 ///
 /// A built FreeSpace is immutable: every query is const and may be called from several threads
 /// at once.
@@ -116,6 +122,10 @@ class FreeSpace {
   double cost_at(Point p) const;
   /// The terrain height at p (the last region with a height containing p, else 0).
   double height_at(Point p) const;
+  /// The least distance from the closed segment ab to the boundary of F: how far a motion along
+  /// it keeps from the inflated obstacles and the shrunk bounds (0 where it touches them).
+  /// Computed in floating point (a measure, not a decision); infinity when F has no boundary.
+  double clearance(Point a, Point b) const;
   /// The point of F nearest to p (p itself when free); empty when F is empty.
   std::optional<Point> nearest_free(Point p) const;
   /// The connected component of F containing p; empty when p is not free.
@@ -157,6 +167,8 @@ class FreeSpace {
   bool has_heights() const;
   const Agent& agent() const;
   const std::vector<Region>& regions() const;
+  /// Whether zero-width gaps are open (FreeSpaceOptions::open_gaps).
+  bool open_gaps() const;
   /// The inflation tolerance actually used (the resolved default).
   double inflation_tolerance() const;
   /// The box of the scene's bounds as written (before shrinking by the agent radius); grids line

@@ -25,12 +25,60 @@ enum MoveBit : unsigned {
   south_east
 };
 
-// Removes the moves that cross a wall: a boundary edge lying along the side shared by two free
-// cells, with free space on both sides (the boundary runs along it and back, as along a
-// navigation mesh's constrained edge). No move crosses that side, and no diagonal passes through
-// either end of it. Any other boundary edge along a side bounds a blocked cell, whose moves are
-// absent already; an edge off the lattice lines meets the open square of a cell, which is then
-// not free.
+// Calls side(x, y, vertical) for every cell side that carries a wall: a boundary edge lying along
+// the side shared by two free cells, with free space on both sides (the boundary runs along it
+// and back, as along a navigation mesh's constrained edge). A vertical side lies on lattice line
+// x between cells (x-1, y) and (x, y); a horizontal one on line y between (x, y-1) and (x, y).
+// Any other boundary edge along a side bounds a blocked cell; an edge off the lattice lines
+// meets the open square of a cell, which is then not free.
+template <class IsFree, class Side>
+void for_each_wall_side(const FreeSpace& space, const CellFrame& frame, IsFree&& is_free,
+                        Side&& side) {
+  const int w = frame.columns, h = frame.rows;
+  // The lattice line index whose coordinate is exactly `value` (as CellFrame computes it), or -1.
+  const auto line_at = [](double value, double origin, double step, int count) {
+    const double t = std::round((value - origin) / step);
+    if (!(t >= 1.0 && t <= double(count - 1))) return -1;
+    return origin + int(t) * step == value ? int(t) : -1;
+  };
+  // The cells [first, last] along an axis whose open extent may overlap [lo, hi].
+  const auto span = [](double lo, double hi, double origin, double step, int count) {
+    const auto index = [&](double v) {
+      return int(std::clamp(std::floor((v - origin) / step), 0.0, double(count - 1)));
+    };
+    return std::make_pair(std::max(0, index(lo) - 1), std::min(count - 1, index(hi) + 1));
+  };
+  for (const BoundaryRing& ring : space.boundary()) {
+    const Ring& pts = ring.points;
+    for (std::size_t i = 0; i < pts.size(); ++i) {
+      const Point u = pts[i], v = pts[(i + 1) % pts.size()];
+      if (u.x == v.x && u.y != v.y) {
+        const int x = line_at(u.x, frame.origin.x, frame.side, w);
+        if (x < 0) continue;
+        const double lo = std::min(u.y, v.y), hi = std::max(u.y, v.y);
+        const auto [first, last] = span(lo, hi, frame.origin.y, frame.side, h);
+        for (int y = first; y <= last; ++y) {
+          const Box cell = frame.cell(x, y);
+          if (!(std::max(lo, cell.min.y) < std::min(hi, cell.max.y))) continue;
+          if (is_free(x - 1, y) && is_free(x, y)) side(x, y, true);
+        }
+      } else if (u.y == v.y && u.x != v.x) {
+        const int y = line_at(u.y, frame.origin.y, frame.side, h);
+        if (y < 0) continue;
+        const double lo = std::min(u.x, v.x), hi = std::max(u.x, v.x);
+        const auto [first, last] = span(lo, hi, frame.origin.x, frame.side, w);
+        for (int x = first; x <= last; ++x) {
+          const Box cell = frame.cell(x, y);
+          if (!(std::max(lo, cell.min.x) < std::min(hi, cell.max.x))) continue;
+          if (is_free(x, y - 1) && is_free(x, y)) side(x, y, false);
+        }
+      }
+    }
+  }
+}
+
+// Removes the moves between cell centres that cross a wall: none crosses the side, and no
+// diagonal passes through either end of it.
 template <class IsFree>
 void remove_moves_across_walls(const FreeSpace& space, const CellFrame& frame, IsFree&& is_free,
                                std::vector<std::uint8_t>& moves) {
@@ -47,54 +95,19 @@ void remove_moves_across_walls(const FreeSpace& space, const CellFrame& frame, I
     clear(x, y - 1, north_west);
     clear(x - 1, y, south_east);
   };
-  // The lattice line index whose coordinate is exactly `value` (as CellFrame computes it), or -1.
-  const auto line_at = [](double value, double origin, double side, int count) {
-    const double t = std::round((value - origin) / side);
-    if (!(t >= 1.0 && t <= double(count - 1))) return -1;
-    return origin + int(t) * side == value ? int(t) : -1;
-  };
-  // The cells [first, last] along an axis whose open extent may overlap [lo, hi].
-  const auto span = [](double lo, double hi, double origin, double side, int count) {
-    const auto index = [&](double v) {
-      return int(std::clamp(std::floor((v - origin) / side), 0.0, double(count - 1)));
-    };
-    return std::make_pair(std::max(0, index(lo) - 1), std::min(count - 1, index(hi) + 1));
-  };
-  for (const BoundaryRing& ring : space.boundary()) {
-    const Ring& pts = ring.points;
-    for (std::size_t i = 0; i < pts.size(); ++i) {
-      const Point u = pts[i], v = pts[(i + 1) % pts.size()];
-      if (u.x == v.x && u.y != v.y) {
-        const int x = line_at(u.x, frame.origin.x, frame.side, w);
-        if (x < 0) continue;
-        const double lo = std::min(u.y, v.y), hi = std::max(u.y, v.y);
-        const auto [first, last] = span(lo, hi, frame.origin.y, frame.side, h);
-        for (int y = first; y <= last; ++y) {
-          const Box cell = frame.cell(x, y);
-          if (!(std::max(lo, cell.min.y) < std::min(hi, cell.max.y))) continue;
-          if (!is_free(x - 1, y) || !is_free(x, y)) continue;
-          clear(x - 1, y, east);
-          clear(x, y, west);
-          clear_diagonals_through(x, y);
-          clear_diagonals_through(x, y + 1);
-        }
-      } else if (u.y == v.y && u.x != v.x) {
-        const int y = line_at(u.y, frame.origin.y, frame.side, h);
-        if (y < 0) continue;
-        const double lo = std::min(u.x, v.x), hi = std::max(u.x, v.x);
-        const auto [first, last] = span(lo, hi, frame.origin.x, frame.side, w);
-        for (int x = first; x <= last; ++x) {
-          const Box cell = frame.cell(x, y);
-          if (!(std::max(lo, cell.min.x) < std::min(hi, cell.max.x))) continue;
-          if (!is_free(x, y - 1) || !is_free(x, y)) continue;
-          clear(x, y - 1, north);
-          clear(x, y, south);
-          clear_diagonals_through(x, y);
-          clear_diagonals_through(x + 1, y);
-        }
-      }
+  for_each_wall_side(space, frame, is_free, [&](int x, int y, bool vertical) {
+    if (vertical) {
+      clear(x - 1, y, east);
+      clear(x, y, west);
+      clear_diagonals_through(x, y);
+      clear_diagonals_through(x, y + 1);
+    } else {
+      clear(x, y - 1, north);
+      clear(x, y, south);
+      clear_diagonals_through(x, y);
+      clear_diagonals_through(x + 1, y);
     }
-  }
+  });
 }
 
 }  // namespace
@@ -167,6 +180,12 @@ OccupancyGrid::OccupancyGrid(const FreeSpace& space, GridOptions options)
   }
   width_ = std::max(1, int(cols));
   height_ = std::max(1, int(rows));
+  across_ = width_ + (corners() ? 1 : 0);
+  down_ = height_ + (corners() ? 1 : 0);
+  if (corners() && space.has_heights() && std::isfinite(space.agent().max_climb))
+    throw InputError({"", 0, 0, "align"},
+                     "corner-aligned grids do not support terrain heights with a max_climb yet "
+                     "(use align=centre)");
   const std::size_t row = std::size_t(width_) + 2;
   blocked_.assign(row * (std::size_t(height_) + 2), 1);
   const CellFrame frame{origin_, cell_, width_, height_};
@@ -174,6 +193,23 @@ OccupancyGrid::OccupancyGrid(const FreeSpace& space, GridOptions options)
   for (int r = 0; r < height_; ++r)
     for (int c = 0; c < width_; ++c)
       if (free[std::size_t(r) * width_ + c]) blocked_[padded(c, r)] = 0;
+
+  heuristic_scale_ = space.min_cost();
+  max_climb_ = space.agent().max_climb;
+  if (!space.regions().empty()) {
+    // Per cell, the highest multiplier present anywhere in it, so grid costs never
+    // underestimate; reported costs are recomputed exactly by FreeSpace.
+    cost_.assign(std::size_t(width_) * height_, 1.0);
+    for (int r = 0; r < height_; ++r)
+      for (int c = 0; c < width_; ++c)
+        if (!blocked(c, r))
+          cost_[std::size_t(r) * width_ + c] = space.cost_range(frame.cell(c, r)).highest;
+  }
+  if (corners()) {
+    build_corner_moves(space, frame);
+    components_ = search::ComponentLabels(*this);
+    return;
+  }
 
   // Allowed moves per cell: orthogonal into a free cell; diagonal into a free cell when both
   // orthogonal cells it passes between are free (no corner cutting).
@@ -202,17 +238,6 @@ OccupancyGrid::OccupancyGrid(const FreeSpace& space, GridOptions options)
   remove_moves_across_walls(
       space, frame, [&](int c, int r) { return !blocked(c, r); }, moves_);
 
-  heuristic_scale_ = space.min_cost();
-  max_climb_ = space.agent().max_climb;
-  if (!space.regions().empty()) {
-    // Per cell, the highest multiplier present anywhere in it, so grid costs never
-    // underestimate; reported costs are recomputed exactly by FreeSpace.
-    cost_.assign(std::size_t(width_) * height_, 1.0);
-    for (int r = 0; r < height_; ++r)
-      for (int c = 0; c < width_; ++c)
-        if (!blocked(c, r))
-          cost_[std::size_t(r) * width_ + c] = space.cost_range(frame.cell(c, r)).highest;
-  }
   if (space.has_heights() && std::isfinite(max_climb_)) {
     height_of_.resize(std::size_t(width_) * height_);
     for (int r = 0; r < height_; ++r)
@@ -222,6 +247,71 @@ OccupancyGrid::OccupancyGrid(const FreeSpace& space, GridOptions options)
     // Connected components answer "unreachable" without a search; one-way height steps make
     // the graph directed, where undirected components would be wrong.
     components_ = search::ComponentLabels(*this);
+  }
+}
+
+void OccupancyGrid::build_corner_moves(const FreeSpace& space, const CellFrame& frame) {
+  // Node (x, y) is the corner at origin + (x s, y s); around it lie the cells (x-1, y-1) south-
+  // west, (x, y-1) south-east, (x-1, y) north-west and (x, y) north-east. A move along a side
+  // needs a free cell beside it and a diagonal the cell it crosses, so every move lies in the
+  // closed square of a free cell and is a valid motion.
+  const std::int64_t a = across_;
+  const std::int64_t offsets[8] = {1, a, -1, -a, a + 1, a - 1, -a - 1, -a + 1};
+  std::copy(std::begin(offsets), std::end(offsets), move_offset_);
+  const auto free_cell = [&](int cx, int cy) { return blocked_[padded(cx, cy)] == 0; };
+  // Corners no path may pass through: where only two diagonally opposite cells are free (two
+  // blocked parts touch there: a zero-width gap, unless free space opens those) and on walls.
+  std::vector<std::uint8_t> closed(node_count(), 0);
+  const std::size_t row = std::size_t(across_);
+  const auto node = [&](int x, int y) { return std::size_t(y) * row + std::size_t(x); };
+  if (!space.open_gaps()) {
+    for (int y = 0; y < down_; ++y)
+      for (int x = 0; x < across_; ++x) {
+        const bool sw = free_cell(x - 1, y - 1), se = free_cell(x, y - 1);
+        const bool nw = free_cell(x - 1, y), ne = free_cell(x, y);
+        if ((sw && ne && !se && !nw) || (se && nw && !sw && !ne)) closed[node(x, y)] = 1;
+      }
+  }
+  for_each_wall_side(space, frame, free_cell, [&](int x, int y, bool vertical) {
+    closed[node(x, y)] = 1;
+    closed[vertical ? node(x, y + 1) : node(x + 1, y)] = 1;
+  });
+
+  moves_.assign(node_count(), 0);
+  const bool costs = !cost_.empty();
+  if (costs) move_cost_.assign(8 * node_count(), 1.0);
+  const auto cell_cost = [&](int cx, int cy) { return cost_[std::size_t(cy) * width_ + cx]; };
+  for (int y = 0; y < down_; ++y) {
+    for (int x = 0; x < across_; ++x) {
+      if (closed[node(x, y)]) continue;
+      // Per move: the cells that allow it (a side's two, or a diagonal's one twice).
+      const int cells[8][4] = {{x, y - 1, x, y},
+                               {x - 1, y, x, y},
+                               {x - 1, y - 1, x - 1, y},
+                               {x - 1, y - 1, x, y - 1},
+                               {x, y, x, y},
+                               {x - 1, y, x - 1, y},
+                               {x - 1, y - 1, x - 1, y - 1},
+                               {x, y - 1, x, y - 1}};
+      const int dx[8] = {1, 0, -1, 0, 1, -1, -1, 1}, dy[8] = {0, 1, 0, -1, 1, 1, -1, -1};
+      unsigned mask = 0;
+      for (int k = 0; k < options_.connectivity; ++k) {
+        const int tx = x + dx[k], ty = y + dy[k];
+        if (tx < 0 || ty < 0 || tx >= across_ || ty >= down_ || closed[node(tx, ty)]) continue;
+        const bool first = free_cell(cells[k][0], cells[k][1]);
+        const bool second = free_cell(cells[k][2], cells[k][3]);
+        if (!first && !second) continue;
+        mask |= 1u << k;
+        if (costs) {
+          // The dearer free cell beside a side (costs never underestimate).
+          double m = 0.0;
+          if (first) m = std::max(m, cell_cost(cells[k][0], cells[k][1]));
+          if (second) m = std::max(m, cell_cost(cells[k][2], cells[k][3]));
+          move_cost_[8 * node(x, y) + std::size_t(k)] = m;
+        }
+      }
+      moves_[node(x, y)] = static_cast<std::uint8_t>(mask);
+    }
   }
 }
 
@@ -249,19 +339,46 @@ void OccupancyGrid::attach(Point p, AttachDirection direction, std::vector<Attac
   const FreeSpace& space = *space_;
   const bool outgoing = direction == AttachDirection::from_point;
   const auto [px, py] = cell_of(p);
-  const auto join = [&](int x, int y) {
-    const Point c = cell_centre(x, y);
-    out.push_back({search::NodeId(y * width_ + x),
-                   outgoing ? space.segment_cost(p, c) : space.segment_cost(c, p)});
+  const auto join_node = [&](search::NodeId n) {
+    for (const Attachment& a : out)
+      if (a.node == n) return;
+    const Point c = node_position(n);
+    out.push_back({n, outgoing ? space.segment_cost(p, c) : space.segment_cost(c, p)});
   };
+  if (corners()) {
+    // The corners of every free cell whose closed square holds p (one to four cells when p
+    // lies on sides or a corner): the straight move stays in that square.
+    const auto usable = [&](int x, int y) {
+      return x >= 0 && y >= 0 && x < across_ && y < down_ &&
+             moves_[std::size_t(y) * across_ + x] != 0;
+    };
+    for (int cy = py - 1; cy <= py; ++cy)
+      for (int cx = px - 1; cx <= px; ++cx) {
+        if (!inside(cx, cy) || blocked(cx, cy)) continue;
+        const Box square = cell_box(cx, cy);
+        if (p.x < square.min.x || p.x > square.max.x || p.y < square.min.y || p.y > square.max.y)
+          continue;
+        for (int y = cy; y <= cy + 1; ++y)
+          for (int x = cx; x <= cx + 1; ++x)
+            if (usable(x, y)) join_node(search::NodeId(y * across_ + x));
+      }
+    for (int reach = 1; reach <= 2 && out.empty(); ++reach)
+      for (int y = py - reach; y <= py + 1 + reach; ++y)
+        for (int x = px - reach; x <= px + 1 + reach; ++x)
+          if (usable(x, y) &&
+              space.line_of_sight(p, node_position(search::NodeId(y * across_ + x))))
+            join_node(search::NodeId(y * across_ + x));
+    return;
+  }
   if (inside(px, py) && !blocked(px, py)) {
-    join(px, py);
+    join_node(search::NodeId(py * width_ + px));
     return;
   }
   for (int reach = 1; reach <= 2 && out.empty(); ++reach)
     for (int y = py - reach; y <= py + reach; ++y)
       for (int x = px - reach; x <= px + reach; ++x)
-        if (inside(x, y) && !blocked(x, y) && space.line_of_sight(p, cell_centre(x, y))) join(x, y);
+        if (inside(x, y) && !blocked(x, y) && space.line_of_sight(p, cell_centre(x, y)))
+          join_node(search::NodeId(y * width_ + x));
 }
 
 std::string OccupancyGrid::unattached_reason(std::string_view which) const {
@@ -271,12 +388,14 @@ std::string OccupancyGrid::unattached_reason(std::string_view which) const {
 }
 
 Ring OccupancyGrid::node_region(search::NodeId n) const {
-  const int cx = int(n % std::uint32_t(width_)), cy = int(n / std::uint32_t(width_));
-  const double x0 = origin_.x + cx * cell_, y0 = origin_.y + cy * cell_;
-  return {{x0, y0}, {x0 + cell_, y0}, {x0 + cell_, y0 + cell_}, {x0, y0 + cell_}};
+  // A cell, or the cell-sized square centred on a corner.
+  const Point at = node_position(n);
+  const double h = 0.5 * cell_;
+  return {{at.x - h, at.y - h}, {at.x + h, at.y - h}, {at.x + h, at.y + h}, {at.x - h, at.y + h}};
 }
 
 std::vector<Segment> OccupancyGrid::corridor(std::span<const search::NodeId> path) const {
+  if (corners()) return {};  // moves run along cell sides: no portals to pull a string through
   // The side two cells share, or the corner a diagonal move passes through; a side is oriented
   // as seen in the direction of travel (a on the left, b on the right).
   std::vector<Segment> portals;

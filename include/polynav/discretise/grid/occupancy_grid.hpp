@@ -15,12 +15,19 @@
 namespace polynav {
 
 class FreeSpace;
+struct CellFrame;
 
 enum class GridHeuristic { automatic, manhattan, octile, chebyshev, euclidean, zero };
 
 /// "manhattan", "octile", ... ; throws InputError (key "heuristic") on an unknown name.
 GridHeuristic parse_grid_heuristic(const std::string& name);
 std::string to_string(GridHeuristic heuristic);
+
+/// Where a grid's path vertices lie.
+enum class GridAlign : std::uint8_t {
+  centre,  ///< at cell centres: nodes are the free cells
+  corner,  ///< at cell corners: nodes are the lattice points (the any-angle literature's grids)
+};
 
 struct GridOptions {
   /// Side of a cell. 0 = the scene's native cell size (FreeSpace::native_cell_size: 1 for
@@ -37,6 +44,12 @@ struct GridOptions {
   /// Lower-left corner of cell (0, 0). Default: the lower-left corner of the scene's bounds
   /// (FreeSpace::bounds_box), so a cell map's cells are the grid's cells.
   std::optional<Point> origin;
+  /// centre: nodes are free cells, moves join cell centres. corner: nodes are the corners of the
+  /// cells, a move along a cell side needs a free cell on one side of it and a diagonal move
+  /// needs the cell it crosses free, so every move lies in a free cell's closed square. A corner
+  /// where only two diagonally opposite cells are free is a zero-width gap, closed unless free
+  /// space opens gaps (FreeSpaceOptions::open_gaps); so is a corner on a wall.
+  GridAlign align = GridAlign::centre;
 };
 
 /// Square cells of side `cell_size()`; cell (cx, cy) covers [ox + cx s, ox + (cx+1) s] x
@@ -49,7 +62,8 @@ struct GridOptions {
 /// climbs more than the agent's max_climb (height at the cells' centres) is not offered.
 ///
 /// The grid is an implicit graph: neighbours come from the cell index, nothing is stored per
-/// edge. Node id = cy * width + cx. Which cells are free and what they cost is decided by
+/// edge. Node id = cy * width + cx; corner-aligned, node id = y * (width + 1) + x for the corner
+/// (x, y) at origin + (x s, y s). Which cells are free and what they cost is decided by
 /// FreeSpace (free_cells, cost_range), exactly.
 class OccupancyGrid final : public Discretisation {
  public:
@@ -60,9 +74,10 @@ class OccupancyGrid final : public Discretisation {
 
   std::string_view method() const override { return "grid"; }
   std::string_view graph_noun() const override { return "grid"; }
-  std::size_t node_count() const override { return std::size_t(width_) * height_; }
+  std::size_t node_count() const override { return std::size_t(across_) * down_; }
   Point node_position(search::NodeId n) const override {
-    return cell_centre(int(n % std::uint32_t(width_)), int(n / std::uint32_t(width_)));
+    const int x = int(n % std::uint32_t(across_)), y = int(n / std::uint32_t(across_));
+    return corners() ? Point{origin_.x + x * cell_, origin_.y + y * cell_} : cell_centre(x, y);
   }
   /// A point joins its own cell when that cell is free (the straight move stays in the cell's
   /// square), else the free cells within two cells of it that it sees.
@@ -73,7 +88,7 @@ class OccupancyGrid final : public Discretisation {
   }
   Ring node_region(search::NodeId n) const override;
   std::vector<Segment> corridor(std::span<const search::NodeId> path) const override;
-  bool has_corridors() const override { return true; }
+  bool has_corridors() const override { return !corners(); }
   /// Blocked cells merged into horizontal runs, and the cell lattice when the grid is small.
   Primitives primitives() const override;
 
@@ -82,7 +97,7 @@ class OccupancyGrid final : public Discretisation {
   /// cost, the least over the attachments.
   auto heuristic(std::span<const Attachment> goals, Point /*goal*/) const {
     const double scale = heuristic_scale_ * cell_;
-    const auto w = std::uint32_t(width_);
+    const auto w = std::uint32_t(across_);
     struct Target {
       int x, y;
       double cost;
@@ -106,12 +121,18 @@ class OccupancyGrid final : public Discretisation {
   double cell_size() const { return cell_; }
   Point origin() const { return origin_; }
   const GridOptions& options() const { return options_; }
+  bool corners() const { return options_.align == GridAlign::corner; }
   bool blocked(int cx, int cy) const { return blocked_[padded(cx, cy)] != 0; }
   double cell_cost(int cx, int cy) const {
     return cost_.empty() ? 1.0 : cost_[std::size_t(cy) * width_ + cx];
   }
   Point cell_centre(int cx, int cy) const {
     return {origin_.x + (cx + 0.5) * cell_, origin_.y + (cy + 0.5) * cell_};
+  }
+  /// The closed square of cell (cx, cy).
+  Box cell_box(int cx, int cy) const {
+    return {{origin_.x + cx * cell_, origin_.y + cy * cell_},
+            {origin_.x + (cx + 1) * cell_, origin_.y + (cy + 1) * cell_}};
   }
   /// The cell containing p (may be outside the grid).
   std::pair<int, int> cell_of(Point p) const {
@@ -131,7 +152,10 @@ class OccupancyGrid final : public Discretisation {
       const auto to = search::NodeId(std::int64_t(n) + move_offset_[k]);
       if (!height_of_.empty() && height_of_[to] - height_of_[n] > max_climb_) continue;
       const double length = k < 4 ? cell_ : diagonal_;
-      f(to, cost_.empty() ? length : length * 0.5 * (cost_[n] + cost_[to]));
+      if (!move_cost_.empty())
+        f(to, length * move_cost_[8 * std::size_t(n) + std::size_t(k)]);
+      else
+        f(to, cost_.empty() ? length : length * 0.5 * (cost_[n] + cost_[to]));
     }
   }
 
@@ -140,11 +164,14 @@ class OccupancyGrid final : public Discretisation {
     return (std::size_t(cy) + 1) * (std::size_t(width_) + 2) + std::size_t(cx) + 1;
   }
   double heuristic_cells(int dx, int dy) const;
+  void build_corner_moves(const FreeSpace& space, const CellFrame& frame);
 
   const FreeSpace* space_;
   GridOptions options_;
   int width_ = 0;
   int height_ = 0;
+  int across_ = 0;  // nodes per row: width_, or width_ + 1 corner-aligned
+  int down_ = 0;    // rows of nodes
   double cell_ = 1.0;
   double diagonal_ = std::sqrt(2.0);
   Point origin_;
@@ -154,6 +181,7 @@ class OccupancyGrid final : public Discretisation {
   std::vector<std::uint8_t> moves_;
   std::int64_t move_offset_[8] = {};
   std::vector<double> cost_;       // per cell; empty when every multiplier is 1
+  std::vector<double> move_cost_;  // corner-aligned with costs: per node and move, multiplier
   std::vector<double> height_of_;  // per cell; empty without heights
   double max_climb_ = INFINITY;
   double heuristic_scale_ = 1.0;  // cheapest multiplier

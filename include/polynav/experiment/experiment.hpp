@@ -1,0 +1,136 @@
+#pragma once
+/// @file
+/// Smoothing experiments: the same queries through every method x option set x smoother, each
+/// path scored against the exact optimum (the visibility graph's shortest path), one row per
+/// run. The rows are what `polynav experiment` writes as CSV (experiment/results.hpp), sums up
+/// and plots.
+/// @code
+///   polynav::experiment::Options options;
+///   options.methods = {polynav::experiment::parse_method_spec("grid:connectivity=4"),
+///                      polynav::experiment::parse_method_spec("visgraph")};
+///   options.smoothers = {"none", "shortcut"};
+///   std::vector<polynav::experiment::SceneInput> scenes = ...;  // scenes and their queries
+///   polynav::experiment::Results results = polynav::experiment::run(scenes, options);
+/// @endcode
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "polynav/plan/options.hpp"
+#include "polynav/scene/scene.hpp"
+
+namespace polynav {
+class FreeSpace;
+}
+
+namespace polynav::experiment {
+
+/// One method with one set of its own options, written `NAME[:key=value]...`
+/// ("grid:connectivity=4:align=corner").
+struct MethodSpec {
+  std::string method;  ///< registry name
+  /// The spec's own options as "method.key" settings (they override --set for this spec).
+  Settings settings;
+};
+
+/// Parses `NAME[:key=value]...`; the method and option names are checked against the registry.
+/// @throws InputError (key "methods") naming what is wrong, with the closest name
+MethodSpec parse_method_spec(std::string_view text);
+
+/// Part K of N of an experiment: the queries whose index i has i % N == K - 1.
+struct Shard {
+  std::size_t index = 1;  ///< K, from 1
+  std::size_t count = 1;  ///< N
+};
+/// Parses "K/N" with 1 <= K <= N. @throws InputError (key "shard")
+Shard parse_shard(std::string_view text);
+
+/// Random queries drawn for each scene (instead of its own).
+struct RandomQueries {
+  std::size_t count = 0;
+  std::uint64_t seed = 0;
+  /// Draw each goal in the start's connected component of free space (so a path exists).
+  bool same_component = true;
+};
+
+/// A scene of the experiment with its queries.
+struct SceneInput {
+  std::string name;  ///< the CSV's `scene` column
+  Scene scene;
+  std::vector<Query> queries;  ///< ignored when Options::random is set
+};
+
+struct Options {
+  std::vector<MethodSpec> methods;
+  std::vector<std::string> smoothers = {"none"};
+  /// Options for every spec (method groups), the smoothers, the search and the free space
+  /// ("space.*", applied once per scene when its free space is built).
+  Settings settings;
+  std::optional<RandomQueries> random;
+  unsigned jobs = 1;  ///< threads planning queries; the rows do not depend on it
+  Shard shard;
+  /// Score against the visibility graph's optimum; scenes with more corners than this get no
+  /// reference (its build is quadratic in them), and the summary says so.
+  std::size_t reference_max_corners = 20000;
+  /// Called from the thread that called run() after each batch of queries: runs done, runs
+  /// in all.
+  std::function<void(std::size_t, std::size_t)> progress;
+};
+
+/// One scene x method x option set x smoother x query.
+struct Row {
+  std::string scene;
+  std::string method;
+  std::string options;  ///< the spec's option set and --set options of its method, "k=v;k=v"
+  std::string smoother;
+  std::size_t query = 0;  ///< index of the query in its scene
+  Point start, goal;
+  std::string status;  ///< search::to_string of the status
+  double length = NAN;
+  double cost = NAN;
+  double reference = NAN;  ///< the optimum's length (cost in weighted scenes); NaN when unknown
+  double ratio = NAN;      ///< cost / reference (length / reference without regions)
+  std::size_t waypoints = 0;
+  double turning = NAN;    ///< total turning angle, radians
+  double clearance = NAN;  ///< least distance from the path to the free-space boundary
+  double build_ms = NAN;   ///< the method's build over the shared free space
+  double search_us = NAN;
+  double smooth_us = NAN;
+  std::uint64_t expanded = 0;
+  // Beyond the contract's columns:
+  double raw_length = NAN;  ///< length before smoothing
+  double space_ms = NAN;    ///< free-space build, once per scene
+  std::size_t nodes = 0;    ///< nodes of the method's graph
+  std::string message;      ///< why not found, or a smoother's note
+};
+
+/// What is known of each scene beyond its rows.
+struct SceneReport {
+  std::string name;
+  std::size_t queries = 0;
+  double space_ms = 0.0;
+  bool has_reference = false;
+  std::string reference_note;  ///< why there is no reference (too many corners, ...)
+};
+
+struct Results {
+  std::vector<Row> rows;  ///< scene, then spec, then smoother, then query, in input order
+  std::vector<SceneReport> scenes;
+};
+
+/// Runs the experiment. Free space is built once per scene and shared by every method and the
+/// reference. @throws InputError for an unknown method, smoother or option, or a method that
+/// cannot be built on a scene (the message names the scene)
+Results run(const std::vector<SceneInput>& scenes, const Options& options);
+
+/// Queries drawn uniformly from free space with a generator seeded by `seed` (the same seed,
+/// the same queries on every platform). @throws InputError when free space is empty or no
+/// partner is found in the start's component after many draws
+std::vector<Query> random_queries(const FreeSpace& space, const RandomQueries& random);
+
+}  // namespace polynav::experiment

@@ -1,0 +1,137 @@
+"""The Python bindings against the command line and the C++ core: the same results as
+`polynav plan --json` on every bundled scene, threads that change nothing, errors with their
+location, and the experiment runner's rows."""
+
+import json
+import math
+import os
+import pathlib
+import subprocess
+import threading
+
+import numpy as np
+import pytest
+
+import polynav
+
+SOURCE = pathlib.Path(os.environ.get("POLYNAV_SOURCE_DIR", pathlib.Path(__file__).parents[2]))
+CLI = os.environ.get("POLYNAV_CLI", "polynav")
+SCENES = sorted((SOURCE / "scenes").glob("*.yaml")) + sorted((SOURCE / "scenes").glob("*.json"))
+TIMES = ("build_ms", "search_ms", "smooth_ms")
+
+
+def without_times(result):
+    result["stats"] = {k: v for k, v in result["stats"].items() if k not in TIMES}
+    result.pop("query", None)
+    return result
+
+
+@pytest.mark.parametrize("scene_path", SCENES, ids=lambda p: p.name)
+@pytest.mark.parametrize("method", ["grid", "visgraph"])
+def test_plans_equal_the_command_line(scene_path, method):
+    cli = subprocess.run([CLI, "plan", str(scene_path), "--method", method, "--json"],
+                         capture_output=True, text=True, check=False)
+    assert cli.returncode in (0, 1), cli.stderr
+    expected = [without_times(json.loads(line)) for line in cli.stdout.splitlines()]
+    scene = polynav.load_scene(str(scene_path))
+    planner = polynav.Planner(scene, method=method)
+    assert len(expected) == len(scene.queries)
+    for (name, start, goal), want in zip(scene.queries, expected):
+        result = planner.plan(start, goal)
+        assert without_times(json.loads(result.to_json())) == want, name
+        if result.found:
+            assert result.waypoints.shape == (len(want["waypoints"]), 2)
+            assert result.waypoints.dtype == np.float64
+            assert math.isclose(result.length, want["length"], rel_tol=0, abs_tol=0)
+
+
+def test_plan_many_from_threads_equals_sequential_planning():
+    scene = polynav.load_scene(str(SOURCE / "scenes" / "maze.yaml"))
+    planner = polynav.Planner(scene, method="grid")
+    rng = np.random.default_rng(4)
+    # Free points: the queries' own, jittered inside their cells, several times over.
+    base = np.array([[q[1], q[2]] for q in scene.queries], dtype=float)
+    starts = np.repeat(base[:, 0, :], 25, axis=0)
+    goals = np.repeat(base[:, 1, :], 25, axis=0)
+    order = rng.permutation(len(starts))
+    starts, goals = starts[order], goals[order]
+    sequential = [planner.plan(s, g) for s, g in zip(starts, goals)]
+    results = [None] * 3
+
+    def run(k):
+        results[k] = planner.plan_many(starts, goals, threads=2)
+
+    threads = [threading.Thread(target=run, args=(k,)) for k in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for many in results:
+        assert len(many) == len(sequential)
+        for a, b in zip(many, sequential):
+            assert a.status == b.status
+            assert np.array_equal(a.waypoints, b.waypoints)
+
+
+def test_bad_input_raises_input_error_with_the_location(tmp_path):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("version: 1\nbounds: [[0, 0], [10, 0], [10, 10], [0, 10]]\nagent:\n  radius: -1\n")
+    with pytest.raises(polynav.InputError) as error:
+        polynav.load_scene(str(bad))
+    assert isinstance(error.value, ValueError)
+    assert error.value.file == str(bad)
+    assert error.value.line == 4
+    assert "radius" in error.value.key
+    scene = polynav.load_scene(str(SOURCE / "scenes" / "maze.yaml"))
+    with pytest.raises(polynav.InputError) as error:
+        polynav.Planner(scene, method="grid", resolutoin=0.5)
+    assert error.value.key == "grid.resolutoin"
+    assert "did you mean 'grid.resolution'" in str(error.value)
+    with pytest.raises(polynav.InputError):
+        polynav.Planner(scene, method="gird")
+    planner = polynav.Planner(scene)
+    with pytest.raises(polynav.InputError):
+        planner.plan((1, 2, 3), (4, 5))
+    with pytest.raises(polynav.InputError):
+        planner.plan_many(np.zeros((3, 2)), np.zeros((2, 2)))
+    with pytest.raises(polynav.InputError) as error:
+        polynav.scene_from_polygons([[0, 0], [1, 0], [1, 1], [0, 1]], [[[0.2, 0.2], [0.4, 0.2]]])
+    assert error.value.key == "obstacles[0]"
+    # A query outside free space is an answer, not an exception.
+    assert planner.plan((-5, -5), (1, 1)).status == "invalid_query"
+
+
+def test_scenes_from_arrays_plan_like_scene_files():
+    square = np.array([[4, 4], [6, 4], [6, 6], [4, 6]], dtype=float)
+    scene = polynav.scene_from_polygons([[0, 0], [10, 0], [10, 10], [0, 10]], [square])
+    result = polynav.Planner(scene, method="visgraph", smoother="none").plan((2, 5), (8, 5))
+    assert result.found
+    # Around the square's corner: from (2, 5) to (4, 6) to (6, 6) to (8, 5).
+    assert math.isclose(result.length, 2 * math.hypot(2, 1) + 2, rel_tol=1e-12)
+
+
+def test_registry_is_visible_from_python():
+    registry = polynav.methods()
+    assert [m["name"] for m in registry["methods"]] == polynav.method_names()
+    assert [s["name"] for s in registry["smoothers"]] == polynav.smoother_names()
+    grid = next(m for m in registry["methods"] if m["name"] == "grid")
+    assert "resolution" in [o["name"] for o in grid["options"]]
+
+
+def test_experiment_rows_and_shards():
+    scenes = [str(SOURCE / "scenes" / "maze.yaml"), str(SOURCE / "scenes" / "island.yaml")]
+    options = dict(methods=["grid:connectivity=4", "visgraph"], smoothers=["none", "shortcut"],
+                   random=5, seed=3)
+    rows = polynav.run_experiment(scenes, **options)
+    assert len(rows) == 2 * 2 * 2 * 5
+    assert list(rows[0]) == polynav.csv_columns()
+    for row in rows:
+        assert row["status"] == "found"
+        assert row["ratio"] >= 1 - 1e-9
+    parts = [polynav.run_experiment(scenes, shard=(k, 3), **options) for k in (3, 1, 2)]
+    merged = polynav.merge_shards(parts)
+    strip = lambda rs: [{k: v for k, v in r.items() if not k.endswith(("_ms", "_us"))} for r in rs]
+    assert strip(merged) == strip(rows)
+    pandas = pytest.importorskip("pandas")
+    frame = polynav.run_experiment(scenes, dataframe=True, **options)
+    assert isinstance(frame, pandas.DataFrame) and len(frame) == len(rows)

@@ -1,0 +1,424 @@
+// Experiments: complete and ordered rows, ratios against the exact reference, reproducibility
+// (seed, threads, shards), the CSV read back bit for bit, OMPL's log grammar, and the
+// corner-aligned grid against an independent Dijkstra on the corner graph of MovingAI maps.
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <boost/graph/adjacency_list.hpp>
+#include <boost/graph/dijkstra_shortest_paths.hpp>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <set>
+#include <sstream>
+
+#include "polynav/experiment/experiment.hpp"
+#include "polynav/experiment/results.hpp"
+#include "polynav/plan/planner.hpp"
+#include "polynav/plan/registry.hpp"
+#include "polynav/scene/scene.hpp"
+#include "polynav/space/free_space.hpp"
+
+namespace polynav::experiment {
+namespace {
+
+namespace fs = std::filesystem;
+const fs::path scenes_dir = fs::path(POLYNAV_SOURCE_DIR) / "scenes";
+
+SceneInput input(const std::string& file) {
+  SceneInput in;
+  in.scene = load_scene(scenes_dir / file);
+  in.name = fs::path(file).stem().string();
+  return in;
+}
+
+Options random_options(std::size_t count, std::uint64_t seed) {
+  Options o;
+  for (const std::string& m : method_names()) o.methods.push_back(parse_method_spec(m));
+  o.smoothers = smoother_names();
+  o.random = RandomQueries{count, seed, true};
+  return o;
+}
+
+// A row's CSV line with the timing columns (which vary run to run) blanked.
+std::string without_times(Row r) {
+  r.build_ms = r.search_us = r.smooth_us = r.space_ms = NAN;
+  return csv_line(r);
+}
+std::vector<std::string> without_times(const std::vector<Row>& rows) {
+  std::vector<std::string> out;
+  for (const Row& r : rows) out.push_back(without_times(r));
+  return out;
+}
+
+TEST(Experiment, RowsAreCompleteOrderedAndScoredAgainstTheOptimum) {
+  // Scenes without weighted regions: the reference is the exact Euclidean optimum.
+  const std::vector<SceneInput> scenes = {input("maze.yaml"), input("island.yaml")};
+  const Options options = random_options(6, 7);
+  const Results results = run(scenes, options);
+  const std::size_t specs = options.methods.size(), smoothers = options.smoothers.size();
+  ASSERT_EQ(results.rows.size(), scenes.size() * specs * smoothers * 6);
+  std::size_t at = 0;
+  for (const SceneInput& s : scenes)
+    for (const MethodSpec& m : options.methods)
+      for (const std::string& smoother : options.smoothers)
+        for (std::size_t q = 0; q < 6; ++q) {
+          const Row& r = results.rows[at++];
+          EXPECT_EQ(r.scene, s.name);
+          EXPECT_EQ(r.method, m.method);
+          EXPECT_EQ(r.smoother, smoother);
+          EXPECT_EQ(r.query, q);
+          ASSERT_EQ(r.status, "found") << csv_line(r);
+          EXPECT_TRUE(std::isfinite(r.reference)) << csv_line(r);
+          // Never shorter than the optimum; the visibility graph's own path is the optimum.
+          EXPECT_GE(r.ratio, 1.0 - 1e-9) << csv_line(r);
+          if (r.method == "visgraph") {
+            EXPECT_NEAR(r.ratio, 1.0, 1e-9) << csv_line(r);
+          }
+          EXPECT_NEAR(r.ratio, r.length / r.reference, 1e-12);
+          EXPECT_GE(r.waypoints, 2u);
+          EXPECT_GE(r.turning, 0.0);
+          EXPECT_LE(r.turning, double(r.waypoints) * M_PI);
+          EXPECT_GE(r.clearance, 0.0);
+          EXPECT_LE(r.length, r.raw_length * (1 + 1e-12));
+          EXPECT_GE(r.search_us, 0.0);
+          EXPECT_GE(r.build_ms, 0.0);
+        }
+  // Within one scene and query every row has the same endpoints.
+  for (const Row& r : results.rows)
+    for (const Row& o : results.rows)
+      if (r.scene == o.scene && r.query == o.query) {
+        EXPECT_EQ(r.start, o.start);
+        EXPECT_EQ(r.goal, o.goal);
+      }
+  for (const SceneReport& s : results.scenes) EXPECT_TRUE(s.has_reference) << s.reference_note;
+}
+
+TEST(Experiment, RandomQueriesAreFreeConnectedAndFixedByTheSeed) {
+  const SceneInput scene = input("maze.yaml");
+  const FreeSpace space(scene.scene);
+  const auto a = random_queries(space, {40, 3, true});
+  const auto b = random_queries(space, {40, 3, true});
+  const auto c = random_queries(space, {40, 4, true});
+  ASSERT_EQ(a.size(), 40u);
+  std::size_t differ = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    EXPECT_EQ(a[i].start, b[i].start);
+    EXPECT_EQ(a[i].goal, b[i].goal);
+    differ += a[i].start != c[i].start;
+    EXPECT_TRUE(space.is_free(a[i].start));
+    EXPECT_TRUE(space.is_free(a[i].goal));
+    EXPECT_EQ(space.component(a[i].start), space.component(a[i].goal));
+  }
+  EXPECT_GT(differ, 30u);
+}
+
+TEST(Experiment, SameSeedSameRowsAndThreadsChangeNothing) {
+  const std::vector<SceneInput> scenes = {input("maze.yaml"), input("warehouse.yaml")};
+  Options one = random_options(9, 11);
+  Options two = one;
+  two.jobs = 2;
+  const auto a = without_times(run(scenes, one).rows);
+  const auto b = without_times(run(scenes, one).rows);
+  const auto c = without_times(run(scenes, two).rows);
+  EXPECT_EQ(a, b);
+  EXPECT_EQ(a, c);
+}
+
+TEST(Experiment, ShardsMergeToTheUnshardedRun) {
+  // Scenes with fewer queries than shards leave some shards without them.
+  SceneInput small = input("island.yaml");
+  SceneInput large = input("maze.yaml");
+  const FreeSpace small_space(small.scene), large_space(large.scene);
+  small.queries = random_queries(small_space, {2, 5, true});
+  large.queries = random_queries(large_space, {8, 6, true});
+  const std::vector<SceneInput> scenes = {small, large};
+  Options options;
+  options.methods = {parse_method_spec("grid:connectivity=4"), parse_method_spec("visgraph")};
+  options.smoothers = {"none", "shortcut"};
+  const auto whole = run(scenes, options).rows;
+  std::vector<std::vector<Row>> shards;
+  std::vector<std::string> names;
+  for (std::size_t k = 3; k >= 1; --k) {  // given in reverse order
+    options.shard = {k, 3};
+    shards.push_back(run(scenes, options).rows);
+    names.push_back("shard" + std::to_string(k));
+  }
+  EXPECT_EQ(without_times(merge_shards(shards, names)), without_times(whole));
+
+  // A shard given twice, or one missing, is an error naming the problem.
+  auto twice = shards;
+  twice.push_back(shards[0]);
+  auto twice_names = names;
+  twice_names.push_back("again");
+  EXPECT_THROW(merge_shards(twice, twice_names), InputError);
+  const std::vector<std::vector<Row>> missing = {shards[0], shards[2]};
+  try {
+    merge_shards(missing, {names[0], names[2]});
+    ADD_FAILURE() << "a missing shard was not noticed";
+  } catch (const InputError& e) {
+    EXPECT_NE(e.message().find("shard missing"), std::string::npos) << e.message();
+  }
+}
+
+TEST(Experiment, CsvReadsBackBitForBit) {
+  Options options = random_options(4, 2);
+  options.smoothers = {"none", "shortcut"};
+  std::vector<Row> rows = run({input("office.yaml")}, options).rows;
+  rows.front().message = "a note, with \"quotes\", commas\nand a line break";
+  const fs::path path = fs::temp_directory_path() / "polynav-experiment-roundtrip.csv";
+  {
+    std::ofstream out(path, std::ios::binary);
+    write_csv(out, rows);
+  }
+  const std::vector<Row> back = read_csv(path);
+  ASSERT_EQ(back.size(), rows.size());
+  for (std::size_t i = 0; i < rows.size(); ++i) EXPECT_EQ(csv_line(back[i]), csv_line(rows[i]));
+  EXPECT_EQ(back.front().message, rows.front().message);
+  // The contract's leading columns.
+  std::ifstream in(path);
+  std::string header;
+  std::getline(in, header);
+  EXPECT_EQ(header.rfind("scene,method,options,smoother,query,start_x,start_y,goal_x,goal_y,"
+                         "status,length,cost,reference,ratio,waypoints,turning,clearance,"
+                         "build_ms,search_us,smooth_us,expanded",
+                         0),
+            0u);
+  fs::remove(path);
+}
+
+// A reader of OMPL's benchmark log written from the grammar in OMPL's documentation ("The
+// benchmark logfile format"), checking each production it meets.
+struct OmplPlanner {
+  std::string name;
+  std::vector<std::string> properties;
+  std::vector<std::vector<std::string>> runs;
+};
+std::vector<OmplPlanner> parse_ompl_log(std::istream& in) {
+  std::string line;
+  const auto next = [&] {
+    if (!std::getline(in, line)) throw std::runtime_error("log ends early");
+    return line;
+  };
+  const auto expect = [&](const std::regex& re) {
+    next();
+    std::smatch m;
+    if (!std::regex_match(line, m, re)) throw std::runtime_error("unexpected line: " + line);
+    return m;
+  };
+  const std::string num = R"(([-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?|inf|nan))";
+  expect(std::regex(R"(\S+ version \S+)"));
+  expect(std::regex("Experiment .+"));
+  expect(std::regex("Running on \\S+"));
+  expect(std::regex("Starting at .+"));
+  expect(std::regex(R"(<<<\|)"));
+  while (next() != "|>>>") {
+  }
+  expect(std::regex(R"(-?\d+ is the random seed)"));
+  expect(std::regex(num + " seconds per run"));
+  expect(std::regex(num + " MB per run"));
+  expect(std::regex(num + " seconds spent to collect the data"));
+  const std::size_t planners = std::stoul(expect(std::regex(R"((\d+) planners)"))[1]);
+  std::vector<OmplPlanner> out;
+  for (std::size_t p = 0; p < planners; ++p) {
+    OmplPlanner planner;
+    planner.name = next();
+    const std::size_t common = std::stoul(expect(std::regex(R"((\d+) common properties)"))[1]);
+    for (std::size_t i = 0; i < common; ++i) expect(std::regex(R"(.+ = .+)"));
+    const std::size_t count = std::stoul(expect(std::regex(R"((\d+) properties for each run)"))[1]);
+    for (std::size_t i = 0; i < count; ++i)
+      planner.properties.push_back(expect(std::regex(R"(.+ (BOOLEAN|INTEGER|REAL))"))[0]);
+    const std::size_t runs = std::stoul(expect(std::regex(R"((\d+) runs)"))[1]);
+    const std::regex data("^(" + num + ")?$");
+    for (std::size_t r = 0; r < runs; ++r) {
+      next();
+      std::vector<std::string> values;
+      std::size_t at = 0;
+      while (at < line.size()) {
+        const std::size_t end = line.find("; ", at);
+        if (end == std::string::npos) throw std::runtime_error("run without '; ': " + line);
+        values.push_back(line.substr(at, end - at));
+        if (!std::regex_match(values.back(), data))
+          throw std::runtime_error("bad datum '" + values.back() + "'");
+        at = end + 2;
+      }
+      if (values.size() != count) throw std::runtime_error("wrong number of values: " + line);
+      planner.runs.push_back(std::move(values));
+    }
+    expect(std::regex(R"(\.)"));
+    out.push_back(std::move(planner));
+  }
+  if (std::getline(in, line)) throw std::runtime_error("text after the last planner: " + line);
+  return out;
+}
+
+TEST(Experiment, OmplLogFollowsTheGrammarAndCarriesEveryRun) {
+  Options options = random_options(5, 9);
+  options.smoothers = {"none", "shortcut"};
+  const std::vector<Row> rows = run({input("maze.yaml"), input("island.yaml")}, options).rows;
+  std::stringstream log;
+  write_ompl_log(log, rows, "test", 1.5);
+  std::vector<OmplPlanner> planners;
+  ASSERT_NO_THROW(planners = parse_ompl_log(log));
+  ASSERT_EQ(planners.size(), options.methods.size() * options.smoothers.size());
+  std::size_t planner_index = 0;
+  for (const OmplPlanner& p : planners) {
+    // A planner's runs are its configuration's rows, in row order.
+    const MethodSpec& spec = options.methods[planner_index / options.smoothers.size()];
+    const std::string& smoother = options.smoothers[planner_index % options.smoothers.size()];
+    ++planner_index;
+    std::vector<const Row*> own;
+    for (const Row& r : rows)
+      if (r.method == spec.method && r.smoother == smoother) own.push_back(&r);
+    const auto solved = std::find(p.properties.begin(), p.properties.end(), "solved BOOLEAN");
+    const auto length =
+        std::find(p.properties.begin(), p.properties.end(), "simplified solution length REAL");
+    ASSERT_NE(solved, p.properties.end());
+    ASSERT_NE(length, p.properties.end());
+    ASSERT_EQ(p.runs.size(), 10u);  // two scenes x five queries
+    ASSERT_EQ(own.size(), p.runs.size());
+    for (std::size_t i = 0; i < own.size(); ++i) {
+      const auto& run = p.runs[i];
+      const Row& r = *own[i];
+      EXPECT_EQ(run[std::size_t(solved - p.properties.begin())], r.status == "found" ? "1" : "0");
+      EXPECT_EQ(std::stod(run[std::size_t(length - p.properties.begin())]), r.length);
+    }
+  }
+}
+
+// The corner graph of a MovingAI map built here from the cells alone: corners (x, y) in map
+// coordinates (y down); a side move needs a free cell beside it, a diagonal its cell; a corner
+// where only two diagonally opposite cells are free is passable only with open gaps.
+bool free_map_cell(const CellMap& cells, int x, int y) {
+  return x >= 0 && y >= 0 && x < cells.width && y < cells.height && !cells.is_blocked(x, y);
+}
+bool corner_closed(const CellMap& cells, int x, int y, bool open_gaps) {
+  // Cells around corner (x, y) with y down: (x-1, y-1) top-left ... (x, y) bottom-right.
+  const bool tl = free_map_cell(cells, x - 1, y - 1), tr = free_map_cell(cells, x, y - 1);
+  const bool bl = free_map_cell(cells, x - 1, y), br = free_map_cell(cells, x, y);
+  return !open_gaps && ((tl && br && !tr && !bl) || (tr && bl && !tl && !br));
+}
+double corner_dijkstra(const CellMap& cells, int sx, int sy, int gx, int gy, bool open_gaps) {
+  const int w = cells.width + 1, h = cells.height + 1;
+  const auto free_cell = [&](int x, int y) { return free_map_cell(cells, x, y); };
+  const auto closed = [&](int x, int y) { return corner_closed(cells, x, y, open_gaps); };
+  using Graph =
+      boost::adjacency_list<boost::vecS, boost::vecS, boost::undirectedS, boost::no_property,
+                            boost::property<boost::edge_weight_t, double>>;
+  Graph g(std::size_t(w) * h);
+  const auto id = [&](int x, int y) { return std::size_t(y) * w + x; };
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x) {
+      if (closed(x, y)) continue;
+      if (x + 1 < w && !closed(x + 1, y) && (free_cell(x, y - 1) || free_cell(x, y)))
+        boost::add_edge(id(x, y), id(x + 1, y), 1.0, g);
+      if (y + 1 < h && !closed(x, y + 1) && (free_cell(x - 1, y) || free_cell(x, y)))
+        boost::add_edge(id(x, y), id(x, y + 1), 1.0, g);
+      if (x + 1 < w && y + 1 < h && !closed(x + 1, y + 1) && free_cell(x, y))
+        boost::add_edge(id(x, y), id(x + 1, y + 1), std::sqrt(2.0), g);
+      if (x > 0 && y + 1 < h && !closed(x - 1, y + 1) && free_cell(x - 1, y))
+        boost::add_edge(id(x, y), id(x - 1, y + 1), std::sqrt(2.0), g);
+    }
+  std::vector<double> d(boost::num_vertices(g));
+  boost::dijkstra_shortest_paths(g, id(sx, sy), boost::distance_map(d.data()));
+  return d[id(gx, gy)];
+}
+
+TEST(Experiment, CornerAlignedGridReproducesCornerGraphOptimaOnMovingAIMaps) {
+  for (const char* name : {"arena.map", "den312d.map", "maze-100-1.map"}) {
+    const Scene scene = load_scene(scenes_dir / "movingai" / name);
+    ASSERT_TRUE(scene.cell_map);
+    const std::vector<Query> queries = load_scenario(
+        scenes_dir / "movingai" / (std::string(name) + ".scen"), scene, ScenarioPoints::corners);
+    for (const bool open : {false, true}) {
+      PlanOptions options;
+      options.method = "grid";
+      options.smoother = "none";
+      options.settings.set("grid.align", "corner");
+      options.settings.set("space.gaps", open ? "open" : "closed");
+      const Planner planner(scene, options);
+      // Every 7th query keeps the test quick; each is a full search on both sides.
+      for (std::size_t i = 0; i < queries.size(); i += 7) {
+        const Query& q = queries[i];
+        const int sx = int(q.start.x), sy = scene.cell_map->height - int(q.start.y);
+        const int gx = int(q.goal.x), gy = scene.cell_map->height - int(q.goal.y);
+        if (corner_closed(*scene.cell_map, sx, sy, open) ||
+            corner_closed(*scene.cell_map, gx, gy, open))
+          continue;  // an end on a pinch: the graph here cannot leave it
+        const double expected = corner_dijkstra(*scene.cell_map, sx, sy, gx, gy, open);
+        const PlanResult r = planner.plan(q.start, q.goal);
+        if (!std::isfinite(expected) || expected > 1e300) {
+          EXPECT_FALSE(r.found()) << name << " query " << i;
+          continue;
+        }
+        ASSERT_TRUE(r.found()) << name << " query " << i << ": " << r.message;
+        EXPECT_NEAR(r.raw_length, expected, 1e-9 * std::max(1.0, expected))
+            << name << " query " << i << (open ? " (open gaps)" : "");
+      }
+    }
+  }
+}
+
+TEST(Experiment, OpenGapsJoinComponentsAndLetPathsThroughPinches) {
+  // Four squares touching corner to corner around a square room: closed gaps make the room a
+  // component of its own; open gaps join it to the outside through the four pinches. Two more
+  // squares touch at (2, 2).
+  const std::string text = R"(
+version: 1
+bounds: [[0, 0], [10, 0], [10, 10], [0, 10]]
+obstacles:
+  - [[4, 2], [6, 2], [6, 4], [4, 4]]
+  - [[6, 4], [8, 4], [8, 6], [6, 6]]
+  - [[4, 6], [6, 6], [6, 8], [4, 8]]
+  - [[2, 4], [4, 4], [4, 6], [2, 6]]
+  - [[1, 1], [2, 1], [2, 2], [1, 2]]
+  - [[2, 2], [3, 2], [3, 3], [2, 3]]
+)";
+  const Scene scene = parse_native_scene(text, "pinch.yaml");
+  FreeSpaceOptions closed_options, open_options;
+  open_options.open_gaps = true;
+  const FreeSpace closed(scene, closed_options), open(scene, open_options);
+  EXPECT_EQ(open.component_count(), 1u);
+  EXPECT_EQ(open.component({5, 5}), open.component({9, 9}));
+  for (const bool gaps_open : {false, true}) {
+    PlanOptions options;
+    options.method = "visgraph";
+    options.settings.set("space.gaps", gaps_open ? "open" : "closed");
+    const PlanResult r = Planner(scene, options).plan({5, 5}, {9, 9});
+    EXPECT_EQ(r.found(), gaps_open) << r.message;
+    if (gaps_open) {
+      EXPECT_NEAR(r.length, std::sqrt(32.0), 1e-12);  // straight through (6, 6)
+    }
+  }
+  EXPECT_TRUE(open.line_of_sight({5, 5}, {7, 7}));  // through the pinch at (6, 6)
+  EXPECT_FALSE(closed.line_of_sight({5, 5}, {7, 7}));
+  // Two squares touching at (2, 2): the diagonal through it is a gap.
+  EXPECT_FALSE(closed.line_of_sight({1.5, 2.5}, {2.5, 1.5}));
+  EXPECT_TRUE(open.line_of_sight({1.5, 2.5}, {2.5, 1.5}));
+  EXPECT_TRUE(closed.line_of_sight({1.5, 2.5}, {1.8, 2.2}));
+  // Never into a square, open or not.
+  EXPECT_FALSE(open.line_of_sight({1.5, 2.5}, {2.5, 2.5}));
+  EXPECT_FALSE(open.line_of_sight({0.5, 0.5}, {2.5, 2.5}));
+  for (const char* method : {"visgraph", "grid", "navmesh", "quadtree"}) {
+    for (const bool gaps_open : {false, true}) {
+      PlanOptions options;
+      options.method = method;
+      options.settings.set("space.gaps", gaps_open ? "open" : "closed");
+      if (std::string(method) == "grid") options.settings.set("grid.resolution", 0.5);
+      const Planner planner(scene, options);
+      const PlanResult r = planner.plan({1.5, 2.5}, {2.5, 1.5});
+      ASSERT_TRUE(r.found()) << method << ": " << r.message;
+      if (gaps_open && std::string(method) == "visgraph") {
+        EXPECT_NEAR(r.length, std::sqrt(2.0), 1e-12);
+      }
+      if (!gaps_open) {
+        EXPECT_GT(r.length, 2.0) << method;  // around a square
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace polynav::experiment
