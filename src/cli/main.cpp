@@ -37,8 +37,8 @@ int run(int argc, char** argv) {
                   "  polynav plan scenes/warehouse.yaml --svg warehouse.svg\n"
                   "  polynav scen scenes/movingai/arena.map scenes/movingai/arena.map.scen\n"
                   "  polynav reach scenes/warehouse.yaml --from 2,1.5 --cost 10 --svg reach.svg\n"
-                  "  polynav experiment scenes/maze.yaml --random 100 --out maze.csv\n"
                   "  polynav convert maps/depot.yaml -o depot-scene.yaml\n"
+                  "  polynav experiment scenes/maze.yaml --random 100 --out maze.csv\n"
                   "  polynav methods\n"
                   "\n"
                   "Global options go before or after the subcommand. Run 'polynav SUBCOMMAND\n"
@@ -51,8 +51,8 @@ int run(int argc, char** argv) {
   add_plan_command(app);
   add_scen_command(app);
   add_reach_command(app);
-  add_experiment_command(app);
   add_convert_command(app);
+  add_experiment_command(app);
   add_methods_command(app);
 
   if (argc <= 1) {

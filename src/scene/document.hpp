@@ -1,6 +1,6 @@
 #pragma once
 // The located document tree that every YAML and JSON reader of the scene room shares: native
-// scenes (native.cpp), ROS map_server map files (ros_map.cpp) and GeoJSON (polygon_files.cpp).
+// scenes (native.cpp), ROS map_server map files (ros_map.cpp) and GeoJSON (geojson.cpp).
 //
 // The text is parsed by yaml-cpp (JSON is YAML 1.2 flow syntax; `.json` and `.geojson` texts are
 // first checked to be strict JSON by strict_json.hpp) into a compact tree of our own in which

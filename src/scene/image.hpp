@@ -1,6 +1,8 @@
 #pragma once
 // Raster images for ROS map_server maps: PGM (Netpbm, binary P5 and plain P2) read here, PNG and
-// BMP through stb_image. The format is told by the file's first bytes, not by its name.
+// BMP through stb_image. The format is told by the file's first bytes, not by its name. PGM is
+// read here rather than by stb_image because stb_image reads no plain (P2) data and keeps samples
+// as they are instead of scaling them by the maxval; here the maxval is the full intensity.
 
 #include <cstddef>
 #include <cstdint>

@@ -134,7 +134,7 @@ void NativeReader::read_version(const Fields& top) const {
     if (top.find("image") != nullptr && top.find("resolution") != nullptr) {
       message +=
           "; this looks like a ROS map_server map, which polynav reads from a .yaml file "
-          "written in block style (image: and resolution: each starting a line)";
+          "written in block style, one key per line";
     }
     fail(top.item, message);
   }

@@ -173,12 +173,6 @@ Scene load_scene(const std::filesystem::path& path, const LoadOptions& options =
 /// JSON (RFC 8259), so comments, trailing commas, single quotes and the like are refused.
 Scene parse_native_scene(std::string_view text, const std::string& source_name);
 
-/// Where a scenario's cell coordinates put its points on a cell map.
-enum class ScenarioPoints : std::uint8_t {
-  centres,  ///< at cell centres (MovingAI's own convention, 8-connected grids of cells)
-  corners,  ///< at cell corners (any-angle and corner-aligned grids: CellMap::cell_corner)
-};
-
 /// A scene written as a native YAML scene (NativeExport::text), and what the native format could
 /// keep of it only in another form.
 struct NativeExport {
@@ -198,6 +192,12 @@ struct NativeExport {
 /// (constrained edges between traversable faces), or free regions touching at a point where
 /// they would have to be holes of one obstacle.
 NativeExport export_native_scene(const Scene& scene);
+
+/// Where a scenario's cell coordinates put its points on a cell map.
+enum class ScenarioPoints : std::uint8_t {
+  centres,  ///< at cell centres (MovingAI's own convention, 8-connected grids of cells)
+  corners,  ///< at cell corners (any-angle and corner-aligned grids: CellMap::cell_corner)
+};
 
 /// Reads a MovingAI scenario (`.scen`) as queries for `scene`: cell coordinates (start and goal at
 /// cell centres, or corners) when the scene has a CellMap, plain points otherwise. Column 9
