@@ -120,6 +120,9 @@ std::string smooth_shortcut(const FreeSpace& space, const RawPath&, const Option
 
 std::string smooth_funnel(const FreeSpace& space, const RawPath& raw, const OptionValues&,
                           std::vector<Point>& waypoints) {
+  if (!raw.has_corridor && raw.method_has_corridors)
+    return "funnel does not apply to this " + std::string(raw.method) +
+           " path (its corridor cannot be stated exactly); the path is not smoothed";
   if (!raw.has_corridor)
     return "funnel does not apply to " +
            (raw.method.empty() ? std::string("these") : std::string(raw.method)) +
@@ -196,8 +199,9 @@ const std::vector<MethodEntry>& method_registry() {
                "merged (rebuild); auto uses the faces when the scene has usable ones",
                {"auto", "mesh", "rebuild"}),
         choice("nodes", "portals",
-               "graph nodes at polygon centres or at portal (shared edge) midpoints",
-               {"centres", "portals"}),
+               "graph nodes at polygon centres, at portal (shared edge) midpoints, at polygon "
+               "vertices (arcs along edges and diagonals), or at portals and centres",
+               {"centres", "portals", "vertices", "portals+centres"}),
         flag("merge", "true",
              "merge triangles into convex polygons (Hertel-Mehlhorn); rebuilt meshes only"),
         integer("max_triangles", "8388608", "budget: a larger triangulation is refused", 1)},

@@ -73,7 +73,7 @@ TEST(Funnel, EqualsTheExactOptimumInASingleCorridor) {
     graph_options.smoother = "none";
     const Planner graph(space, graph_options);
     int bent = 0;  // queries whose optimum bends: the corridor matters
-    for (const char* nodes : {"centres", "portals"}) {
+    for (const char* nodes : {"centres", "portals", "vertices", "portals+centres"}) {
       for (const char* merge : {"true", "false"}) {
         PlanOptions options;
         options.method = "navmesh";

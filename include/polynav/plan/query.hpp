@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <concepts>
 #include <limits>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -29,7 +30,10 @@ struct RawPath {
   std::vector<Point> points;          ///< start .. goal (found) or start .. closest node (partial)
   std::vector<search::NodeId> nodes;  ///< the discretisation's nodes along the path, in order
   std::vector<Segment> corridor;      ///< the portals between them (Discretisation::corridor)
-  bool has_corridor = false;          ///< the method has corridors (Discretisation::has_corridors)
+  /// The corridor is known: the method has corridors (Discretisation::has_corridors) and could
+  /// state this path's exactly.
+  bool has_corridor = false;
+  bool method_has_corridors = false;  ///< Discretisation::has_corridors
   std::string_view method;            ///< the discretisation's name (Discretisation::method)
   double graph_cost = 0.0;            ///< the cost the search minimised (the graph's own arc costs)
   search::SearchStats stats;
@@ -96,6 +100,15 @@ void trace_points(const D& d, Point start, Point goal, RawPath& out) {
   if (out.status == search::SearchStatus::found) add(goal);
 }
 
+// The raw path's corridor, from its first point through its nodes to its last.
+template <class D>
+void set_corridor(const D& d, RawPath& out) {
+  std::optional<std::vector<Segment>> corridor =
+      d.corridor(out.points.front(), out.nodes, out.points.back());
+  out.has_corridor = corridor.has_value();
+  if (corridor) out.corridor = std::move(*corridor);
+}
+
 template <class D, class G, class H>
 void run_search(const D& d, const G& graph, search::NodeId s, std::span<const search::NodeId> goals,
                 const H& h, const QueryOptions& options, QueryWorkspace& ws, RawPath& out) {
@@ -155,7 +168,7 @@ std::size_t search_to_goals(const D& d, Point start, std::span<const Point> goal
     goal = goals[reached];
   }
   trace_points(d, start, goal, out);
-  out.corridor = d.corridor(out.nodes);
+  set_corridor(d, out);
   return reached;
 }
 
@@ -168,7 +181,7 @@ RawPath find_path(const D& d, Point start, Point goal, const QueryOptions& optio
                   QueryWorkspace& ws) {
   RawPath out;
   out.method = d.method();
-  out.has_corridor = d.has_corridors();
+  out.method_has_corridors = out.has_corridor = d.has_corridors();
   if (const std::optional<double> cost = d.direct_cost(start, goal)) {
     out.status = search::SearchStatus::found;
     out.points = {start, goal};
@@ -214,7 +227,7 @@ RawPath find_path(const D& d, Point start, Point goal, const QueryOptions& optio
   if (out.status != search::SearchStatus::found) out.message = result.explanation();
   if (result.path.empty()) return out;
   detail::trace_points(d, start, goal, out);
-  out.corridor = d.corridor(out.nodes);
+  detail::set_corridor(d, out);
   return out;
 }
 
@@ -226,7 +239,7 @@ RawPath find_path_to_any(const D& d, Point start, std::span<const Point> goals,
                          std::size_t& reached_goal) {
   RawPath out;
   out.method = d.method();
-  out.has_corridor = d.has_corridors();
+  out.method_has_corridors = out.has_corridor = d.has_corridors();
   reached_goal = goals.size();
   if (goals.empty()) {
     out.message = "the goal set is empty";

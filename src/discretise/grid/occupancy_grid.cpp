@@ -276,7 +276,9 @@ Ring OccupancyGrid::node_region(search::NodeId n) const {
   return {{x0, y0}, {x0 + cell_, y0}, {x0 + cell_, y0 + cell_}, {x0, y0 + cell_}};
 }
 
-std::vector<Segment> OccupancyGrid::corridor(std::span<const search::NodeId> path) const {
+std::optional<std::vector<Segment>> OccupancyGrid::corridor(Point /*start*/,
+                                                            std::span<const search::NodeId> path,
+                                                            Point /*end*/) const {
   // The side two cells share, or the corner a diagonal move passes through; a side is oriented
   // as seen in the direction of travel (a on the left, b on the right).
   std::vector<Segment> portals;
