@@ -99,6 +99,7 @@ std::unique_ptr<Method> build_navmesh(const FreeSpace& space, const OptionValues
   options.nodes = parse_navmesh_nodes(o.text("nodes"));
   options.merge = o.flag("merge");
   options.max_triangles = count_or_unlimited(o.number("max_triangles"));
+  options.landmarks = std::size_t(o.integer("landmarks"));
   return std::make_unique<MethodOf<NavMesh>>(space, options);
 }
 
@@ -204,7 +205,17 @@ const std::vector<MethodEntry>& method_registry() {
                {"centres", "portals", "vertices", "portals+centres"}),
         flag("merge", "true",
              "merge triangles into convex polygons (Hertel-Mehlhorn); rebuilt meshes only"),
-        integer("max_triangles", "8388608", "budget: a larger triangulation is refused", 1)},
+        integer("max_triangles", "8388608", "budget: a larger triangulation is refused", 1),
+        [] {
+          OptionSpec s =
+              integer("landmarks", "16",
+                      "landmarks of the ALT heuristic (graph costs from a few nodes, one "
+                      "double per node each): fewer nodes expanded; 0 = straight-line "
+                      "distance only",
+                      0);
+          s.max = 16;
+          return s;
+        }()},
        build_navmesh},
   };
   return table;

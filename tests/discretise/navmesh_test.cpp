@@ -220,6 +220,32 @@ TEST(NavMesh, ZeroWidthGapStaysClosed) {
   }
 }
 
+TEST(NavMesh, APinchPointIsReachedFromEitherSide) {
+  // As above, with a pillar in each free square so that a search is needed: the pinch point's
+  // attachments lie in two components of the graph, and landmarks of one bound nothing in the
+  // other.
+  const Scene scene = scene_of(rect(0, 0, 10, 10), {rect(0, 0, 5, 5), rect(5, 5, 10, 10),
+                                                    rect(7, 2, 8, 3), rect(2, 7, 3, 8)});
+  const FreeSpace space(scene);
+  for (const NavMeshNodes nodes : all_placements) {
+    SCOPED_TRACE(navmesh_nodes_name(nodes));
+    NavMeshOptions options;
+    options.nodes = nodes;
+    const NavMesh mesh(space, options);
+    options.landmarks = 0;
+    const NavMesh plain(space, options);
+    for (const Point from : {Point{9.5, 0.5}, Point{0.5, 9.5}}) {
+      const RawPath r = find_path(mesh, from, {5, 5});
+      ASSERT_EQ(r.status, search::SearchStatus::found) << r.message;
+      EXPECT_GT(r.nodes.size(), 0u);
+      // As cheap as without landmarks, with no more expansions.
+      const RawPath p = find_path(plain, from, {5, 5});
+      EXPECT_NEAR(r.graph_cost, p.graph_cost, 1e-12 * p.graph_cost);
+      EXPECT_LE(r.stats.expanded, p.stats.expanded);
+    }
+  }
+}
+
 // Random free pairs: a path exactly when the visibility graph has one, in line of sight along
 // every segment, never shorter than the visibility graph's.
 void expect_walls_kept(const FreeSpace& space, const NavMesh& mesh);
@@ -382,6 +408,50 @@ TEST(NavMesh, CorridorsHoldTheirPathsForEveryPlacement) {
       EXPECT_GT(checked, 50);
       if (file.extension() == ".map") {
         EXPECT_GT(on_vertex, 0);
+      }
+    }
+  }
+}
+
+// The landmarks only speed the search up: the same optimal graph cost as straight-line distance
+// alone, and never more expansions in total.
+TEST(NavMesh, LandmarksKeepEveryPathCostAndSaveExpansions) {
+  const fs::path root = fs::path(POLYNAV_SOURCE_DIR) / "scenes";
+  for (const fs::path& file : {root / "maze.yaml", root / "warehouse.yaml",
+                               root / "mesh" / "arena.mesh", root / "movingai" / "den312d.map"}) {
+    const Scene scene = load_scene(file);
+    const FreeSpace space(scene);
+    const Box box = space.box();
+    for (const NavMeshNodes nodes : all_placements) {
+      SCOPED_TRACE(file.filename().string() + " " + std::string(navmesh_nodes_name(nodes)));
+      NavMeshOptions options;
+      options.nodes = nodes;
+      const NavMesh fast(space, options);
+      options.landmarks = 0;
+      const NavMesh plain(space, options);
+      std::mt19937 rng(9);
+      std::uniform_real_distribution<double> ux(box.min.x, box.max.x), uy(box.min.y, box.max.y);
+      std::uint64_t with = 0, without = 0;
+      int found = 0;
+      for (int i = 0; i < 150; ++i) {
+        const Point a{ux(rng), uy(rng)}, b{ux(rng), uy(rng)};
+        if (!space.is_free(a) || !space.is_free(b)) continue;
+        const RawPath r = find_path(fast, a, b), p = find_path(plain, a, b);
+        ASSERT_EQ(r.status, p.status) << r.message;
+        if (r.status != search::SearchStatus::found) continue;
+        ++found;
+        EXPECT_NEAR(r.graph_cost, p.graph_cost, 1e-12 * std::max(1.0, p.graph_cost));
+        with += r.stats.expanded;
+        without += p.stats.expanded;
+      }
+      EXPECT_GT(found, 30);
+      // Heights with a climb limit make moves one way: no landmarks there.
+      EXPECT_EQ(fast.landmark_count() == 0,
+                space.has_heights() && std::isfinite(space.agent().max_climb));
+      if (fast.landmark_count() > 0) {
+        EXPECT_LT(with, without);
+      } else {
+        EXPECT_EQ(with, without);
       }
     }
   }

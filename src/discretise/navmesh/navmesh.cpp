@@ -312,7 +312,84 @@ void NavMesh::add_portals(std::uint32_t p, const std::vector<std::int64_t>& othe
   }
 }
 
+namespace {
+
+// The Morton (Z-order) code of p quantised to 16 bits a coordinate over box: points close in the
+// plane mostly get close codes.
+std::uint32_t morton(Point p, const Box& box) {
+  const auto quantise = [](double v, double lo, double extent) {
+    const double t = extent > 0 ? (v - lo) / extent : 0.0;
+    return std::uint32_t(std::clamp(t, 0.0, 1.0) * 65535.0);
+  };
+  const auto spread = [](std::uint32_t v) {
+    v = (v | (v << 8)) & 0x00FF00FFu;
+    v = (v | (v << 4)) & 0x0F0F0F0Fu;
+    v = (v | (v << 2)) & 0x33333333u;
+    v = (v | (v << 1)) & 0x55555555u;
+    return v;
+  };
+  return spread(quantise(p.x, box.min.x, box.width())) |
+         (spread(quantise(p.y, box.min.y, box.height())) << 1);
+}
+
+}  // namespace
+
+void NavMesh::order_by_place() {
+  // Polygons and portals in Morton order of their centres and midpoints, so that neighbours in
+  // the mesh are mostly neighbours in memory: a search touches the records of nodes near its
+  // path, and these then share cache lines (node ids follow polygon and portal ids).
+  const std::size_t polygons = cost_.size();
+  Box box;
+  for (const Point& p : points_) box.expand(p);
+  std::vector<std::uint32_t> order(polygons);
+  std::iota(order.begin(), order.end(), 0u);
+  {
+    std::vector<std::uint32_t> code(polygons);
+    for (std::size_t i = 0; i < polygons; ++i) code[i] = morton(centre_[i], box);
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::uint32_t a, std::uint32_t b) { return code[a] < code[b]; });
+  }
+  std::vector<std::uint32_t> new_id(polygons);
+  std::vector<Point> points;
+  std::vector<std::size_t> first{0};
+  std::vector<double> cost, height;
+  std::vector<Point> centre;
+  std::vector<std::uint8_t> exact;
+  points.reserve(points_.size());
+  for (std::uint32_t i = 0; i < polygons; ++i) {
+    const std::uint32_t old = order[i];
+    new_id[old] = i;
+    const std::span<const Point> ring = polygon(old);
+    points.insert(points.end(), ring.begin(), ring.end());
+    first.push_back(points.size());
+    cost.push_back(cost_[old]);
+    height.push_back(height_[old]);
+    centre.push_back(centre_[old]);
+    exact.push_back(exact_[old]);
+  }
+  points_ = std::move(points);
+  polygon_first_ = std::move(first);
+  cost_ = std::move(cost);
+  height_ = std::move(height);
+  centre_ = std::move(centre);
+  exact_ = std::move(exact);
+  for (Portal& k : portals_)
+    for (std::uint32_t& side : k.side) side = new_id[side];
+  std::vector<std::uint32_t> code(portals_.size());
+  std::vector<std::uint32_t> by_place(portals_.size());
+  std::iota(by_place.begin(), by_place.end(), 0u);
+  for (std::size_t k = 0; k < portals_.size(); ++k)
+    code[k] = morton(0.5 * (portals_[k].a + portals_[k].b), box);
+  std::stable_sort(by_place.begin(), by_place.end(),
+                   [&](std::uint32_t a, std::uint32_t b) { return code[a] < code[b]; });
+  std::vector<Portal> portals;
+  portals.reserve(portals_.size());
+  for (const std::uint32_t k : by_place) portals.push_back(portals_[k]);
+  portals_ = std::move(portals);
+}
+
 void NavMesh::index_polygons() {
+  order_by_place();
   const std::size_t polygons = cost_.size();
   stats_.polygons = polygons;
   stats_.portals = portals_.size();
@@ -532,7 +609,10 @@ void NavMesh::build_graph() {
   graph_ =
       search::CsrGraph(node_at_.size(), edges,
                        directed_ ? search::Direction::directed : search::Direction::undirected);
-  if (!directed_) components_ = search::ComponentLabels(graph_);
+  if (!directed_) {
+    components_ = search::ComponentLabels(graph_);
+    landmarks_ = search::Landmarks(graph_, components_, options_.landmarks);
+  }
 }
 
 void NavMesh::build_vertex_graph(std::vector<search::Edge>& edges) {
