@@ -96,9 +96,9 @@ double largest(const std::vector<double>& v) {
 
 std::vector<NavMeshNodes> placements = {NavMeshNodes::centres, NavMeshNodes::portals,
                                         NavMeshNodes::vertices, NavMeshNodes::portals_and_centres};
-std::string landmarks = "16";  // navmesh.landmarks for the speed section
-bool peers = true;             // the speed section's grid and Boost.Graph peers
-bool real_maps = true;         // the speed section's den520d and random512-10-0
+std::string landmarks;  // navmesh.landmarks for the speed section; empty: the default
+bool peers = true;      // the speed section's grid and Boost.Graph peers
+bool real_maps = true;  // the speed section's den520d and random512-10-0
 
 std::string name_of(NavMeshNodes n) {
   return std::string(navmesh_nodes_name(n));
@@ -284,25 +284,27 @@ void quality(const fs::path& data) {
 void build_growth(const std::vector<fs::path>& maps) {
   std::printf("## Build time against scene size\n\n");
   std::printf(
-      "| map | boundary edges | triangles | polygons | portals | triangulate ms | mesh "
-      "build ms |\n|---|---|---|---|---|---|---|\n");
+      "| map | boundary edges | triangles | polygons | portals | triangulate ms | landmarks ms "
+      "| mesh build ms |\n|---|---|---|---|---|---|---|---|\n");
   std::vector<double> xs, ys;
   for (const fs::path& m : maps) {
     if (!fs::exists(m)) continue;
     const Scene scene = load_scene(m);
     const FreeSpace space(scene);
-    double best = 1e300, tri = 0;
+    double best = 1e300, tri = 0, marks = 0;
     NavMeshStats stats;
     for (int r = 0; r < 3; ++r) {
       const NavMesh mesh(space);
       if (mesh.stats().build_ms < best) {
         best = mesh.stats().build_ms;
         tri = mesh.stats().triangulate_ms;
+        marks = mesh.stats().landmarks_ms;
         stats = mesh.stats();
       }
     }
-    std::printf("| %s | %zu | %zu | %zu | %zu | %.1f | %.1f |\n", m.filename().c_str(),
-                space.edge_count(), stats.triangles, stats.polygons, stats.portals, tri, best);
+    std::printf("| %s | %zu | %zu | %zu | %zu | %.1f | %.1f | %.1f |\n", m.filename().c_str(),
+                space.edge_count(), stats.triangles, stats.polygons, stats.portals, tri, marks,
+                best);
     xs.push_back(std::log(double(space.edge_count())));
     ys.push_back(std::log(best));
   }
@@ -410,7 +412,7 @@ SpeedResult speed_on(const std::string& name, const fs::path& map, std::vector<Q
     plan_options.method = "navmesh";
     plan_options.smoother = "funnel";
     plan_options.settings.set("navmesh.nodes", name_of(nodes));
-    plan_options.settings.set("navmesh.landmarks", landmarks);
+    if (!landmarks.empty()) plan_options.settings.set("navmesh.landmarks", landmarks);
     const Planner planner(space, plan_options);
     const auto& mesh = dynamic_cast<const NavMesh&>(planner.discretisation());
     SpeedRow row;

@@ -199,21 +199,22 @@ const std::vector<MethodEntry>& method_registry() {
                "polygons: a .mesh scene's own faces (mesh), or free space triangulated and "
                "merged (rebuild); auto uses the faces when the scene has usable ones",
                {"auto", "mesh", "rebuild"}),
-        choice("nodes", "portals",
-               "graph nodes at polygon centres, at portal (shared edge) midpoints, at polygon "
-               "vertices (arcs along edges and diagonals), or at portals and centres",
-               {"centres", "portals", "vertices", "portals+centres"}),
+        choice("nodes", "vertices",
+               "graph nodes at polygon vertices (arcs along edges and diagonals: the shortest "
+               "paths), at polygon centres, at portal (shared edge) midpoints, or at portals and "
+               "centres",
+               {"vertices", "centres", "portals", "portals+centres"}),
         flag("merge", "true",
              "merge triangles into convex polygons (Hertel-Mehlhorn); rebuilt meshes only"),
         integer("max_triangles", "8388608", "budget: a larger triangulation is refused", 1),
         [] {
           OptionSpec s =
-              integer("landmarks", "16",
+              integer("landmarks", "32",
                       "landmarks of the ALT heuristic (graph costs from a few nodes, one "
-                      "double per node each): fewer nodes expanded; 0 = straight-line "
-                      "distance only",
+                      "double per node and one Dijkstra search at build each; a query uses the "
+                      "4 best for it): fewer nodes expanded; 0 = straight-line distance only",
                       0);
-          s.max = 16;
+          s.max = 32;
           return s;
         }()},
        build_navmesh},

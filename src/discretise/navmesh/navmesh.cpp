@@ -611,7 +611,9 @@ void NavMesh::build_graph() {
                        directed_ ? search::Direction::directed : search::Direction::undirected);
   if (!directed_) {
     components_ = search::ComponentLabels(graph_);
+    const auto t0 = Clock::now();
     landmarks_ = search::Landmarks(graph_, components_, options_.landmarks);
+    stats_.landmarks_ms = ms_since(t0);
   }
 }
 
