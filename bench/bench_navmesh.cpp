@@ -8,11 +8,12 @@
 // quality  Path length per placement: mean and max ratio of the raw and the funnelled length to
 //          the exact Euclidean optimum (the visibility graph; for arena.mesh also the Euclidean
 //          column of arena-euclidean.scen, checked against it), with the mean query and funnel
-//          times. Scenes: the bundled unweighted scenes (their own queries and 200 random pairs
-//          of free points in one component), arena.mesh with arena-euclidean.scen, the bundled
-//          MovingAI maps with their scenarios (at most 200 queries each, evenly sampled). Scenes
-//          with weighted regions have no exact optimum here: their rows give cost ratios to the
-//          cheapest path any placement or the visibility graph found for the query.
+//          times. Scenes: every bundled .yaml scene (its own queries and 200 random pairs of free
+//          points in one component), arena.mesh and arena-merged.mesh with arena-euclidean.scen,
+//          walls-v3.mesh (random pairs), the bundled MovingAI maps with their scenarios (at most
+//          200 queries each, evenly sampled). Scenes with weighted regions have no exact optimum
+//          here: their rows give cost ratios to the cheapest path any placement or the
+//          visibility graph found for the query.
 // build    Mesh build time against scene size (boundary edges) over MovingAI maps as polygons,
 //          with the growth exponent (least-squares slope of log time against log edges).
 // speed    Query times against polygon count: random-cell maps (a tenth of the cells blocked at
@@ -164,6 +165,9 @@ void quality(const fs::path& data) {
             [](const Case& a, const Case& b) { return a.name < b.name; });
   cases.push_back(
       {"arena.mesh", data / "mesh" / "arena.mesh", data / "mesh" / "arena-euclidean.scen"});
+  cases.push_back({"arena-merged.mesh", data / "mesh" / "arena-merged.mesh",
+                   data / "mesh" / "arena-euclidean.scen"});
+  cases.push_back({"walls-v3.mesh", data / "mesh" / "walls-v3.mesh", {}});
   for (const char* m : {"arena.map", "den312d.map", "maze-100-1.map"})
     cases.push_back({m, data / "movingai" / m, data / "movingai" / (std::string(m) + ".scen")});
 

@@ -214,7 +214,7 @@ const std::vector<MethodEntry>& method_registry() {
                       "double per node and one Dijkstra search at build each; a query uses the "
                       "4 best for it): fewer nodes expanded; 0 = straight-line distance only",
                       0);
-          s.max = 32;
+          s.max = 64;
           return s;
         }()},
        build_navmesh},

@@ -633,6 +633,22 @@ TEST(NavMesh, MeshSourceIsRefusedWithoutMeshFaces) {
   EXPECT_THROW(parse_navmesh_source("faces"), InputError);
 }
 
+TEST(NavMesh, PlacementNamesRoundTrip) {
+  for (const NavMeshNodes nodes : all_placements)
+    EXPECT_EQ(parse_navmesh_nodes(std::string(navmesh_nodes_name(nodes))), nodes);
+  EXPECT_THROW(parse_navmesh_nodes("corners"), InputError);
+  // The registry declares every placement, and the library's default is the registry's.
+  const OptionSpec* spec = nullptr;
+  for (const OptionSpec& s : find_method("navmesh").options)
+    if (s.name == "nodes") spec = &s;
+  ASSERT_NE(spec, nullptr);
+  EXPECT_EQ(spec->choices.size(), std::size(all_placements));
+  for (const NavMeshNodes nodes : all_placements)
+    EXPECT_NE(std::find(spec->choices.begin(), spec->choices.end(), navmesh_nodes_name(nodes)),
+              spec->choices.end());
+  EXPECT_EQ(spec->default_value, navmesh_nodes_name(NavMeshOptions{}.nodes));
+}
+
 TEST(NavMesh, TriangleBudgetIsEnforced) {
   const Scene scene = load_scene(fs::path(POLYNAV_SOURCE_DIR) / "scenes" / "maze.yaml");
   const FreeSpace space(scene);

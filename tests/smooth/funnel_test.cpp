@@ -177,5 +177,32 @@ TEST(Funnel, DoesNotApplyToVisibilityGraphPaths) {
   EXPECT_GT(bent, 0);
 }
 
+TEST(Funnel, SaysSoWhenAPathHasNoCorridor) {
+  // A path of a method with corridors whose own corridor could not be stated: left alone, with a
+  // note, never pulled through a wrong or empty corridor.
+  Scene scene;
+  scene.bounds = {{0, 0}, {10, 0}, {10, 10}, {0, 10}};
+  const FreeSpace space(scene);
+  RawPath raw;
+  raw.method = "navmesh";
+  raw.method_has_corridors = true;
+  raw.has_corridor = false;
+  raw.points = {{1, 1}, {5, 2}, {9, 9}};
+  const SmootherEntry& funnel_row = find_smoother("funnel");
+  std::vector<Point> waypoints = raw.points;
+  const std::string note =
+      funnel_row.run(space, raw, OptionValues("funnel", funnel_row.options, Settings{}), waypoints);
+  EXPECT_EQ(waypoints, raw.points);
+  EXPECT_EQ(note,
+            "funnel does not apply to this navmesh path (its corridor cannot be stated exactly); "
+            "the path is not smoothed");
+  // With its corridor (empty: one region), the same path is pulled straight.
+  raw.has_corridor = true;
+  EXPECT_EQ(
+      funnel_row.run(space, raw, OptionValues("funnel", funnel_row.options, Settings{}), waypoints),
+      "");
+  EXPECT_EQ(waypoints, (std::vector<Point>{{1, 1}, {9, 9}}));
+}
+
 }  // namespace
 }  // namespace polynav

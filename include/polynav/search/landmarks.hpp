@@ -28,7 +28,7 @@ namespace polynav::search {
 /// far = max_b (d(L, b) - c_b). A landmark that cannot reach every b (a target joined to two
 /// components) gives no bound.
 struct LandmarkTarget {
-  static constexpr std::size_t capacity = 32;
+  static constexpr std::size_t capacity = 64;
   std::array<double, capacity> near{};
   std::array<double, capacity> far{};
   std::array<std::uint8_t, capacity> landmark{};  // which landmark each entry is

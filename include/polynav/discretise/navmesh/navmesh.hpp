@@ -5,9 +5,11 @@
 /// of free space (its boundary and the outlines of weighted regions as constraints) is merged
 /// into convex polygons by Hertel and Mehlhorn's algorithm ("Fast triangulation of simple
 /// polygons", 1983: drop every diagonal whose removal leaves both of its ends convex), never
-/// across a wall, a region outline or a change of cost or height. The search graph joins polygons
-/// through the edges they share (portals); a path through it comes with its corridor of portals,
-/// which the funnel smoother (smooth/funnel.hpp) pulls taut.
+/// across a wall, a region outline or a change of cost or height. The search graph's nodes lie at
+/// the polygons' vertices (default), on the edges they share (portals) or at their centres; a
+/// path through it comes with its corridor of portals, which the funnel smoother
+/// (smooth/funnel.hpp) pulls taut. The search is guided by straight-line distance and landmark
+/// bounds (search/landmarks.hpp).
 
 #include <algorithm>
 #include <array>
@@ -67,7 +69,7 @@ struct NavMeshOptions {
   /// own costs as well as by straight-line distance, so it expands far fewer nodes. Each costs one
   /// double per node and one Dijkstra search at build; a query reads the 4 best for it, so more
   /// landmarks cover more queries well at no cost per expansion. Not used where moves are one way
-  /// (heights with a climb limit). 0 = straight-line distance alone. [Limit: 0 to 32]
+  /// (heights with a climb limit). 0 = straight-line distance alone. [Limit: 0 to 64]
   std::size_t landmarks = 32;
 };
 
