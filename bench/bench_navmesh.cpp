@@ -1,30 +1,59 @@
-// The navigation mesh and the funnel: which node placement gives shorter paths, how the mesh
-// build grows with scene size, and query and funnel times on a mesh of about 10,000 polygons.
+// The navigation mesh and the funnel, per node placement (centres, portals, vertices,
+// portals+centres).
 //
-//   bench_navmesh [--data DIR] [--big MAP] [--passes N]
+//   bench_navmesh [--sections quality,build,speed,funnel] [--data DIR] [--passes N]
+//                 [--sizes 140,198,280,396,560] [--queries N] [--seed S]
 //
-// Tables (Markdown):
-// 1. Path quality per node placement: mean and max ratio of the raw and the funnelled length to
-//    the exact Euclidean optimum (the visibility graph), over the bundled unweighted scenes'
-//    queries, the arena mesh with arena-euclidean.scen and the bundled MovingAI maps.
-// 2. Build time against scene size (boundary edges) over MovingAI maps turned into polygons,
-//    with the growth exponent (least-squares slope of log time against log edges).
-// 3. Query (attach, A*, raw path, corridor) and funnel times, median and p95, on the large map
-//    (default den520d from ../shared/data/movingai, else brc202d), with both placements; and the
-//    funnel alone on corridors cut to 20 portals.
-// Times are wall-clock on one thread; CPU contention on a shared machine inflates them.
+// Sections (Markdown tables on stdout):
+// quality  Path length per placement: mean and max ratio of the raw and the funnelled length to
+//          the exact Euclidean optimum (the visibility graph; for arena.mesh also the Euclidean
+//          column of arena-euclidean.scen, checked against it), with the mean query and funnel
+//          times. Scenes: every bundled .yaml scene (its own queries and 200 random pairs of free
+//          points in one component), arena.mesh and arena-merged.mesh with arena-euclidean.scen,
+//          walls-v3.mesh (random pairs), the bundled MovingAI maps with their scenarios (at most
+//          200 queries each, evenly sampled). Scenes with weighted regions have no exact optimum
+//          here: their rows give cost ratios to the cheapest path any placement or the
+//          visibility graph found for the query.
+// build    Mesh build time against scene size (boundary edges) over MovingAI maps as polygons,
+//          with the growth exponent (least-squares slope of log time against log edges).
+// speed    Query times against polygon count: random-cell maps (a tenth of the cells blocked at
+//          random, the density of MovingAI's random512-10-0), n x n cells for each of --sizes
+//          (280 gives about 10,000 polygons), then den520d and random512-10-0 from the reference
+//          data with their scenarios when present. Per map and placement: polygons, nodes, arcs;
+//          median and p95 of the query (find_path: attach, A*, raw path, corridor) and of query
+//          plus funnel; the Planner's whole plan() with funnel smoothing (the funnel's exact
+//          checks and the final validation included); nodes expanded per query. Peers in the
+//          same run: the occupancy grid's find_path on the same map and points, and Boost.Graph
+//          astar_search against polynav's A* from node to node on the navigation mesh's own
+//          graph (the nodes nearest the query's ends, the mesh's heuristic for both).
+// funnel   The funnel alone on corridors of the ~10,000-polygon map cut to 20 portals.
+//
+// Times are CPU time of the benchmark's one thread (CLOCK_THREAD_CPUTIME_ID), so that time spent
+// descheduled on a shared machine does not count; caches shared with other work still do, so
+// compare numbers from one run.
+
+#include <boost/graph/astar_search.hpp>
+#include <boost/graph/compressed_sparse_row_graph.hpp>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <ctime>
 #include <filesystem>
+#include <fstream>
+#include <limits>
+#include <map>
+#include <memory>
+#include <random>
+#include <sstream>
 #include <string>
 #include <vector>
 
+#include "polynav/discretise/grid/occupancy_grid.hpp"
 #include "polynav/discretise/navmesh/navmesh.hpp"
 #include "polynav/discretise/visibility_graph/visibility_graph.hpp"
+#include "polynav/plan/planner.hpp"
 #include "polynav/plan/query.hpp"
 #include "polynav/scene/scene.hpp"
 #include "polynav/smooth/funnel.hpp"
@@ -34,113 +63,252 @@ namespace {
 
 namespace fs = std::filesystem;
 using namespace polynav;
-using Clock = std::chrono::steady_clock;
+using search::NodeId;
 
-double us_since(Clock::time_point t0) {
-  return std::chrono::duration<double, std::micro>(Clock::now() - t0).count();
+// CPU time of this thread: time the thread spends descheduled on a busy machine does not count.
+struct Clock {
+  using time_point = double;
+  static double now() {
+    timespec ts{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return 1e6 * double(ts.tv_sec) + 1e-3 * double(ts.tv_nsec);
+  }
+};
+
+double us_since(double t0) {
+  return Clock::now() - t0;
 }
 
 double quantile(std::vector<double> v, double q) {
-  if (v.empty()) return 0;
+  if (v.empty()) return std::nan("");
   std::sort(v.begin(), v.end());
   return v[std::min(v.size() - 1, std::size_t(q * double(v.size())))];
 }
 
+double mean(const std::vector<double>& v) {
+  double s = 0;
+  for (double x : v) s += x;
+  return v.empty() ? std::nan("") : s / double(v.size());
+}
+
+double largest(const std::vector<double>& v) {
+  return v.empty() ? std::nan("") : *std::max_element(v.begin(), v.end());
+}
+
+std::vector<NavMeshNodes> placements = {NavMeshNodes::centres, NavMeshNodes::portals,
+                                        NavMeshNodes::vertices, NavMeshNodes::portals_and_centres};
+std::string landmarks;  // navmesh.landmarks for the speed section; empty: the default
+bool peers = true;      // the speed section's grid and Boost.Graph peers
+bool real_maps = true;  // the speed section's den520d and random512-10-0
+
+std::string name_of(NavMeshNodes n) {
+  return std::string(navmesh_nodes_name(n));
+}
+
+// Up to `count` random pairs of free points in one component of free space.
+std::vector<Query> random_pairs(const FreeSpace& space, std::size_t count, unsigned seed) {
+  std::mt19937 rng(seed);
+  const Box box = space.box();
+  std::uniform_real_distribution<double> ux(box.min.x, box.max.x), uy(box.min.y, box.max.y);
+  const auto free_point = [&] {
+    for (int tries = 0; tries < 100000; ++tries) {
+      const Point p{ux(rng), uy(rng)};
+      if (space.is_free(p)) return p;
+    }
+    return Point{std::nan(""), 0};
+  };
+  std::vector<Query> out;
+  for (std::size_t tries = 0; out.size() < count && tries < 20 * count; ++tries) {
+    const Point a = free_point(), b = free_point();
+    if (std::isnan(a.x) || std::isnan(b.x)) break;
+    if (space.component(a) != space.component(b)) continue;
+    Query q;
+    q.start = a;
+    q.goal = b;
+    out.push_back(q);
+  }
+  return out;
+}
+
+std::vector<Query> sample(std::vector<Query> q, std::size_t most) {
+  if (q.size() <= most) return q;
+  std::vector<Query> out;
+  for (std::size_t i = 0; i < q.size() && out.size() < most; i += q.size() / most)
+    out.push_back(q[i]);
+  return out;
+}
+
+// --- quality ---------------------------------------------------------------------------------
+
 struct Case {
   std::string name;
   fs::path scene;
-  fs::path scenario;  // empty: the scene's own queries
+  fs::path scenario;  // empty: the scene's own queries and random pairs
 };
 
-std::vector<Query> queries_of(const Case& c, const Scene& scene, std::size_t most) {
-  std::vector<Query> q = c.scenario.empty() ? scene.queries : load_scenario(c.scenario, scene);
-  if (q.size() > most) {
-    std::vector<Query> sample;
-    for (std::size_t i = 0; i < q.size(); i += q.size() / most) sample.push_back(q[i]);
-    q = sample;
-  }
-  return q;
-}
+struct Tally {
+  std::vector<double> raw, pulled, query_us, funnel_us;
+};
 
-const char* name_of(NavMeshNodes n) {
-  return n == NavMeshNodes::centres ? "centres" : "portals";
+void print_row(const std::string& scene, const std::string& placement, std::size_t polygons,
+               const Tally& t) {
+  std::printf("| %s | %s | %zu | %zu | %.4f | %.4f | %.4f | %.4f | %.1f | %.2f |\n", scene.c_str(),
+              placement.c_str(), t.raw.size(), polygons, mean(t.raw), largest(t.raw),
+              mean(t.pulled), largest(t.pulled), mean(t.query_us), mean(t.funnel_us));
 }
 
 void quality(const fs::path& data) {
   std::vector<Case> cases;
-  for (const char* s : {"warehouse.yaml", "maze.yaml", "forest.yaml", "island.yaml", "office.yaml"})
-    cases.push_back({s, data / s, {}});
+  for (const auto& e : fs::directory_iterator(data))
+    if (e.path().extension() == ".yaml") cases.push_back({e.path().filename(), e.path(), {}});
+  std::sort(cases.begin(), cases.end(),
+            [](const Case& a, const Case& b) { return a.name < b.name; });
   cases.push_back(
       {"arena.mesh", data / "mesh" / "arena.mesh", data / "mesh" / "arena-euclidean.scen"});
+  cases.push_back({"arena-merged.mesh", data / "mesh" / "arena-merged.mesh",
+                   data / "mesh" / "arena-euclidean.scen"});
+  cases.push_back({"walls-v3.mesh", data / "mesh" / "walls-v3.mesh", {}});
   for (const char* m : {"arena.map", "den312d.map", "maze-100-1.map"})
     cases.push_back({m, data / "movingai" / m, data / "movingai" / (std::string(m) + ".scen")});
-  std::printf("## Path length per node placement (ratio to the exact optimum)\n\n");
+
+  std::printf("## Path length per node placement\n\n");
   std::printf(
-      "| scene | queries | nodes | polygons | raw mean | raw max | funnel mean | funnel "
-      "max |\n|---|---|---|---|---|---|---|---|\n");
-  double sum[2][2] = {}, count = 0;
+      "Ratio to the exact Euclidean optimum (unweighted scenes) or, marked (cost), cost ratio to "
+      "the cheapest path found for the query (weighted scenes).\n\n");
+  std::printf(
+      "| scene | placement | queries | polygons | raw mean | raw max | funnel mean | funnel max "
+      "| query us | funnel us |\n|---|---|---|---|---|---|---|---|---|---|\n");
+  std::map<NavMeshNodes, Tally> all, all_weighted;
   for (const Case& c : cases) {
     const Scene scene = load_scene(c.scene);
     const FreeSpace space(scene);
-    if (!space.regions().empty()) continue;
-    const std::vector<Query> queries = queries_of(c, scene, 200);
+    const bool weighted = !space.regions().empty();
+    std::vector<Query> queries;
+    if (c.scenario.empty()) {
+      queries = scene.queries;
+      const std::vector<Query> more = random_pairs(space, 200, 5);
+      queries.insert(queries.end(), more.begin(), more.end());
+    } else {
+      queries = sample(load_scenario(c.scenario, scene), 200);
+    }
     const VisibilityGraph graph(space);
-    for (const NavMeshNodes nodes : {NavMeshNodes::centres, NavMeshNodes::portals}) {
+    // Reference per query: the visibility graph's length (unweighted); for weighted scenes the
+    // cheapest cost found (filled below).
+    std::vector<double> reference(queries.size(), std::nan(""));
+    std::vector<char> usable(queries.size(), 0);
+    for (std::size_t i = 0; i < queries.size(); ++i) {
+      const Query& q = queries[i];
+      if (!space.is_free(q.start) || !space.is_free(q.goal)) continue;
+      const RawPath best = find_path(graph, q.start, q.goal);
+      if (best.status != search::SearchStatus::found) continue;
+      reference[i] = weighted ? space.path_cost(best.points) : polyline_length(best.points);
+      if (!weighted && q.reference_length && *q.reference_length > 0 &&
+          std::abs(*q.reference_length - reference[i]) > 1e-6 * reference[i])
+        std::fprintf(stderr, "%s: query %zu: visibility graph %.9g, scenario %.9g\n",
+                     c.name.c_str(), i, reference[i], *q.reference_length);
+      usable[i] = reference[i] > 0;
+    }
+    struct Measured {
+      std::vector<double> raw, pulled, query_us, funnel_us;
+      std::size_t polygons = 0;
+    };
+    std::map<NavMeshNodes, Measured> measured;
+    for (const NavMeshNodes nodes : placements) {
       NavMeshOptions options;
       options.nodes = nodes;
       const NavMesh mesh(space, options);
       QueryWorkspace ws;
-      double raw_sum = 0, raw_max = 0, pulled_sum = 0, pulled_max = 0;
-      int n = 0;
-      for (const Query& q : queries) {
-        if (!space.is_free(q.start) || !space.is_free(q.goal)) continue;
-        const RawPath best = find_path(graph, q.start, q.goal);
+      Measured& m = measured[nodes];
+      m.polygons = mesh.polygon_count();
+      m.raw.assign(queries.size(), std::nan(""));
+      m.pulled = m.raw;
+      std::vector<Point> pulled;
+      std::vector<Segment> scratch;
+      for (std::size_t i = 0; i < queries.size(); ++i) {
+        if (!usable[i]) continue;
+        const Query& q = queries[i];
+        const auto t0 = Clock::now();
         const RawPath raw = find_path(mesh, q.start, q.goal, {}, ws);
-        if (best.status != search::SearchStatus::found || raw.status != search::SearchStatus::found)
+        const double tq = us_since(t0);
+        if (raw.status != search::SearchStatus::found || !raw.has_corridor) {
+          std::fprintf(stderr, "%s, %s: query %zu: %s\n", c.name.c_str(), name_of(nodes).c_str(), i,
+                       raw.has_corridor ? raw.message.c_str() : "no corridor");
           continue;
-        const double opt = polyline_length(best.points);
-        if (opt <= 0) continue;
-        const double r = polyline_length(raw.points) / opt;
-        const double f = polyline_length(funnel(q.start, q.goal, raw.corridor)) / opt;
-        raw_sum += r, pulled_sum += f, ++n;
-        raw_max = std::max(raw_max, r), pulled_max = std::max(pulled_max, f);
+        }
+        const auto t1 = Clock::now();
+        if (weighted) {
+          pulled = funnel_smooth(space, raw.corridor, raw.points);
+        } else {
+          funnel(q.start, q.goal, raw.corridor, pulled, scratch);
+        }
+        const double tf = us_since(t1);
+        m.query_us.push_back(tq);
+        m.funnel_us.push_back(tf);
+        m.raw[i] = weighted ? space.path_cost(raw.points) : polyline_length(raw.points);
+        m.pulled[i] = weighted ? space.path_cost(pulled) : polyline_length(pulled);
+        if (weighted) reference[i] = std::min(reference[i], m.pulled[i]);
       }
-      const int k = nodes == NavMeshNodes::centres ? 0 : 1;
-      sum[k][0] += raw_sum, sum[k][1] += pulled_sum;
-      if (k == 1) count += n;
-      std::printf("| %s | %d | %s | %zu | %.4f | %.4f | %.4f | %.4f |\n", c.name.c_str(), n,
-                  name_of(nodes), mesh.polygon_count(), raw_sum / n, raw_max, pulled_sum / n,
-                  pulled_max);
+    }
+    for (const NavMeshNodes nodes : placements) {
+      const Measured& m = measured[nodes];
+      Tally t;
+      t.query_us = m.query_us;
+      t.funnel_us = m.funnel_us;
+      for (std::size_t i = 0; i < queries.size(); ++i) {
+        if (!usable[i] || std::isnan(m.raw[i])) continue;
+        t.raw.push_back(m.raw[i] / reference[i]);
+        t.pulled.push_back(m.pulled[i] / reference[i]);
+      }
+      print_row(c.name + (weighted ? " (cost)" : ""), name_of(nodes), m.polygons, t);
+      Tally& total = weighted ? all_weighted[nodes] : all[nodes];
+      for (auto [from, to] :
+           {std::pair{&t.raw, &total.raw}, std::pair{&t.pulled, &total.pulled},
+            std::pair{&t.query_us, &total.query_us}, std::pair{&t.funnel_us, &total.funnel_us}})
+        to->insert(to->end(), from->begin(), from->end());
     }
   }
-  std::printf("| all | %.0f | centres | | %.4f | | %.4f | |\n", count, sum[0][0] / count,
-              sum[0][1] / count);
-  std::printf("| all | %.0f | portals | | %.4f | | %.4f | |\n\n", count, sum[1][0] / count,
-              sum[1][1] / count);
+  std::printf("\nAll queries pooled:\n\n");
+  std::printf(
+      "| scenes | placement | queries | raw mean | raw max | funnel mean | funnel max | query us "
+      "| funnel us |\n|---|---|---|---|---|---|---|---|---|\n");
+  for (const auto& [label, tallies] :
+       {std::pair{"unweighted (length)", &all}, std::pair{"weighted (cost)", &all_weighted}}) {
+    for (const NavMeshNodes nodes : placements) {
+      const Tally& t = (*tallies)[nodes];
+      std::printf("| %s | %s | %zu | %.4f | %.4f | %.4f | %.4f | %.1f | %.2f |\n", label,
+                  name_of(nodes).c_str(), t.raw.size(), mean(t.raw), largest(t.raw), mean(t.pulled),
+                  largest(t.pulled), mean(t.query_us), mean(t.funnel_us));
+    }
+  }
+  std::printf("\n");
 }
+
+// --- build -----------------------------------------------------------------------------------
 
 void build_growth(const std::vector<fs::path>& maps) {
   std::printf("## Build time against scene size\n\n");
   std::printf(
-      "| map | boundary edges | triangles | polygons | portals | triangulate ms | mesh "
-      "build ms |\n|---|---|---|---|---|---|---|\n");
+      "| map | boundary edges | triangles | polygons | portals | triangulate ms | landmarks ms "
+      "| mesh build ms |\n|---|---|---|---|---|---|---|---|\n");
   std::vector<double> xs, ys;
   for (const fs::path& m : maps) {
     if (!fs::exists(m)) continue;
     const Scene scene = load_scene(m);
     const FreeSpace space(scene);
-    double best = 1e300, tri = 0;
+    double best = 1e300, tri = 0, marks = 0;
     NavMeshStats stats;
     for (int r = 0; r < 3; ++r) {
       const NavMesh mesh(space);
       if (mesh.stats().build_ms < best) {
         best = mesh.stats().build_ms;
         tri = mesh.stats().triangulate_ms;
+        marks = mesh.stats().landmarks_ms;
         stats = mesh.stats();
       }
     }
-    std::printf("| %s | %zu | %zu | %zu | %zu | %.1f | %.1f |\n", m.filename().c_str(),
-                space.edge_count(), stats.triangles, stats.polygons, stats.portals, tri, best);
+    std::printf("| %s | %zu | %zu | %zu | %zu | %.1f | %.1f | %.1f |\n", m.filename().c_str(),
+                space.edge_count(), stats.triangles, stats.polygons, stats.portals, tri, marks,
+                best);
     xs.push_back(std::log(double(space.edge_count())));
     ys.push_back(std::log(best));
   }
@@ -155,58 +323,263 @@ void build_growth(const std::vector<fs::path>& maps) {
   }
 }
 
-void query_times(const fs::path& map, int passes) {
+// --- speed -----------------------------------------------------------------------------------
+
+// An n x n MovingAI map with about a tenth of its cells blocked, written to a temporary file.
+fs::path random_map(int n, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::bernoulli_distribution blocked(0.1);
+  const fs::path path = fs::temp_directory_path() / ("polynav-bench-random" + std::to_string(n) +
+                                                     "-" + std::to_string(seed) + ".map");
+  std::ofstream out(path);
+  out << "type octile\nheight " << n << "\nwidth " << n << "\nmap\n";
+  for (int y = 0; y < n; ++y) {
+    for (int x = 0; x < n; ++x) out << (blocked(rng) ? '@' : '.');
+    out << '\n';
+  }
+  return path;
+}
+
+using BoostGraph =
+    boost::compressed_sparse_row_graph<boost::directedS, boost::no_property,
+                                       boost::property<boost::edge_weight_t, double>>;
+using BoostVertex = boost::graph_traits<BoostGraph>::vertex_descriptor;
+
+template <class H>
+struct BoostHeuristic : boost::astar_heuristic<BoostGraph, double> {
+  const H* h;
+  explicit BoostHeuristic(const H& f) : h(&f) {}
+  double operator()(BoostVertex v) const { return (*h)(NodeId(v)); }
+};
+
+struct GoalReached {};
+struct StopAtGoal : boost::default_astar_visitor {
+  BoostVertex goal;
+  explicit StopAtGoal(BoostVertex t) : goal(t) {}
+  void examine_vertex(BoostVertex u, const BoostGraph&) const {
+    if (u == goal) throw GoalReached{};
+  }
+};
+
+// The node a point attaches to most cheaply.
+NodeId nearest_node(const NavMesh& mesh, Point p, AttachDirection direction) {
+  std::vector<Attachment> arcs;
+  mesh.attach(p, direction, arcs);
+  NodeId best = search::no_node;
+  double cost = std::numeric_limits<double>::infinity();
+  for (const Attachment& a : arcs)
+    if (a.cost < cost) cost = a.cost, best = a.node;
+  return best;
+}
+
+struct SpeedRow {
+  std::string label;
+  std::size_t polygons = 0, nodes = 0, arcs = 0;
+  std::vector<double> query, total, plan, expanded, generated;
+};
+
+void print_speed(const SpeedRow& r) {
+  std::printf("| %s | %zu | %zu | %zu | %.1f / %.1f | %.1f / %.1f | %.1f | %.0f | %.0f |\n",
+              r.label.c_str(), r.polygons, r.nodes, r.arcs, quantile(r.query, 0.5),
+              quantile(r.query, 0.95), quantile(r.total, 0.5), quantile(r.total, 0.95),
+              quantile(r.plan, 0.5), mean(r.expanded), mean(r.generated));
+}
+
+struct SpeedResult {
+  std::string map;
+  std::size_t polygons = 0;
+  double median = 0;  // query + funnel, per placement below
+  std::map<NavMeshNodes, double> total_median;
+};
+
+SpeedResult speed_on(const std::string& name, const fs::path& map, std::vector<Query> queries,
+                     int passes, std::vector<double>* per20) {
   const Scene scene = load_scene(map);
-  const FreeSpace space(scene);
-  const std::vector<Query> queries = load_scenario(fs::path(map) += ".scen", scene);
-  std::printf("## Query and funnel times on %s (%zu queries x %d passes)\n\n",
-              map.filename().c_str(), queries.size(), passes);
+  const auto space = std::make_shared<const FreeSpace>(scene);
+  if (queries.empty()) queries = random_pairs(*space, 1000, 3);
+  std::vector<Query> usable;
+  for (const Query& q : queries)
+    if (space->is_free(q.start) && space->is_free(q.goal) &&
+        space->component(q.start) == space->component(q.goal))
+      usable.push_back(q);
+  queries = usable;
+  std::printf("### %s: %zu queries x %d passes\n\n", name.c_str(), queries.size(), passes);
   std::printf(
-      "| nodes | polygons | graph nodes | query median us | query p95 us | funnel median "
-      "us | funnel p95 us | query + funnel median us | portals median |\n");
-  std::printf("|---|---|---|---|---|---|---|---|---|\n");
-  std::vector<double> per20;
-  for (const NavMeshNodes nodes : {NavMeshNodes::centres, NavMeshNodes::portals}) {
-    NavMeshOptions options;
-    options.nodes = nodes;
-    const NavMesh mesh(space, options);
+      "| placement | polygons | nodes | arcs | query median / p95 us | query + funnel median / "
+      "p95 us | Planner::plan median us | expanded / query | arcs scanned / query "
+      "|\n|---|---|---|---|---|---|---|---|---|\n");
+  SpeedResult result;
+  result.map = name;
+  std::vector<std::string> boost_rows;
+  for (const NavMeshNodes nodes : placements) {
+    PlanOptions plan_options;
+    plan_options.method = "navmesh";
+    plan_options.smoother = "funnel";
+    plan_options.settings.set("navmesh.nodes", name_of(nodes));
+    if (!landmarks.empty()) plan_options.settings.set("navmesh.landmarks", landmarks);
+    const Planner planner(space, plan_options);
+    const auto& mesh = dynamic_cast<const NavMesh&>(planner.discretisation());
+    SpeedRow row;
+    row.label = name_of(nodes);
+    row.polygons = mesh.polygon_count();
+    row.nodes = mesh.node_count();
+    for (NodeId n = 0; n < mesh.node_count(); ++n)
+      mesh.for_each_neighbour(n, [&](NodeId, double) { ++row.arcs; });
     QueryWorkspace ws;
     ws.astar.reserve(mesh.node_count() + 2);
-    std::vector<double> q_us, f_us, total, portals;
     std::vector<Point> out;
     std::vector<Segment> scratch;
     for (int pass = 0; pass < passes; ++pass) {
       for (const Query& q : queries) {
-        if (!space.is_free(q.start) || !space.is_free(q.goal)) continue;
         const auto t0 = Clock::now();
         const RawPath raw = find_path(mesh, q.start, q.goal, {}, ws);
         const double tq = us_since(t0);
-        if (raw.status != search::SearchStatus::found) continue;
+        if (raw.status != search::SearchStatus::found) {
+          std::fprintf(stderr, "%s %s: %s\n", name.c_str(), row.label.c_str(), raw.message.c_str());
+          continue;
+        }
         const auto t1 = Clock::now();
         funnel(q.start, q.goal, raw.corridor, out, scratch);
         const double tf = us_since(t1);
-        q_us.push_back(tq), f_us.push_back(tf), total.push_back(tq + tf);
-        portals.push_back(double(raw.corridor.size()));
-        if (pass == 0 && nodes == NavMeshNodes::portals && raw.corridor.size() > 20) {
-          // The funnel alone on the first 20 portals, ending inside the polygon after them.
+        row.query.push_back(tq);
+        row.total.push_back(tq + tf);
+        row.expanded.push_back(double(raw.stats.expanded));
+        row.generated.push_back(double(raw.stats.generated));
+        const auto t2 = Clock::now();
+        const PlanResult planned = planner.plan(q.start, q.goal);
+        row.plan.push_back(us_since(t2));
+        if (!planned.found())
+          std::fprintf(stderr, "%s: plan: %s\n", name.c_str(), planned.message.c_str());
+        if (per20 && pass == 0 && nodes == NavMeshNodes::portals && raw.corridor.size() > 20) {
+          // The funnel alone on the first 20 portals, ending at the midpoint of the 21st.
           const std::span<const Segment> first(raw.corridor.data(), 20);
           const Point end = 0.5 * (raw.corridor[20].a + raw.corridor[20].b);
           const int repeat = 2000;
-          const auto t2 = Clock::now();
+          const auto t3 = Clock::now();
           for (int r = 0; r < repeat; ++r) funnel(q.start, end, first, out, scratch);
-          per20.push_back(us_since(t2) / repeat);
+          per20->push_back(us_since(t3) / repeat);
         }
       }
     }
-    std::printf("| %s | %zu | %zu | %.1f | %.1f | %.2f | %.2f | %.1f | %.0f |\n", name_of(nodes),
-                mesh.polygon_count(), mesh.node_count(), quantile(q_us, 0.5), quantile(q_us, 0.95),
-                quantile(f_us, 0.5), quantile(f_us, 0.95), quantile(total, 0.5),
-                quantile(portals, 0.5));
+    print_speed(row);
+    result.polygons = row.polygons;
+    result.total_median[nodes] = quantile(row.total, 0.5);
+
+    if (!peers) continue;
+    // Boost.Graph against polynav's A*, node to node on this graph, the same heuristic.
+    std::vector<std::pair<std::size_t, std::size_t>> arcs;
+    std::vector<double> weights;
+    for (NodeId n = 0; n < mesh.node_count(); ++n)
+      mesh.for_each_neighbour(n, [&](NodeId m, double c) {
+        arcs.push_back({n, m});
+        weights.push_back(c);
+      });
+    const BoostGraph g(boost::edges_are_sorted, arcs.begin(), arcs.end(), weights.begin(),
+                       mesh.node_count());
+    std::vector<BoostVertex> predecessor(mesh.node_count());
+    std::vector<double> dist(mesh.node_count()), rank(mesh.node_count());
+    std::vector<boost::default_color_type> color(mesh.node_count());
+    std::vector<double> ours, theirs;
+    std::size_t mismatches = 0;
+    search::SearchResult sr;
+    for (const Query& q : queries) {
+      const NodeId s = nearest_node(mesh, q.start, AttachDirection::from_point);
+      const NodeId t = nearest_node(mesh, q.goal, AttachDirection::to_point);
+      if (s == search::no_node || t == search::no_node || s == t) continue;
+      const Attachment at_goal{t, 0.0};
+      const auto h = mesh.heuristic(std::span(&at_goal, 1), mesh.node_position(t));
+      const auto t0 = Clock::now();
+      ws.astar.search(mesh, s, std::span(&t, 1), h, search::SearchOptions{}, sr);
+      ours.push_back(us_since(t0));
+      const auto t1 = Clock::now();
+      try {
+        boost::astar_search(g, s, BoostHeuristic(h),
+                            boost::predecessor_map(predecessor.data())
+                                .distance_map(dist.data())
+                                .rank_map(rank.data())
+                                .color_map(color.data())
+                                .weight_map(boost::get(boost::edge_weight, g))
+                                .visitor(StopAtGoal(t)));
+      } catch (const GoalReached&) {
+      }
+      theirs.push_back(us_since(t1));
+      if (std::abs(dist[t] - sr.cost) > 1e-9 * std::max(1.0, sr.cost)) ++mismatches;
+    }
+    std::ostringstream line;
+    line.precision(3);
+    line << "| " << row.label << " | " << ours.size() << " | " << quantile(ours, 0.5) << " | "
+         << quantile(theirs, 0.5) << " | " << mean(theirs) / mean(ours) << " | " << mismatches
+         << " |";
+    boost_rows.push_back(line.str());
+  }
+
+  // The grid on the same map and points.
+  if (peers) {
+    GridOptions options;
+    const OccupancyGrid grid(*space, options);
+    QueryWorkspace ws;
+    ws.astar.reserve(grid.node_count() + 2);
+    std::vector<double> times, expanded;
+    for (int pass = 0; pass < passes; ++pass) {
+      for (const Query& q : queries) {
+        const auto t0 = Clock::now();
+        const RawPath raw = find_path(grid, q.start, q.goal, {}, ws);
+        times.push_back(us_since(t0));
+        expanded.push_back(double(raw.stats.expanded));
+      }
+    }
+    std::printf("| grid (peer) | | %zu | | %.1f / %.1f | | | %.0f | |\n", grid.node_count(),
+                quantile(times, 0.5), quantile(times, 0.95), mean(expanded));
   }
   std::printf(
-      "\nFunnel on a 20-portal corridor (%zu corridors, 2,000 calls each): median %.3f "
-      "us, p95 %.3f us\n\n",
-      per20.size(), quantile(per20, 0.5), quantile(per20, 0.95));
+      "\nA* node to node on the same graph (the nodes nearest the query's ends), median us:\n\n"
+      "| placement | queries | polynav | Boost.Graph | Boost / polynav (mean) | cost mismatches "
+      "|\n|---|---|---|---|---|---|\n");
+  for (const std::string& line : boost_rows) std::printf("%s\n", line.c_str());
+  if (!peers) std::printf("(not run: --peers 0)\n");
+  std::printf("\n");
+  return result;
+}
+
+void speed(const std::vector<int>& sizes, int passes, std::size_t queries, const fs::path& shared,
+           std::vector<double>& per20) {
+  std::printf("## Query speed against polygon count\n\n");
+  std::vector<SpeedResult> results;
+  for (const int n : sizes) {
+    const fs::path map = random_map(n, 1);
+    const Scene scene = load_scene(map);
+    const FreeSpace space(scene);
+    results.push_back(speed_on("random " + std::to_string(n) + " x " + std::to_string(n), map,
+                               random_pairs(space, queries, 3), passes,
+                               n == 280 ? &per20 : nullptr));
+    fs::remove(map);
+  }
+  for (const char* m : {"den520d.map", "random512-10-0.map"}) {
+    const fs::path map = shared / m;
+    if (!real_maps || !fs::exists(map)) continue;
+    const Scene scene = load_scene(map);
+    results.push_back(speed_on(
+        m, map, sample(load_scenario(fs::path(map) += ".scen", scene), queries), passes, nullptr));
+  }
+  std::printf("Query + funnel median (us) against polygons:\n\n| map | polygons |");
+  for (const NavMeshNodes nodes : placements) std::printf(" %s |", name_of(nodes).c_str());
+  std::printf("\n|---|---|");
+  for (std::size_t i = 0; i < placements.size(); ++i) std::printf("---|");
+  std::printf("\n");
+  for (const SpeedResult& r : results) {
+    std::printf("| %s | %zu |", r.map.c_str(), r.polygons);
+    for (const NavMeshNodes nodes : placements) std::printf(" %.1f |", r.total_median.at(nodes));
+    std::printf("\n");
+  }
+  std::printf("\n");
+}
+
+std::vector<int> parse_sizes(const char* text) {
+  std::vector<int> out;
+  std::stringstream in(text);
+  std::string item;
+  while (std::getline(in, item, ',')) out.push_back(std::atoi(item.c_str()));
+  return out;
 }
 
 }  // namespace
@@ -214,19 +587,39 @@ void query_times(const fs::path& map, int passes) {
 int main(int argc, char** argv) {
   fs::path data = fs::path(POLYNAV_SOURCE_DIR) / "scenes";
   const fs::path shared = fs::path(POLYNAV_SHARED_DATA) / "movingai";
-  fs::path big = shared / "den520d.map";
   int passes = 3;
+  std::size_t queries = 1000;
+  std::vector<int> sizes = {140, 198, 280, 396, 560};
+  std::string sections = "quality,build,speed,funnel";
   for (int i = 1; i + 1 < argc; i += 2) {
     if (!std::strcmp(argv[i], "--data")) data = argv[i + 1];
-    if (!std::strcmp(argv[i], "--big")) big = argv[i + 1];
     if (!std::strcmp(argv[i], "--passes")) passes = std::atoi(argv[i + 1]);
+    if (!std::strcmp(argv[i], "--queries")) queries = std::size_t(std::atol(argv[i + 1]));
+    if (!std::strcmp(argv[i], "--sizes")) sizes = parse_sizes(argv[i + 1]);
+    if (!std::strcmp(argv[i], "--sections")) sections = argv[i + 1];
+    if (!std::strcmp(argv[i], "--landmarks")) landmarks = argv[i + 1];
+    if (!std::strcmp(argv[i], "--peers")) peers = std::atoi(argv[i + 1]) != 0;
+    if (!std::strcmp(argv[i], "--real-maps")) real_maps = std::atoi(argv[i + 1]) != 0;
+    if (!std::strcmp(argv[i], "--placements")) {
+      placements.clear();
+      std::stringstream in(argv[i + 1]);
+      std::string item;
+      while (std::getline(in, item, ',')) placements.push_back(parse_navmesh_nodes(item));
+    }
   }
-  if (!fs::exists(big)) big = shared / "brc202d.map";
-  quality(data);
-  build_growth({data / "movingai" / "arena.map", data / "movingai" / "den312d.map",
-                data / "movingai" / "maze-100-1.map", shared / "den520d.map",
-                shared / "brc202d.map", shared / "32room_000.map", shared / "Brushfire.map",
-                shared / "random512-10-0.map"});
-  if (fs::exists(big)) query_times(big, passes);
+  const auto wanted = [&](const char* s) { return sections.find(s) != std::string::npos; };
+  if (wanted("quality")) quality(data);
+  if (wanted("build"))
+    build_growth({data / "movingai" / "arena.map", data / "movingai" / "den312d.map",
+                  data / "movingai" / "maze-100-1.map", shared / "den520d.map",
+                  shared / "brc202d.map", shared / "32room_000.map", shared / "Brushfire.map",
+                  shared / "random512-10-0.map"});
+  std::vector<double> per20;
+  if (wanted("speed")) speed(sizes, passes, queries, shared, per20);
+  if (wanted("funnel") && !per20.empty())
+    std::printf(
+        "Funnel on a 20-portal corridor (%zu corridors of random 280 x 280, 2,000 calls each): "
+        "median %.3f us, p95 %.3f us\n\n",
+        per20.size(), quantile(per20, 0.5), quantile(per20, 0.95));
   return 0;
 }

@@ -100,6 +100,7 @@ std::unique_ptr<Method> build_navmesh(const FreeSpace& space, const OptionValues
   options.nodes = parse_navmesh_nodes(o.text("nodes"));
   options.merge = o.flag("merge");
   options.max_triangles = count_or_unlimited(o.number("max_triangles"));
+  options.landmarks = std::size_t(o.integer("landmarks"));
   return std::make_unique<MethodOf<NavMesh>>(space, options);
 }
 
@@ -140,6 +141,9 @@ std::string smooth_shortcut_optimal(const FreeSpace& space, const RawPath&, cons
 
 std::string smooth_funnel(const FreeSpace& space, const RawPath& raw, const OptionValues&,
                           std::vector<Point>& waypoints) {
+  if (!raw.has_corridor && raw.method_has_corridors)
+    return "funnel does not apply to this " + std::string(raw.method) +
+           " path (its corridor cannot be stated exactly); the path is not smoothed";
   if (!raw.has_corridor)
     return "funnel does not apply to " +
            (raw.method.empty() ? std::string("these") : std::string(raw.method)) +
@@ -219,12 +223,24 @@ const std::vector<MethodEntry>& method_registry() {
                "polygons: a .mesh scene's own faces (mesh), or free space triangulated and "
                "merged (rebuild); auto uses the faces when the scene has usable ones",
                {"auto", "mesh", "rebuild"}),
-        choice("nodes", "portals",
-               "graph nodes at polygon centres or at portal (shared edge) midpoints",
-               {"centres", "portals"}),
+        choice("nodes", "vertices",
+               "graph nodes at polygon vertices (arcs along edges and diagonals: the shortest "
+               "paths), at polygon centres, at portal (shared edge) midpoints, or at portals and "
+               "centres",
+               {"vertices", "centres", "portals", "portals+centres"}),
         flag("merge", "true",
              "merge triangles into convex polygons (Hertel-Mehlhorn); rebuilt meshes only"),
-        integer("max_triangles", "8388608", "budget: a larger triangulation is refused", 1)},
+        integer("max_triangles", "8388608", "budget: a larger triangulation is refused", 1),
+        [] {
+          OptionSpec s =
+              integer("landmarks", "32",
+                      "landmarks of the ALT heuristic (graph costs from a few nodes, one "
+                      "double per node and one Dijkstra search at build each; a query uses the "
+                      "4 best for it): fewer nodes expanded; 0 = straight-line distance only",
+                      0);
+          s.max = 64;
+          return s;
+        }()},
        build_navmesh},
   };
   return table;

@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <memory>
 #include <random>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,8 @@
 #include "polynav/error.hpp"
 #include "polynav/kernel/exact.hpp"
 #include "polynav/plan/planner.hpp"
+#include "polynav/smooth/funnel.hpp"
+#include "polynav/smooth/path_simplifier.hpp"
 #include "polynav/space/free_space.hpp"
 
 namespace polynav {
@@ -49,6 +52,10 @@ std::vector<fs::path> mesh_scenes() {
           root / "mesh" / "walls-v3.mesh",
           root / "movingai" / "arena.map"};
 }
+
+constexpr NavMeshNodes all_placements[] = {NavMeshNodes::centres, NavMeshNodes::portals,
+                                           NavMeshNodes::vertices,
+                                           NavMeshNodes::portals_and_centres};
 
 double ring_area(std::span<const Point> ring) {
   double s = 0;
@@ -156,31 +163,34 @@ void expect_free_points_located(const FreeSpace& space, const NavMesh& mesh) {
 TEST_P(NavMeshOnScene, EveryArcIsAValidMotionWithItsExactCost) {
   const Scene scene = load_scene(GetParam());
   const FreeSpace space(scene);
-  for (const int variant : {0, 1, 2, 3}) {
-    NavMeshOptions options;
-    options.nodes = variant % 2 ? NavMeshNodes::centres : NavMeshNodes::portals;
-    options.source = variant < 2 ? NavMeshSource::automatic : NavMeshSource::rebuild;
-    const NavMesh mesh(space, options);
-    std::vector<Point> bends;
-    for (search::NodeId n = 0; n < mesh.node_count(); ++n) {
-      mesh.for_each_neighbour(n, [&](search::NodeId m, double cost) {
-        std::vector<Point> motion{mesh.node_position(n)};
-        bends.clear();
-        mesh.arc_points(n, m, bends);
-        motion.insert(motion.end(), bends.begin(), bends.end());
-        motion.push_back(mesh.node_position(m));
-        double exact = 0;
-        for (std::size_t k = 1; k < motion.size(); ++k) {
-          EXPECT_TRUE(space.traversable(motion[k - 1], motion[k]));
-          if (k + 1 < motion.size()) {
-            EXPECT_TRUE(space.turn_is_free(motion[k - 1], motion[k], motion[k + 1]));
+  for (const NavMeshSource source : {NavMeshSource::automatic, NavMeshSource::rebuild})
+    for (const NavMeshNodes nodes : all_placements) {
+      SCOPED_TRACE(std::string(navmesh_nodes_name(nodes)) +
+                   (source == NavMeshSource::rebuild ? ", rebuilt" : ""));
+      NavMeshOptions options;
+      options.nodes = nodes;
+      options.source = source;
+      const NavMesh mesh(space, options);
+      std::vector<Point> bends;
+      for (search::NodeId n = 0; n < mesh.node_count(); ++n) {
+        mesh.for_each_neighbour(n, [&](search::NodeId m, double cost) {
+          std::vector<Point> motion{mesh.node_position(n)};
+          bends.clear();
+          mesh.arc_points(n, m, bends);
+          motion.insert(motion.end(), bends.begin(), bends.end());
+          motion.push_back(mesh.node_position(m));
+          double exact = 0;
+          for (std::size_t k = 1; k < motion.size(); ++k) {
+            EXPECT_TRUE(space.traversable(motion[k - 1], motion[k]));
+            if (k + 1 < motion.size()) {
+              EXPECT_TRUE(space.turn_is_free(motion[k - 1], motion[k], motion[k + 1]));
+            }
+            exact += space.segment_cost(motion[k - 1], motion[k]);
           }
-          exact += space.segment_cost(motion[k - 1], motion[k]);
-        }
-        EXPECT_NEAR(cost, exact, 1e-12 * std::max(1.0, exact));
-      });
+          EXPECT_NEAR(cost, exact, 1e-12 * std::max(1.0, exact));
+        });
+      }
     }
-  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Bundled, NavMeshOnScene, testing::ValuesIn(mesh_scenes()),
@@ -195,7 +205,8 @@ TEST(NavMesh, ZeroWidthGapStaysClosed) {
   // Two blocks touching at (5, 5) leave two free squares meeting only at that point.
   const Scene scene = scene_of(rect(0, 0, 10, 10), {rect(0, 0, 5, 5), rect(5, 5, 10, 10)});
   const FreeSpace space(scene);
-  for (const NavMeshNodes nodes : {NavMeshNodes::centres, NavMeshNodes::portals}) {
+  for (const NavMeshNodes nodes : all_placements) {
+    SCOPED_TRACE(navmesh_nodes_name(nodes));
     NavMeshOptions options;
     options.nodes = nodes;
     const NavMesh mesh(space, options);
@@ -206,6 +217,32 @@ TEST(NavMesh, ZeroWidthGapStaysClosed) {
     // From the pinch point itself both sides are reachable.
     EXPECT_EQ(find_path(mesh, {5, 5}, {9, 1}).status, search::SearchStatus::found);
     EXPECT_EQ(find_path(mesh, {5, 5}, {1, 9}).status, search::SearchStatus::found);
+  }
+}
+
+TEST(NavMesh, APinchPointIsReachedFromEitherSide) {
+  // As above, with a pillar in each free square so that a search is needed: the pinch point's
+  // attachments lie in two components of the graph, and landmarks of one bound nothing in the
+  // other.
+  const Scene scene = scene_of(rect(0, 0, 10, 10), {rect(0, 0, 5, 5), rect(5, 5, 10, 10),
+                                                    rect(7, 2, 8, 3), rect(2, 7, 3, 8)});
+  const FreeSpace space(scene);
+  for (const NavMeshNodes nodes : all_placements) {
+    SCOPED_TRACE(navmesh_nodes_name(nodes));
+    NavMeshOptions options;
+    options.nodes = nodes;
+    const NavMesh mesh(space, options);
+    options.landmarks = 0;
+    const NavMesh plain(space, options);
+    for (const Point from : {Point{9.5, 0.5}, Point{0.5, 9.5}}) {
+      const RawPath r = find_path(mesh, from, {5, 5});
+      ASSERT_EQ(r.status, search::SearchStatus::found) << r.message;
+      EXPECT_GT(r.nodes.size(), 0u);
+      // As cheap as without landmarks, with no more expansions.
+      const RawPath p = find_path(plain, from, {5, 5});
+      EXPECT_NEAR(r.graph_cost, p.graph_cost, 1e-12 * p.graph_cost);
+      EXPECT_LE(r.stats.expanded, p.stats.expanded);
+    }
   }
 }
 
@@ -248,7 +285,8 @@ void expect_walls_kept(const FreeSpace& space, const NavMesh& mesh) {
 TEST(NavMesh, CorridorRunsFromTheStartPolygonToTheGoalPolygon) {
   const Scene scene = load_scene(fs::path(POLYNAV_SOURCE_DIR) / "scenes" / "warehouse.yaml");
   const FreeSpace space(scene);
-  for (const NavMeshNodes nodes : {NavMeshNodes::centres, NavMeshNodes::portals}) {
+  for (const NavMeshNodes nodes : all_placements) {
+    SCOPED_TRACE(navmesh_nodes_name(nodes));
     NavMeshOptions options;
     options.nodes = nodes;
     const NavMesh mesh(space, options);
@@ -256,6 +294,7 @@ TEST(NavMesh, CorridorRunsFromTheStartPolygonToTheGoalPolygon) {
     for (const Query& q : scene.queries) {
       const RawPath r = find_path(mesh, q.start, q.goal);
       if (r.status != search::SearchStatus::found || r.nodes.empty()) continue;
+      ASSERT_TRUE(r.has_corridor);
       ASSERT_FALSE(r.corridor.empty());
       // Consecutive portals share a polygon; the first borders a polygon holding the start and
       // the last one holding the goal. Each portal faces the travel direction: the point the
@@ -285,6 +324,139 @@ TEST(NavMesh, CorridorRunsFromTheStartPolygonToTheGoalPolygon) {
   }
 }
 
+std::string text(const std::vector<Point>& path) {
+  std::ostringstream out;
+  for (const Point& p : path) out << " (" << p.x << ", " << p.y << ")";
+  return out.str();
+}
+
+// Every placement's corridor holds its raw path: consecutive portals share a polygon, the first
+// borders a polygon holding the start and the last one holding the goal, and the funnel through
+// it is a valid path no longer than the raw one. Ends are drawn at random and on the lattice of
+// half units, so on grid-like scenes many lie on mesh vertices (pinch points, wall ends) and
+// shared edges, and vertex paths run along shared edges.
+TEST(NavMesh, CorridorsHoldTheirPathsForEveryPlacement) {
+  const fs::path root = fs::path(POLYNAV_SOURCE_DIR) / "scenes";
+  for (const fs::path& file : {root / "movingai" / "arena.map", root / "mesh" / "walls-v3.mesh",
+                               root / "maze.yaml", root / "island.yaml"}) {
+    const Scene scene = load_scene(file);
+    const FreeSpace space(scene);
+    ASSERT_TRUE(space.regions().empty());
+    const PathSimplifier checker(space);
+    const Box box = space.box();
+    for (const NavMeshNodes nodes : all_placements) {
+      SCOPED_TRACE(file.filename().string() + " " + std::string(navmesh_nodes_name(nodes)));
+      NavMeshOptions options;
+      options.nodes = nodes;
+      const NavMesh mesh(space, options);
+      std::mt19937 rng(11);
+      std::uniform_real_distribution<double> ux(box.min.x, box.max.x), uy(box.min.y, box.max.y);
+      std::vector<std::uint32_t> found;
+      const auto borders = [&](const Segment& portal, std::uint32_t poly) {
+        const std::span<const Point> ring = mesh.polygon(poly);
+        return std::find(ring.begin(), ring.end(), portal.a) != ring.end() &&
+               std::find(ring.begin(), ring.end(), portal.b) != ring.end();
+      };
+      const auto polygons_of = [&](const Segment& portal) {
+        std::vector<std::uint32_t> out;
+        for (std::uint32_t poly = 0; poly < mesh.polygon_count(); ++poly)
+          if (borders(portal, poly)) out.push_back(poly);
+        return out;
+      };
+      int checked = 0, on_vertex = 0;
+      for (int i = 0; i < 400; ++i) {
+        Point a{ux(rng), uy(rng)}, b{ux(rng), uy(rng)};
+        if (i % 2) {
+          a = {std::round(2 * a.x) / 2, std::round(2 * a.y) / 2};
+          b = {std::round(2 * b.x) / 2, std::round(2 * b.y) / 2};
+        }
+        if (!space.is_free(a) || !space.is_free(b)) continue;
+        const RawPath r = find_path(mesh, a, b);
+        if (r.status != search::SearchStatus::found) continue;
+        ASSERT_TRUE(r.has_corridor)
+            << "(" << a.x << ", " << a.y << ") to (" << b.x << ", " << b.y << ")";
+        ++checked;
+        for (const Point p : {a, b}) {
+          mesh.locate(p, found);
+          for (const std::uint32_t poly : found) {
+            const std::span<const Point> ring = mesh.polygon(poly);
+            on_vertex += std::find(ring.begin(), ring.end(), p) != ring.end();
+          }
+        }
+        if (!r.corridor.empty()) {
+          mesh.locate(a, found);
+          bool first = false;
+          for (const std::uint32_t poly : found) first = first || borders(r.corridor.front(), poly);
+          EXPECT_TRUE(first);
+          mesh.locate(b, found);
+          bool last = false;
+          for (const std::uint32_t poly : found) last = last || borders(r.corridor.back(), poly);
+          EXPECT_TRUE(last);
+          for (std::size_t k = 1; k < r.corridor.size(); ++k) {
+            const std::vector<std::uint32_t> x = polygons_of(r.corridor[k - 1]);
+            const std::vector<std::uint32_t> y = polygons_of(r.corridor[k]);
+            EXPECT_TRUE(std::find_first_of(x.begin(), x.end(), y.begin(), y.end()) != x.end())
+                << "portals " << k - 1 << " and " << k << " share no polygon";
+          }
+        }
+        const std::vector<Point> pulled = funnel(a, b, r.corridor);
+        EXPECT_TRUE(checker.is_valid(pulled))
+            << "(" << a.x << ", " << a.y << ") to (" << b.x << ", " << b.y << ")";
+        EXPECT_LE(polyline_length(pulled), polyline_length(r.points) * (1 + 1e-12))
+            << "raw " << text(r.points) << ", funnel " << text(pulled);
+      }
+      EXPECT_GT(checked, 50);
+      if (file.extension() == ".map") {
+        EXPECT_GT(on_vertex, 0);
+      }
+    }
+  }
+}
+
+// The landmarks only speed the search up: the same optimal graph cost as straight-line distance
+// alone, and never more expansions in total.
+TEST(NavMesh, LandmarksKeepEveryPathCostAndSaveExpansions) {
+  const fs::path root = fs::path(POLYNAV_SOURCE_DIR) / "scenes";
+  for (const fs::path& file : {root / "maze.yaml", root / "warehouse.yaml",
+                               root / "mesh" / "arena.mesh", root / "movingai" / "den312d.map"}) {
+    const Scene scene = load_scene(file);
+    const FreeSpace space(scene);
+    const Box box = space.box();
+    for (const NavMeshNodes nodes : all_placements) {
+      SCOPED_TRACE(file.filename().string() + " " + std::string(navmesh_nodes_name(nodes)));
+      NavMeshOptions options;
+      options.nodes = nodes;
+      const NavMesh fast(space, options);
+      options.landmarks = 0;
+      const NavMesh plain(space, options);
+      std::mt19937 rng(9);
+      std::uniform_real_distribution<double> ux(box.min.x, box.max.x), uy(box.min.y, box.max.y);
+      std::uint64_t with = 0, without = 0;
+      int found = 0;
+      for (int i = 0; i < 150; ++i) {
+        const Point a{ux(rng), uy(rng)}, b{ux(rng), uy(rng)};
+        if (!space.is_free(a) || !space.is_free(b)) continue;
+        const RawPath r = find_path(fast, a, b), p = find_path(plain, a, b);
+        ASSERT_EQ(r.status, p.status) << r.message;
+        if (r.status != search::SearchStatus::found) continue;
+        ++found;
+        EXPECT_NEAR(r.graph_cost, p.graph_cost, 1e-12 * std::max(1.0, p.graph_cost));
+        with += r.stats.expanded;
+        without += p.stats.expanded;
+      }
+      EXPECT_GT(found, 30);
+      // Heights with a climb limit make moves one way: no landmarks there.
+      EXPECT_EQ(fast.landmark_count() == 0,
+                space.has_heights() && std::isfinite(space.agent().max_climb));
+      if (fast.landmark_count() > 0) {
+        EXPECT_LT(with, without);
+      } else {
+        EXPECT_EQ(with, without);
+      }
+    }
+  }
+}
+
 TEST(NavMesh, RandomScenesFindAPathWheneverTheVisibilityGraphDoes) {
   for (unsigned seed = 1; seed <= 12; ++seed) {
     std::mt19937 rng(seed);
@@ -306,18 +478,25 @@ TEST(NavMesh, RandomScenesFindAPathWheneverTheVisibilityGraphDoes) {
     PlanOptions graph_options;
     graph_options.method = "visgraph";
     graph_options.smoother = "none";
-    for (const char* nodes : {"centres", "portals"}) {
-      mesh_options.settings.set("navmesh.nodes", std::string(nodes));
-      const Planner mesh(space, mesh_options), graph(space, graph_options);
+    const Planner graph(space, graph_options);
+    const PathSimplifier checker(*space);
+    for (const NavMeshNodes nodes : all_placements) {
+      mesh_options.settings.set("navmesh.nodes", std::string(navmesh_nodes_name(nodes)));
+      const Planner mesh(space, mesh_options);
       std::uniform_real_distribution<double> u(0, 20);
       for (int i = 0; i < 60; ++i) {
         const Point a{u(rng), u(rng)}, b{u(rng), u(rng)};
         if (!space->is_free(a) || !space->is_free(b)) continue;
         const PlanResult g = graph.plan(a, b);
         const PlanResult m = mesh.plan(a, b);
-        SCOPED_TRACE("seed " + std::to_string(seed) + " " + nodes);
+        SCOPED_TRACE("seed " + std::to_string(seed) + " " + std::string(navmesh_nodes_name(nodes)));
         EXPECT_EQ(m.found(), g.found()) << m.message;
         if (!m.found() || !g.found()) continue;
+        // Both paths pass the exact check, the funnel applied (a corridor, and a valid result
+        // the planner did not have to replace by the raw path), and it is never longer.
+        EXPECT_TRUE(checker.is_valid(m.raw_waypoints));
+        EXPECT_TRUE(checker.is_valid(m.waypoints));
+        EXPECT_TRUE(m.message.empty()) << m.message;
         EXPECT_GE(m.length, g.length * (1 - 1e-9));
         EXPECT_LE(m.length, m.raw_length * (1 + 1e-12));
       }
@@ -452,6 +631,22 @@ TEST(NavMesh, MeshSourceIsRefusedWithoutMeshFaces) {
   const Planner planner(space, plan);
   EXPECT_FALSE(dynamic_cast<const NavMesh&>(planner.discretisation()).stats().from_mesh);
   EXPECT_THROW(parse_navmesh_source("faces"), InputError);
+}
+
+TEST(NavMesh, PlacementNamesRoundTrip) {
+  for (const NavMeshNodes nodes : all_placements)
+    EXPECT_EQ(parse_navmesh_nodes(std::string(navmesh_nodes_name(nodes))), nodes);
+  EXPECT_THROW(parse_navmesh_nodes("corners"), InputError);
+  // The registry declares every placement, and the library's default is the registry's.
+  const OptionSpec* spec = nullptr;
+  for (const OptionSpec& s : find_method("navmesh").options)
+    if (s.name == "nodes") spec = &s;
+  ASSERT_NE(spec, nullptr);
+  EXPECT_EQ(spec->choices.size(), std::size(all_placements));
+  for (const NavMeshNodes nodes : all_placements)
+    EXPECT_NE(std::find(spec->choices.begin(), spec->choices.end(), navmesh_nodes_name(nodes)),
+              spec->choices.end());
+  EXPECT_EQ(spec->default_value, navmesh_nodes_name(NavMeshOptions{}.nodes));
 }
 
 TEST(NavMesh, TriangleBudgetIsEnforced) {

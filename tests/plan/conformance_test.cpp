@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <map>
+#include <utility>
 
 #include "polynav/plan/planner.hpp"
 #include "polynav/smooth/path_simplifier.hpp"
@@ -49,13 +50,27 @@ TEST_P(Conformance, EveryMethodAndSmootherKeepsTheInvariants) {
     queries = sample;
   }
   ASSERT_FALSE(queries.empty());
+  // Every method with its defaults, and the navigation mesh with each node placement it
+  // declares.
+  std::vector<std::pair<std::string, Settings>> variants;
+  for (const std::string& method : method_names()) variants.push_back({method, Settings{}});
+  for (const OptionSpec& spec : find_method("navmesh").options) {
+    if (spec.name != "nodes") continue;
+    for (const std::string& nodes : spec.choices) {
+      if (nodes == spec.default_value) continue;
+      Settings settings;
+      settings.set("navmesh.nodes", nodes);
+      variants.push_back({"navmesh nodes=" + nodes, settings});
+    }
+  }
   // found[query] per method, to compare methods.
   std::map<std::string, std::vector<search::SearchStatus>> status_by_method;
-  for (const std::string& method : method_names()) {
+  for (const auto& [method, settings] : variants) {
     for (const std::string& smoother : smoother_names()) {
       PlanOptions options;
-      options.method = method;
+      options.method = method.substr(0, method.find(' '));
       options.smoother = smoother;
+      options.settings = settings;
       Planner planner(scene, options);
       const FreeSpace& space = planner.free_space();
       const PathSimplifier checker(space);
@@ -87,6 +102,7 @@ TEST_P(Conformance, EveryMethodAndSmootherKeepsTheInvariants) {
         EXPECT_NEAR(r.cost, space.path_cost(r.waypoints), 1e-9 * std::max(1.0, r.cost));
         EXPECT_LE(r.cost, r.raw_cost * (1 + 1e-9) + 1e-12) << "smoothing raised the cost";
         EXPECT_NEAR(r.length, polyline_length(r.waypoints), 1e-9 * std::max(1.0, r.length));
+        EXPECT_EQ(r.message.find("invalid"), std::string::npos) << r.message;
         if (smoother == "funnel") {
           EXPECT_LE(r.length, r.raw_length * (1 + 1e-9) + 1e-12);
           if (!planner.discretisation().has_corridors()) {

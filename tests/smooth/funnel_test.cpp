@@ -73,7 +73,7 @@ TEST(Funnel, EqualsTheExactOptimumInASingleCorridor) {
     graph_options.smoother = "none";
     const Planner graph(space, graph_options);
     int bent = 0;  // queries whose optimum bends: the corridor matters
-    for (const char* nodes : {"centres", "portals"}) {
+    for (const char* nodes : {"centres", "portals", "vertices", "portals+centres"}) {
       for (const char* merge : {"true", "false"}) {
         PlanOptions options;
         options.method = "navmesh";
@@ -175,6 +175,33 @@ TEST(Funnel, DoesNotApplyToVisibilityGraphPaths) {
     bent += r.raw_waypoints.size() > 2;
   }
   EXPECT_GT(bent, 0);
+}
+
+TEST(Funnel, SaysSoWhenAPathHasNoCorridor) {
+  // A path of a method with corridors whose own corridor could not be stated: left alone, with a
+  // note, never pulled through a wrong or empty corridor.
+  Scene scene;
+  scene.bounds = {{0, 0}, {10, 0}, {10, 10}, {0, 10}};
+  const FreeSpace space(scene);
+  RawPath raw;
+  raw.method = "navmesh";
+  raw.method_has_corridors = true;
+  raw.has_corridor = false;
+  raw.points = {{1, 1}, {5, 2}, {9, 9}};
+  const SmootherEntry& funnel_row = find_smoother("funnel");
+  std::vector<Point> waypoints = raw.points;
+  const std::string note =
+      funnel_row.run(space, raw, OptionValues("funnel", funnel_row.options, Settings{}), waypoints);
+  EXPECT_EQ(waypoints, raw.points);
+  EXPECT_EQ(note,
+            "funnel does not apply to this navmesh path (its corridor cannot be stated exactly); "
+            "the path is not smoothed");
+  // With its corridor (empty: one region), the same path is pulled straight.
+  raw.has_corridor = true;
+  EXPECT_EQ(
+      funnel_row.run(space, raw, OptionValues("funnel", funnel_row.options, Settings{}), waypoints),
+      "");
+  EXPECT_EQ(waypoints, (std::vector<Point>{{1, 1}, {9, 9}}));
 }
 
 }  // namespace

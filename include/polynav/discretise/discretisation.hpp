@@ -79,17 +79,23 @@ class Discretisation {
     (void)to;
     (void)out;
   }
-  /// The portals a path through these nodes crosses, in order (the shared sides of consecutive
-  /// cells or polygons); empty for methods without regions. Each is oriented as seen in the
-  /// direction of travel: Segment::a on the left, Segment::b on the right (a point for a
-  /// diagonal step through a corner). A funnel pass pulls a path taut through them.
-  virtual std::vector<Segment> corridor(std::span<const search::NodeId> path) const {
+  /// The portals crossed by the raw path from start through the nodes of path to end (the goal,
+  /// or the last node's position when the path stops short of it), in order: the shared sides of
+  /// consecutive cells or polygons. Each is oriented as seen in the direction of travel:
+  /// Segment::a on the left, Segment::b on the right (a point for a diagonal step through a
+  /// corner). A funnel pass pulls a path taut through them. Nothing when the method has no
+  /// regions, or cannot state this path's corridor exactly (never a wrong one).
+  virtual std::optional<std::vector<Segment>> corridor(Point start,
+                                                       std::span<const search::NodeId> path,
+                                                       Point end) const {
+    (void)start;
     (void)path;
-    return {};
+    (void)end;
+    return std::nullopt;
   }
   /// Whether corridor() describes this method's paths: its nodes stand for regions (cells,
-  /// polygons) and a path's corridor, with the start's and goal's own regions, contains it. An
-  /// empty corridor then means start and goal share a region.
+  /// polygons) or lie on their boundaries, and a path's corridor, with the start's and goal's own
+  /// regions, contains it. An empty corridor then means start and goal share a region.
   virtual bool has_corridors() const { return false; }
   /// One line on the built structure for people ("1641 convex polygons from 8042 triangles"),
   /// or empty when node_count() says it all.

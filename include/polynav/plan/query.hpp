@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <concepts>
 #include <limits>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -29,7 +30,10 @@ struct RawPath {
   std::vector<Point> points;          ///< start .. goal (found) or start .. closest node (partial)
   std::vector<search::NodeId> nodes;  ///< the discretisation's nodes along the path, in order
   std::vector<Segment> corridor;      ///< the portals between them (Discretisation::corridor)
-  bool has_corridor = false;          ///< the method has corridors (Discretisation::has_corridors)
+  /// The corridor is known: the method has corridors (Discretisation::has_corridors) and could
+  /// state this path's exactly.
+  bool has_corridor = false;
+  bool method_has_corridors = false;  ///< Discretisation::has_corridors
   std::string_view method;            ///< the discretisation's name (Discretisation::method)
   double graph_cost = 0.0;            ///< the cost the search minimised (the graph's own arc costs)
   search::SearchStats stats;
@@ -51,6 +55,7 @@ struct QueryWorkspace {
   std::vector<Attachment> from;
   std::vector<Attachment> to;
   std::vector<std::vector<Attachment>> goal_arcs;  // per goal, for searches with goal nodes
+  std::vector<search::NodeId> goal_nodes;          // their extra nodes
 };
 
 /// A discretisation the driver can search: a search graph with an admissible heuristic.
@@ -63,6 +68,19 @@ concept SearchableDiscretisation = std::derived_from<D, Discretisation> && searc
 };
 
 namespace detail {
+
+// The discretisation's heuristic towards a goal; from the start's attachments too where it takes
+// them (`d.heuristic(starts, goals, goal)`: it may tune itself to the query, as the navigation
+// mesh's landmarks do).
+template <class D>
+auto heuristic_of(const D& d, std::span<const Attachment> starts, std::span<const Attachment> goals,
+                  Point goal) {
+  if constexpr (requires { d.heuristic(starts, goals, goal); }) {
+    return d.heuristic(starts, goals, goal);
+  } else {
+    return d.heuristic(goals, goal);
+  }
+}
 
 // Collects the positions of expanded nodes of the discretisation (not the query's own nodes).
 template <class D>
@@ -96,6 +114,15 @@ void trace_points(const D& d, Point start, Point goal, RawPath& out) {
   if (out.status == search::SearchStatus::found) add(goal);
 }
 
+// The raw path's corridor, from its first point through its nodes to its last.
+template <class D>
+void set_corridor(const D& d, RawPath& out) {
+  std::optional<std::vector<Segment>> corridor =
+      d.corridor(out.points.front(), out.nodes, out.points.back());
+  out.has_corridor = corridor.has_value();
+  if (corridor) out.corridor = std::move(*corridor);
+}
+
 template <class D, class G, class H>
 void run_search(const D& d, const G& graph, search::NodeId s, std::span<const search::NodeId> goals,
                 const H& h, const QueryOptions& options, QueryWorkspace& ws, RawPath& out) {
@@ -116,18 +143,23 @@ std::size_t search_to_goals(const D& d, Point start, std::span<const Point> goal
                             std::span<const std::optional<double>> direct,
                             const QueryOptions& options, QueryWorkspace& ws, RawPath& out) {
   const std::size_t base = d.node_count();  // goal i is node base + 1 + i
-  search::AugmentedGraph<D> graph(d);
+  // The adaptor and the per-goal lists keep their memory from query to query (per thread and
+  // discretisation type), so that a warmed-up query allocates nothing here.
+  thread_local search::AugmentedGraph<D> graph(d);
+  graph.rebind(d);
   const search::NodeId s = graph.add_node();
   for (const Attachment& a : ws.from) graph.add_arc(s, a.node, a.cost);
-  std::vector<search::NodeId> goal_nodes;
-  using H = decltype(d.heuristic(std::span<const Attachment>{}, Point{}));
-  std::vector<H> per_goal;  // the heuristic towards each goal
+  std::vector<search::NodeId>& goal_nodes = ws.goal_nodes;
+  goal_nodes.clear();
+  using H = decltype(heuristic_of(d, ws.from, std::span<const Attachment>{}, Point{}));
+  thread_local std::vector<H> per_goal;  // the heuristic towards each goal
+  per_goal.clear();
   for (std::size_t i = 0; i < goals.size(); ++i) {
     const search::NodeId g = graph.add_node();
     goal_nodes.push_back(g);
     if (direct[i]) graph.add_arc(s, g, *direct[i]);
     for (const Attachment& b : ws.goal_arcs[i]) graph.add_arc(b.node, g, b.cost);
-    per_goal.push_back(d.heuristic(ws.goal_arcs[i], goals[i]));
+    per_goal.push_back(heuristic_of(d, ws.from, ws.goal_arcs[i], goals[i]));
   }
   const auto h = [&](search::NodeId n) {
     if (n >= base) return 0.0;
@@ -155,7 +187,7 @@ std::size_t search_to_goals(const D& d, Point start, std::span<const Point> goal
     goal = goals[reached];
   }
   trace_points(d, start, goal, out);
-  out.corridor = d.corridor(out.nodes);
+  set_corridor(d, out);
   return reached;
 }
 
@@ -168,7 +200,7 @@ RawPath find_path(const D& d, Point start, Point goal, const QueryOptions& optio
                   QueryWorkspace& ws) {
   RawPath out;
   out.method = d.method();
-  out.has_corridor = d.has_corridors();
+  out.method_has_corridors = out.has_corridor = d.has_corridors();
   if (const std::optional<double> cost = d.direct_cost(start, goal)) {
     out.status = search::SearchStatus::found;
     out.points = {start, goal};
@@ -205,8 +237,8 @@ RawPath find_path(const D& d, Point start, Point goal, const QueryOptions& optio
   // The usual case on grids: each end joins one node. Search the graph itself, node to node: no
   // extra nodes, so nothing but the discretisation is touched per expansion.
   const search::SearchResult& result = ws.result;
-  detail::run_search(d, d, ws.from[0].node, std::span(&ws.to[0].node, 1), d.heuristic(ws.to, goal),
-                     options, ws, out);
+  detail::run_search(d, d, ws.from[0].node, std::span(&ws.to[0].node, 1),
+                     detail::heuristic_of(d, ws.from, ws.to, goal), options, ws, out);
   out.graph_cost = result.cost + ws.from[0].cost + ws.to[0].cost;
   out.nodes = result.path;
   out.status = result.status;
@@ -214,7 +246,7 @@ RawPath find_path(const D& d, Point start, Point goal, const QueryOptions& optio
   if (out.status != search::SearchStatus::found) out.message = result.explanation();
   if (result.path.empty()) return out;
   detail::trace_points(d, start, goal, out);
-  out.corridor = d.corridor(out.nodes);
+  detail::set_corridor(d, out);
   return out;
 }
 
@@ -226,7 +258,7 @@ RawPath find_path_to_any(const D& d, Point start, std::span<const Point> goals,
                          std::size_t& reached_goal) {
   RawPath out;
   out.method = d.method();
-  out.has_corridor = d.has_corridors();
+  out.method_has_corridors = out.has_corridor = d.has_corridors();
   reached_goal = goals.size();
   if (goals.empty()) {
     out.message = "the goal set is empty";

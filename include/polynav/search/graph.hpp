@@ -195,6 +195,17 @@ class AugmentedGraph {
     }
   }
 
+  /// Wraps another base graph (or the same one again) and drops the extras, keeping the memory,
+  /// so that one adaptor serves queries on several graphs without allocating.
+  void rebind(const Base& base) {
+    if (base.node_count() >= no_node) {
+      throw std::invalid_argument("AugmentedGraph: the base graph is too large for NodeId");
+    }
+    clear();
+    base_ = &base;
+    base_count_ = static_cast<NodeId>(base.node_count());
+  }
+
   /// The wrapped graph.
   const Base& base() const noexcept { return *base_; }
   /// Nodes of the base graph plus the extra nodes.

@@ -394,8 +394,11 @@ Ring OccupancyGrid::node_region(search::NodeId n) const {
   return {{at.x - h, at.y - h}, {at.x + h, at.y - h}, {at.x + h, at.y + h}, {at.x - h, at.y + h}};
 }
 
-std::vector<Segment> OccupancyGrid::corridor(std::span<const search::NodeId> path) const {
-  if (corners()) return {};  // moves run along cell sides: no portals to pull a string through
+std::optional<std::vector<Segment>> OccupancyGrid::corridor(Point /*start*/,
+                                                            std::span<const search::NodeId> path,
+                                                            Point /*end*/) const {
+  // Corner-aligned moves run along cell sides: no portals to pull a string through.
+  if (corners()) return std::nullopt;
   // The side two cells share, or the corner a diagonal move passes through; a side is oriented
   // as seen in the direction of travel (a on the left, b on the right).
   std::vector<Segment> portals;

@@ -38,10 +38,26 @@ struct Work {
 }  // namespace
 
 NavMeshNodes parse_navmesh_nodes(const std::string& name) {
-  if (name == "centres") return NavMeshNodes::centres;
-  if (name == "portals") return NavMeshNodes::portals;
-  throw InputError({"", 0, 0, "nodes"},
-                   "unknown node placement '" + name + "'; expected centres or portals");
+  for (const NavMeshNodes nodes : {NavMeshNodes::centres, NavMeshNodes::portals,
+                                   NavMeshNodes::vertices, NavMeshNodes::portals_and_centres})
+    if (name == navmesh_nodes_name(nodes)) return nodes;
+  throw InputError({"", 0, 0, "nodes"}, "unknown node placement '" + name +
+                                            "'; expected centres, portals, vertices or "
+                                            "portals+centres");
+}
+
+std::string_view navmesh_nodes_name(NavMeshNodes nodes) {
+  switch (nodes) {
+    case NavMeshNodes::centres:
+      return "centres";
+    case NavMeshNodes::portals:
+      return "portals";
+    case NavMeshNodes::vertices:
+      return "vertices";
+    case NavMeshNodes::portals_and_centres:
+      return "portals+centres";
+  }
+  return "?";
 }
 
 NavMeshSource parse_navmesh_source(const std::string& name) {
@@ -296,7 +312,84 @@ void NavMesh::add_portals(std::uint32_t p, const std::vector<std::int64_t>& othe
   }
 }
 
+namespace {
+
+// The Morton (Z-order) code of p quantised to 16 bits a coordinate over box: points close in the
+// plane mostly get close codes.
+std::uint32_t morton(Point p, const Box& box) {
+  const auto quantise = [](double v, double lo, double extent) {
+    const double t = extent > 0 ? (v - lo) / extent : 0.0;
+    return std::uint32_t(std::clamp(t, 0.0, 1.0) * 65535.0);
+  };
+  const auto spread = [](std::uint32_t v) {
+    v = (v | (v << 8)) & 0x00FF00FFu;
+    v = (v | (v << 4)) & 0x0F0F0F0Fu;
+    v = (v | (v << 2)) & 0x33333333u;
+    v = (v | (v << 1)) & 0x55555555u;
+    return v;
+  };
+  return spread(quantise(p.x, box.min.x, box.width())) |
+         (spread(quantise(p.y, box.min.y, box.height())) << 1);
+}
+
+}  // namespace
+
+void NavMesh::order_by_place() {
+  // Polygons and portals in Morton order of their centres and midpoints, so that neighbours in
+  // the mesh are mostly neighbours in memory: a search touches the records of nodes near its
+  // path, and these then share cache lines (node ids follow polygon and portal ids).
+  const std::size_t polygons = cost_.size();
+  Box box;
+  for (const Point& p : points_) box.expand(p);
+  std::vector<std::uint32_t> order(polygons);
+  std::iota(order.begin(), order.end(), 0u);
+  {
+    std::vector<std::uint32_t> code(polygons);
+    for (std::size_t i = 0; i < polygons; ++i) code[i] = morton(centre_[i], box);
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::uint32_t a, std::uint32_t b) { return code[a] < code[b]; });
+  }
+  std::vector<std::uint32_t> new_id(polygons);
+  std::vector<Point> points;
+  std::vector<std::size_t> first{0};
+  std::vector<double> cost, height;
+  std::vector<Point> centre;
+  std::vector<std::uint8_t> exact;
+  points.reserve(points_.size());
+  for (std::uint32_t i = 0; i < polygons; ++i) {
+    const std::uint32_t old = order[i];
+    new_id[old] = i;
+    const std::span<const Point> ring = polygon(old);
+    points.insert(points.end(), ring.begin(), ring.end());
+    first.push_back(points.size());
+    cost.push_back(cost_[old]);
+    height.push_back(height_[old]);
+    centre.push_back(centre_[old]);
+    exact.push_back(exact_[old]);
+  }
+  points_ = std::move(points);
+  polygon_first_ = std::move(first);
+  cost_ = std::move(cost);
+  height_ = std::move(height);
+  centre_ = std::move(centre);
+  exact_ = std::move(exact);
+  for (Portal& k : portals_)
+    for (std::uint32_t& side : k.side) side = new_id[side];
+  std::vector<std::uint32_t> code(portals_.size());
+  std::vector<std::uint32_t> by_place(portals_.size());
+  std::iota(by_place.begin(), by_place.end(), 0u);
+  for (std::size_t k = 0; k < portals_.size(); ++k)
+    code[k] = morton(0.5 * (portals_[k].a + portals_[k].b), box);
+  std::stable_sort(by_place.begin(), by_place.end(),
+                   [&](std::uint32_t a, std::uint32_t b) { return code[a] < code[b]; });
+  std::vector<Portal> portals;
+  portals.reserve(portals_.size());
+  for (const std::uint32_t k : by_place) portals.push_back(portals_[k]);
+  portals_ = std::move(portals);
+}
+
 void NavMesh::index_polygons() {
+  order_by_place();
   const std::size_t polygons = cost_.size();
   stats_.polygons = polygons;
   stats_.portals = portals_.size();
@@ -308,6 +401,24 @@ void NavMesh::index_polygons() {
     std::vector<std::uint32_t> next(portal_first_.begin(), portal_first_.end() - 1);
     for (std::uint32_t k = 0; k < portals_.size(); ++k)
       for (std::uint32_t s : portals_[k].side) portal_ids_[next[s]++] = k;
+  }
+  // Each corner's polygon, and the portal across each edge: polygon side[0] runs from a to b
+  // counter-clockwise along its portal, side[1] from b to a.
+  corner_polygon_.resize(points_.size());
+  edge_portal_.assign(points_.size(), -1);
+  for (std::uint32_t i = 0; i < polygons; ++i) {
+    const std::size_t first = polygon_first_[i], m = polygon_first_[i + 1] - first;
+    for (std::size_t c = first; c < first + m; ++c) corner_polygon_[c] = i;
+    for (std::uint32_t s = portal_first_[i]; s < portal_first_[i + 1]; ++s) {
+      const std::uint32_t k = portal_ids_[s];
+      const Point from = portals_[k].side[0] == i ? portals_[k].a : portals_[k].b;
+      const Point to = portals_[k].side[0] == i ? portals_[k].b : portals_[k].a;
+      std::size_t j = 0;
+      while (j < m && !(points_[first + j] == from)) ++j;
+      for (std::size_t step = 0; j < m && step < m && !(points_[first + (j + step) % m] == to);
+           ++step)
+        edge_portal_[first + (j + step) % m] = std::int32_t(k);
+    }
   }
 
   // Point location buckets: about one polygon per bucket.
@@ -433,6 +544,14 @@ void NavMesh::build_graph() {
   const auto step_ok = [&](std::uint32_t from, std::uint32_t to) {
     return !directed_ || height_[to] - height_[from] <= climb;
   };
+  // The straight motion between nodes u and v inside one polygon, each way it is valid.
+  const auto join = [&](search::NodeId u, search::NodeId v, bool check) {
+    const Point a = node_at_[u], b = node_at_[v];
+    const double cost = space.segment_cost(a, b);
+    if (motion_ok(a, b, check)) edges.push_back({u, v, cost});
+    if (directed_ && motion_ok(b, a, check)) edges.push_back({v, u, cost});
+  };
+  const auto polygons = std::uint32_t(cost_.size());
   if (options_.nodes == NavMeshNodes::centres) {
     node_at_ = centre_;
     for (std::uint32_t k = 0; k < portals_.size(); ++k) {
@@ -455,10 +574,14 @@ void NavMesh::build_graph() {
         edges.push_back({from, to, cost});
       }
     }
+  } else if (options_.nodes == NavMeshNodes::vertices) {
+    build_vertex_graph(edges);
   } else {
     // Node 2k + s: at portal k's midpoint, inside polygon side[s]. Crossing a portal is a free
-    // arc between its two nodes; arcs inside a polygon join its portals' nodes.
-    node_at_.resize(2 * portals_.size());
+    // arc between its two nodes; arcs inside a polygon join its portals' nodes (and its centre's
+    // node, with portals+centres).
+    portal_nodes_ = std::uint32_t(2 * portals_.size());
+    node_at_.resize(portal_nodes_);
     for (std::uint32_t k = 0; k < portals_.size(); ++k) {
       const Point m = 0.5 * (portals_[k].a + portals_[k].b);
       node_at_[2 * k] = node_at_[2 * k + 1] = m;
@@ -470,30 +593,101 @@ void NavMesh::build_graph() {
         if (step_ok(q, p)) edges.push_back({2 * k + 1, 2 * k, 0.0});
       }
     }
-    const auto node = [&](std::uint32_t k, std::uint32_t poly) {
-      return 2 * k + (portals_[k].side[0] == poly ? 0u : 1u);
-    };
-    for (std::uint32_t poly = 0; poly < cost_.size(); ++poly) {
+    if (options_.nodes == NavMeshNodes::portals_and_centres)
+      node_at_.insert(node_at_.end(), centre_.begin(), centre_.end());
+    for (std::uint32_t poly = 0; poly < polygons; ++poly) {
       const bool check = !exact_[poly];
       for (std::uint32_t s = portal_first_[poly]; s < portal_first_[poly + 1]; ++s) {
-        for (std::uint32_t r = s + 1; r < portal_first_[poly + 1]; ++r) {
-          const std::uint32_t u = node(portal_ids_[s], poly), v = node(portal_ids_[r], poly);
-          const Point a = node_at_[u], b = node_at_[v];
-          const double cost = space.segment_cost(a, b);
-          if (!directed_) {
-            if (motion_ok(a, b, check)) edges.push_back({u, v, cost});
-          } else {
-            if (motion_ok(a, b, check)) edges.push_back({u, v, cost});
-            if (motion_ok(b, a, check)) edges.push_back({v, u, cost});
-          }
-        }
+        const search::NodeId u = portal_node(portal_ids_[s], poly);
+        for (std::uint32_t r = s + 1; r < portal_first_[poly + 1]; ++r)
+          join(u, portal_node(portal_ids_[r], poly), check);
+        if (options_.nodes == NavMeshNodes::portals_and_centres)
+          join(portal_nodes_ + poly, u, check);
       }
     }
   }
   graph_ =
       search::CsrGraph(node_at_.size(), edges,
                        directed_ ? search::Direction::directed : search::Direction::undirected);
-  if (!directed_) components_ = search::ComponentLabels(graph_);
+  if (!directed_) {
+    components_ = search::ComponentLabels(graph_);
+    const auto t0 = Clock::now();
+    landmarks_ = search::Landmarks(graph_, components_, options_.landmarks);
+    stats_.landmarks_ms = ms_since(t0);
+  }
+}
+
+void NavMesh::build_vertex_graph(std::vector<search::Edge>& edges) {
+  // Corners at one point are one node when a portal joins their polygons along an edge ending
+  // there (or passing through it): union-find over the corners.
+  const std::size_t corners = points_.size();
+  std::vector<std::uint32_t> parent(corners);
+  std::iota(parent.begin(), parent.end(), 0u);
+  const auto find = [&](std::uint32_t x) {
+    while (parent[x] != x) x = parent[x] = parent[parent[x]];
+    return x;
+  };
+  const auto polygons = std::uint32_t(cost_.size());
+  for (std::uint32_t i = 0; i < polygons; ++i) {
+    const std::size_t first = polygon_first_[i], m = polygon_first_[i + 1] - first;
+    for (std::size_t e = 0; e < m; ++e) {
+      const std::int32_t k = edge_portal_[first + e];
+      if (k < 0) continue;
+      const std::uint32_t q = other_side(std::size_t(k), i);
+      for (const std::size_t c : {first + e, first + (e + 1) % m}) {
+        for (std::size_t d = polygon_first_[q]; d < polygon_first_[q + 1]; ++d) {
+          if (points_[d] == points_[c]) {
+            const std::uint32_t x = find(std::uint32_t(c)), y = find(std::uint32_t(d));
+            if (x != y) parent[std::max(x, y)] = std::min(x, y);
+            break;
+          }
+        }
+      }
+    }
+  }
+  corner_node_.assign(corners, search::no_node);
+  for (std::size_t c = 0; c < corners; ++c) {
+    const std::uint32_t root = find(std::uint32_t(c));
+    if (corner_node_[root] == search::no_node) {
+      corner_node_[root] = search::NodeId(node_at_.size());
+      node_at_.push_back(points_[root]);
+    }
+    corner_node_[c] = corner_node_[root];
+  }
+  node_corner_first_.assign(node_at_.size() + 1, 0);
+  for (std::size_t c = 0; c < corners; ++c) ++node_corner_first_[corner_node_[c] + 1];
+  for (std::size_t n = 1; n < node_corner_first_.size(); ++n)
+    node_corner_first_[n] += node_corner_first_[n - 1];
+  node_corners_.resize(corners);
+  {
+    std::vector<std::uint32_t> next(node_corner_first_.begin(), node_corner_first_.end() - 1);
+    for (std::size_t c = 0; c < corners; ++c)
+      node_corners_[next[corner_node_[c]]++] = std::uint32_t(c);
+  }
+
+  // Every two corners of a polygon: the segment between them lies in the (closed, convex, free)
+  // polygon. A pair on a shared edge is listed by both polygons: keep one arc per direction.
+  for (std::uint32_t i = 0; i < polygons; ++i) {
+    const bool check = !exact_[i];
+    for (std::size_t c = polygon_first_[i]; c < polygon_first_[i + 1]; ++c) {
+      for (std::size_t d = c + 1; d < polygon_first_[i + 1]; ++d) {
+        const search::NodeId u = std::min(corner_node_[c], corner_node_[d]);
+        const search::NodeId v = std::max(corner_node_[c], corner_node_[d]);
+        const Point a = node_at_[u], b = node_at_[v];
+        const double cost = space_->segment_cost(a, b);
+        if (motion_ok(a, b, check)) edges.push_back({u, v, cost});
+        if (directed_ && motion_ok(b, a, check)) edges.push_back({v, u, cost});
+      }
+    }
+  }
+  std::sort(edges.begin(), edges.end(), [](const search::Edge& x, const search::Edge& y) {
+    return std::tie(x.from, x.to) < std::tie(y.from, y.to);
+  });
+  edges.erase(std::unique(edges.begin(), edges.end(),
+                          [](const search::Edge& x, const search::Edge& y) {
+                            return x.from == y.from && x.to == y.to;
+                          }),
+              edges.end());
 }
 
 void NavMesh::locate(Point p, std::vector<std::uint32_t>& out) const {
@@ -533,15 +727,22 @@ void NavMesh::attach(Point p, AttachDirection direction, std::vector<Attachment>
   };
   for (const std::uint32_t poly : found) {
     const bool check = !exact_[poly];
-    if (options_.nodes == NavMeshNodes::centres) {
-      join(poly, check);
-    } else {
-      for (std::uint32_t s = portal_first_[poly]; s < portal_first_[poly + 1]; ++s) {
-        const std::uint32_t k = portal_ids_[s];
-        join(2 * k + (portals_[k].side[0] == poly ? 0u : 1u), check);
-      }
-    }
+    for_each_polygon_node(poly, [&](search::NodeId node) { join(node, check); });
   }
+}
+
+template <class F>
+void NavMesh::for_each_polygon_node(std::uint32_t poly, F&& f) const {
+  if (options_.nodes == NavMeshNodes::vertices) {
+    for (std::size_t c = polygon_first_[poly]; c < polygon_first_[poly + 1]; ++c)
+      f(corner_node_[c]);
+    return;
+  }
+  for (std::uint32_t s = portal_first_[poly]; portal_nodes_ > 0 && s < portal_first_[poly + 1]; ++s)
+    f(portal_node(portal_ids_[s], poly));
+  if (options_.nodes == NavMeshNodes::centres ||
+      options_.nodes == NavMeshNodes::portals_and_centres)
+    f(portal_nodes_ + poly);
 }
 
 std::string NavMesh::unattached_reason(std::string_view which) const {
@@ -559,9 +760,8 @@ std::optional<double> NavMesh::direct_cost(Point start, Point goal) const {
 }
 
 Ring NavMesh::node_region(search::NodeId n) const {
-  const std::uint32_t poly =
-      options_.nodes == NavMeshNodes::centres ? n : portals_[n / 2].side[n % 2];
-  const std::span<const Point> ring = polygon(poly);
+  if (options_.nodes == NavMeshNodes::vertices) return {};
+  const std::span<const Point> ring = polygon(node_polygon(n));
   return Ring(ring.begin(), ring.end());
 }
 
@@ -572,19 +772,167 @@ void NavMesh::arc_points(search::NodeId from, search::NodeId to, std::vector<Poi
   if (const std::optional<Point> b = bend(from, std::size_t(k))) out.push_back(*b);
 }
 
-std::vector<Segment> NavMesh::corridor(std::span<const search::NodeId> path) const {
+std::optional<std::vector<Segment>> NavMesh::corridor(Point start,
+                                                      std::span<const search::NodeId> path,
+                                                      Point end) const {
   std::vector<Segment> portals;
+  if (options_.nodes == NavMeshNodes::vertices) {
+    if (!vertex_corridor(start, path, end, portals)) return std::nullopt;
+    trim_ends(start, end, portals);
+    return portals;
+  }
   for (std::size_t i = 1; i < path.size(); ++i) {
     if (options_.nodes == NavMeshNodes::centres) {
       const std::int64_t k = portal_between(path[i - 1], path[i]);
       if (k >= 0) portals.push_back(oriented(std::size_t(k), path[i - 1]));
-    } else if (path[i - 1] / 2 == path[i] / 2) {
+    } else if (path[i - 1] < portal_nodes_ && path[i] < portal_nodes_ &&
+               path[i - 1] / 2 == path[i] / 2) {
       // The two nodes of one portal: the path crosses it from side[n % 2].
       const std::uint32_t k = path[i] / 2;
       portals.push_back(oriented(k, portals_[k].side[path[i - 1] % 2]));
     }
   }
+  trim_ends(start, end, portals);
   return portals;
+}
+
+void NavMesh::trim_ends(Point start, Point end, std::vector<Segment>& portals) {
+  // A start on the first portal lies in the polygon after it too, so that polygon can begin the
+  // corridor: a path through the dropped polygon reaches the portal at some point, and the
+  // segment along the portal from the start to that point is no longer. The funnel needs this:
+  // an apex inside a portal would look to it like a funnel already closed. The same at the end.
+  std::size_t lead = 0, trail = portals.size();
+  while (lead < trail && exact::on_segment(portals[lead].a, portals[lead].b, start)) ++lead;
+  while (trail > lead && exact::on_segment(portals[trail - 1].a, portals[trail - 1].b, end))
+    --trail;
+  if (lead > 0 || trail < portals.size()) {
+    portals.erase(portals.begin() + std::ptrdiff_t(trail), portals.end());
+    portals.erase(portals.begin(), portals.begin() + std::ptrdiff_t(lead));
+  }
+}
+
+std::int64_t NavMesh::corner_at(std::uint32_t poly, search::NodeId n) const {
+  for (std::size_t c = polygon_first_[poly]; c < polygon_first_[poly + 1]; ++c)
+    if (corner_node_[c] == n) return std::int64_t(c);
+  return -1;
+}
+
+bool NavMesh::turn_round(search::NodeId v, std::uint32_t from, std::uint32_t to, int turn,
+                         std::vector<Segment>& out, std::vector<std::uint32_t>& chain) const {
+  // Round a vertex, polygon by polygon: leaving a polygon clockwise crosses the edge from its
+  // corner at v to the next corner, counter-clockwise the edge from the previous corner to v.
+  const std::size_t most = node_corner_first_[v + 1] - node_corner_first_[v];
+  for (const bool clockwise : {turn > 0, turn <= 0}) {
+    const std::size_t mark = out.size(), chain_mark = chain.size();
+    std::uint32_t poly = from;
+    bool arrived = true;
+    for (std::size_t step = 0; poly != to; ++step) {
+      const std::int64_t c = corner_at(poly, v);
+      if (c < 0 || step >= most) {
+        arrived = false;
+        break;
+      }
+      const std::size_t first = polygon_first_[poly], m = polygon_first_[poly + 1] - first;
+      const std::size_t edge =
+          clockwise ? std::size_t(c) : first + (std::size_t(c) - first + m - 1) % m;
+      const std::int32_t k = edge_portal_[edge];
+      if (k < 0) {
+        arrived = false;
+        break;
+      }
+      out.push_back(oriented(std::size_t(k), poly));
+      poly = other_side(std::size_t(k), poly);
+      chain.push_back(poly);
+    }
+    if (arrived) return true;
+    out.resize(mark);
+    chain.resize(chain_mark);
+  }
+  return false;
+}
+
+bool NavMesh::vertex_corridor(Point start, std::span<const search::NodeId> path, Point end,
+                              std::vector<Segment>& out) const {
+  out.clear();
+  // No nodes: start and goal share a polygon (the only direct arcs).
+  if (path.empty()) return true;
+  thread_local std::vector<std::uint32_t> found, chain;
+  // A polygon holding p with a corner at node n, `prefer` if it is one.
+  const auto holding = [&](Point p, search::NodeId n, std::int64_t prefer) -> std::int64_t {
+    locate(p, found);
+    std::int64_t any = -1;
+    for (const std::uint32_t poly : found) {
+      if (corner_at(poly, n) < 0) continue;
+      if (std::int64_t(poly) == prefer) return prefer;
+      if (any < 0) any = poly;
+    }
+    return any;
+  };
+  const std::int64_t first = holding(start, path[0], -1);
+  if (first < 0) return false;
+  // chain[j] is the polygon entered through out[j - 1] (chain[0] holds the start).
+  chain.assign(1, std::uint32_t(first));
+  Point before = start;
+  for (std::size_t i = 0; i < path.size(); ++i) {
+    const search::NodeId v = path[i];
+    const std::uint32_t poly = chain.back();
+    std::int64_t next = -1;
+    Point after;
+    if (i + 1 < path.size()) {
+      // The polygon of the arc from v to the next node: the current one if it has both.
+      after = node_at_[path[i + 1]];
+      if (corner_at(poly, path[i + 1]) >= 0) {
+        next = poly;
+      } else {
+        for (std::uint32_t s = node_corner_first_[v]; s < node_corner_first_[v + 1]; ++s) {
+          const std::uint32_t q = corner_polygon_[node_corners_[s]];
+          if (corner_at(q, path[i + 1]) >= 0) {
+            next = q;
+            break;
+          }
+        }
+      }
+    } else {
+      after = end;
+      next = holding(end, v, poly);
+    }
+    if (next < 0) return false;
+    if (std::uint32_t(next) != poly &&
+        !turn_round(v, poly, std::uint32_t(next), exact::orientation(before, node_at_[v], after),
+                    out, chain))
+      return false;
+    before = node_at_[v];
+  }
+  // A polygon entered twice: drop the loop between, back to its first visit (the chain stays
+  // one of adjacent polygons, and the path's pieces in the loop are replaced by a straight
+  // segment inside that convex polygon, which is never longer). Positions in the kept chain
+  // are stamped per call, so nothing is cleared.
+  thread_local std::vector<std::uint32_t> stamp, position;
+  thread_local std::uint32_t generation = 0;
+  if (stamp.size() < polygon_count()) {
+    stamp.assign(polygon_count(), 0);
+    position.resize(polygon_count());
+  }
+  if (++generation == 0) {
+    std::fill(stamp.begin(), stamp.end(), 0u);
+    generation = 1;
+  }
+  std::size_t kept = 0;
+  for (std::size_t j = 0; j < chain.size(); ++j) {
+    const std::uint32_t poly = chain[j];
+    if (stamp[poly] == generation) {
+      const std::size_t back = position[poly];
+      for (std::size_t q = back + 1; q < kept; ++q) stamp[chain[q]] = 0;
+      kept = back + 1;
+      continue;
+    }
+    if (j > 0) out[kept - 1] = out[j - 1];  // the portal from chain[kept - 1] into poly
+    chain[kept] = poly;
+    stamp[poly] = generation;
+    position[poly] = std::uint32_t(kept++);
+  }
+  out.resize(kept - 1);
+  return true;
 }
 
 Primitives NavMesh::primitives() const {
@@ -595,7 +943,7 @@ Primitives NavMesh::primitives() const {
   }
   if (node_at_.size() <= 20000) {
     for (std::size_t n = 0; n < node_at_.size(); ++n)
-      if (options_.nodes == NavMeshNodes::centres || n % 2 == 0) out.nodes.push_back(node_at_[n]);
+      if (n >= portal_nodes_ || n % 2 == 0) out.nodes.push_back(node_at_[n]);
   }
   return out;
 }

@@ -424,7 +424,9 @@ void Quadtree::arc_points(search::NodeId from, search::NodeId to, std::vector<Po
   if (const std::optional<Point> p = bend(from, to)) out.push_back(*p);
 }
 
-std::vector<Segment> Quadtree::corridor(std::span<const search::NodeId> path) const {
+std::optional<std::vector<Segment>> Quadtree::corridor(Point /*start*/,
+                                                       std::span<const search::NodeId> path,
+                                                       Point /*end*/) const {
   // The shared sides, each oriented as seen in the direction of travel from one leaf's centre to
   // the next (a on the left, b on the right), the convention of Discretisation::corridor.
   std::vector<Segment> portals;

@@ -87,7 +87,8 @@ class OccupancyGrid final : public Discretisation {
     return components_.size() > 0 ? &components_ : nullptr;
   }
   Ring node_region(search::NodeId n) const override;
-  std::vector<Segment> corridor(std::span<const search::NodeId> path) const override;
+  std::optional<std::vector<Segment>> corridor(Point start, std::span<const search::NodeId> path,
+                                               Point end) const override;
   bool has_corridors() const override { return !corners(); }
   /// Blocked cells merged into horizontal runs, and the cell lattice when the grid is small.
   Primitives primitives() const override;

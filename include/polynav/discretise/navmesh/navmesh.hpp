@@ -5,11 +5,15 @@
 /// of free space (its boundary and the outlines of weighted regions as constraints) is merged
 /// into convex polygons by Hertel and Mehlhorn's algorithm ("Fast triangulation of simple
 /// polygons", 1983: drop every diagonal whose removal leaves both of its ends convex), never
-/// across a wall, a region outline or a change of cost or height. The search graph joins polygons
-/// through the edges they share (portals); a path through it comes with its corridor of portals,
-/// which the funnel smoother (smooth/funnel.hpp) pulls taut.
+/// across a wall, a region outline or a change of cost or height. The search graph's nodes lie at
+/// the polygons' vertices (default), on the edges they share (portals) or at their centres; a
+/// path through it comes with its corridor of portals, which the funnel smoother
+/// (smooth/funnel.hpp) pulls taut. The search is guided by straight-line distance and landmark
+/// bounds (search/landmarks.hpp).
 
+#include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -22,17 +26,23 @@
 #include "polynav/geometry.hpp"
 #include "polynav/search/components.hpp"
 #include "polynav/search/graph.hpp"
+#include "polynav/search/landmarks.hpp"
 #include "polynav/space/free_space.hpp"
 
 namespace polynav {
 
 /// Where the search graph's nodes lie.
 enum class NavMeshNodes : std::uint8_t {
-  centres,  ///< one node per polygon, at the mean of its vertices
-  portals,  ///< one node per portal, at its midpoint
+  centres,   ///< one node per polygon, at the mean of its vertices
+  portals,   ///< two nodes per portal, at its midpoint, one on each side
+  vertices,  ///< one node per polygon vertex and free sector round it (a pinch point has two)
+  portals_and_centres,  ///< the portals' nodes and the centres' nodes
 };
-/// "centres" or "portals"; throws InputError (key "nodes") on anything else.
+/// "centres", "portals", "vertices" or "portals+centres"; throws InputError (key "nodes") on
+/// anything else.
 NavMeshNodes parse_navmesh_nodes(const std::string& name);
+/// The name parse_navmesh_nodes reads.
+std::string_view navmesh_nodes_name(NavMeshNodes nodes);
 
 /// Where the polygons come from.
 enum class NavMeshSource : std::uint8_t {
@@ -47,14 +57,20 @@ struct NavMeshOptions {
   /// Where the polygons come from. [Default: automatic: a `.mesh` file's faces already are convex
   /// polygons tiling free space]
   NavMeshSource source = NavMeshSource::automatic;
-  /// Node placement. [Default: portals, the shorter raw and funnelled paths on the bundled
-  /// scenes (bench/README.md)]
-  NavMeshNodes nodes = NavMeshNodes::portals;
+  /// Node placement. [Default: vertices: the shortest raw and funnelled paths on the bundled
+  /// scenes and the arena mesh (bench/README.md)]
+  NavMeshNodes nodes = NavMeshNodes::vertices;
   /// Merge triangles into convex polygons (Hertel and Mehlhorn); false keeps the triangles.
   /// Applies to rebuilt meshes only.
   bool merge = true;
   /// Budget on the triangulation's faces: a larger one is refused. [Limit: > 0]
   std::size_t max_triangles = std::size_t{1} << 23;
+  /// Landmarks of the ALT heuristic (search/landmarks.hpp): the search is bounded by the graph's
+  /// own costs as well as by straight-line distance, so it expands far fewer nodes. Each costs one
+  /// double per node and one Dijkstra search at build; a query reads the 4 best for it, so more
+  /// landmarks cover more queries well at no cost per expansion. Not used where moves are one way
+  /// (heights with a climb limit). 0 = straight-line distance alone. [Limit: 0 to 64]
+  std::size_t landmarks = 32;
 };
 
 /// Counters of one build.
@@ -65,7 +81,8 @@ struct NavMeshStats {
   std::size_t polygons = 0;        ///< convex polygons after merging
   std::size_t portals = 0;         ///< shared edges between polygons a path may cross
   double triangulate_ms = 0.0;
-  double build_ms = 0.0;  ///< everything
+  double landmarks_ms = 0.0;  ///< choosing the landmarks and their Dijkstra searches
+  double build_ms = 0.0;      ///< everything
 };
 
 /// A convex navigation mesh over a FreeSpace.
@@ -87,11 +104,30 @@ struct NavMeshStats {
 /// joined to those polygons' nodes by straight segments inside them; start and goal in one
 /// polygon are joined directly, without a search.
 ///
-/// Arc costs are exact (FreeSpace::segment_cost along the motion). With `centres`, an arc between
-/// two polygons runs straight from centre to centre when that segment crosses their portal, else
-/// through the portal's end nearest to it (arc_points reports that bend). Arcs over polygons whose
+/// Nodes and arcs (NavMeshNodes):
+/// - `centres`: an arc between two adjacent polygons runs straight from centre to centre when
+///   that segment crosses their portal, else through the portal's end nearest to it (arc_points
+///   reports that bend).
+/// - `portals`: node 2k + s lies at portal k's midpoint on polygon side[s]'s side; crossing the
+///   portal is an arc of length 0, and arcs inside a polygon join its portals' nodes.
+/// - `vertices`: a node per polygon vertex and free sector round it: polygons meeting at a vertex
+///   share its node when a chain of portals ending there joins them, so a pinch point (polygons
+///   touching only there) or a vertex on a wall has one node per side. Arcs join every two
+///   vertices of a polygon (its edges and diagonals: straight motions inside a convex polygon).
+/// - `portals+centres`: the portals' nodes and arcs, and arcs from each polygon's centre to its
+///   portals' nodes.
+///
+/// Arc costs are exact (FreeSpace::segment_cost along the motion). Arcs over polygons whose
 /// vertices were constructed (crossings of region outlines with each other or the boundary, whose
 /// coordinates are rounded) are checked with FreeSpace::traversable and dropped if they fail.
+///
+/// Corridors: with portal nodes a path names the portals it crosses; with centres, consecutive
+/// polygons. A path through vertex nodes crosses portals at vertices: at each vertex it turns
+/// from the polygon of one arc to the polygon of the next through the polygons round that vertex
+/// (on the side of the smaller angle where both sides are free), so the corridor is a chain of
+/// adjacent polygons containing the path; a polygon entered twice cuts the loop between. Where
+/// such a chain cannot be found (polygons that do not share vertices along their portals), the
+/// path has no corridor and the funnel says so.
 ///
 /// Optimality: the search minimises exact cost over the graph, which is not the shortest path
 /// through free space; the funnel over its corridor is the shortest path within that corridor.
@@ -113,12 +149,14 @@ class NavMesh final : public Discretisation {
   const search::ComponentLabels* components() const override {
     return directed_ ? nullptr : &components_;
   }
-  /// The polygon of node n (with `portals`, the first polygon of its portal).
+  /// The polygon of node n (with portal nodes, the polygon on the node's side); empty for a
+  /// vertex node, which stands for a point.
   Ring node_region(search::NodeId n) const override;
   void arc_points(search::NodeId from, search::NodeId to, std::vector<Point>& out) const override;
   /// The portals crossed, each oriented as seen in the direction of travel: Segment::a on the
   /// left, Segment::b on the right.
-  std::vector<Segment> corridor(std::span<const search::NodeId> path) const override;
+  std::optional<std::vector<Segment>> corridor(Point start, std::span<const search::NodeId> path,
+                                               Point end) const override;
   bool has_corridors() const override { return true; }
   /// "N triangles (M free), P convex polygons, Q portals; R nodes", or for the scene's own faces
   /// "P convex polygons (the mesh's faces), Q portals; R nodes".
@@ -126,15 +164,33 @@ class NavMesh final : public Discretisation {
   /// The polygons outlined, the portals' midpoints or the centres as nodes.
   Primitives primitives() const override;
 
-  /// Straight-line distance to the goal times the cheapest multiplier: admissible and consistent.
-  auto heuristic(std::span<const Attachment> /*goals*/, Point goal) const {
-    return [this, goal](search::NodeId n) { return min_cost_ * distance(node_at_[n], goal); };
+  /// The larger of straight-line distance to the goal times the cheapest multiplier and the
+  /// landmarks' bound towards the goal's attachments: admissible and consistent. Given the
+  /// start's attachments, only the landmarks with the best bounds from the start are consulted
+  /// (active_landmarks of them).
+  auto heuristic(std::span<const Attachment> starts, std::span<const Attachment> goals,
+                 Point goal) const {
+    return [this, goal,
+            target = landmarks_.target(goals, starts, active_landmarks)](search::NodeId n) {
+      const Point d = node_at_[n] - goal;
+      return std::max(min_cost_ * std::sqrt(d.x * d.x + d.y * d.y),
+                      landmarks_.lower_bound(n, target));
+    };
   }
+  auto heuristic(std::span<const Attachment> goals, Point goal) const {
+    return heuristic({}, goals, goal);
+  }
+  /// Landmarks consulted per query. On a 10,000-polygon random map (vertices), the best 4 of 32
+  /// expand about a fifth more nodes than all 32 but read an eighth of the landmark costs, and
+  /// 32 landmarks of which 4 are read expand a third fewer than 16 of which 4 are read.
+  static constexpr std::size_t active_landmarks = 4;
 
   template <class F>
   void for_each_neighbour(search::NodeId n, F&& f) const {
     graph_.for_each_neighbour(n, f);
   }
+  /// Prefetches n's arcs (search::PrefetchingGraph).
+  void prefetch(search::NodeId n) const noexcept { graph_.prefetch(n); }
 
   std::size_t polygon_count() const { return polygon_first_.size() - 1; }
   /// The vertices of polygon i, counter-clockwise.
@@ -143,6 +199,8 @@ class NavMesh final : public Discretisation {
   }
   double polygon_cost(std::size_t i) const { return cost_[i]; }
   std::size_t portal_count() const { return portals_.size(); }
+  /// Landmarks of the ALT heuristic in use (none where moves are one way).
+  std::size_t landmark_count() const { return landmarks_.count(); }
   /// The polygons containing p (several when p lies on a shared edge or vertex), into out.
   void locate(Point p, std::vector<std::uint32_t>& out) const;
   const NavMeshOptions& options() const { return options_; }
@@ -160,6 +218,8 @@ class NavMesh final : public Discretisation {
   // vertex e to e + 1), or -1. Maximal runs towards one polygon make one portal, listed from the
   // lower id.
   void add_portals(std::uint32_t p, const std::vector<std::int64_t>& others);
+  // Renumbers polygons and portals in Morton order of their places (memory locality).
+  void order_by_place();
   // Each polygon's portal list and the point location buckets, once polygons and portals exist.
   void index_polygons();
   void build_graph();
@@ -167,6 +227,31 @@ class NavMesh final : public Discretisation {
   std::int64_t portal_between(std::uint32_t p, std::uint32_t q) const;
   // Portal k as crossed leaving polygon `from`: a on the left, b on the right.
   Segment oriented(std::size_t k, std::uint32_t from) const;
+  // Portal nodes (portals, portals+centres): node 2k + s on polygon side[s]'s side of portal k.
+  search::NodeId portal_node(std::uint32_t k, std::uint32_t poly) const {
+    return 2 * k + (portals_[k].side[0] == poly ? 0u : 1u);
+  }
+  // The polygon a node stands for (centres and portal nodes; not vertices).
+  std::uint32_t node_polygon(search::NodeId n) const {
+    return n < portal_nodes_ ? portals_[n / 2].side[n % 2] : n - portal_nodes_;
+  }
+  // Calls f(node) for every node of polygon poly: its centre, its portals' nodes on its side or
+  // its vertices' nodes.
+  template <class F>
+  void for_each_polygon_node(std::uint32_t poly, F&& f) const;
+  // The corner (index into points_) of polygon poly at node n, or -1.
+  std::int64_t corner_at(std::uint32_t poly, search::NodeId n) const;
+  // The corridor of a path through vertex nodes (see the class comment).
+  bool vertex_corridor(Point start, std::span<const search::NodeId> path, Point end,
+                       std::vector<Segment>& out) const;
+  // Appends the portals crossed turning round vertex node v from polygon `from` to polygon `to`,
+  // both of which have a corner at v; clockwise first when turn > 0 (the path turns left),
+  // else counter-clockwise first. False when neither way round gets there.
+  bool turn_round(search::NodeId v, std::uint32_t from, std::uint32_t to, int turn,
+                  std::vector<Segment>& out, std::vector<std::uint32_t>& chain) const;
+  void build_vertex_graph(std::vector<search::Edge>& edges);
+  // Drops the leading portals the start lies on and the trailing ones the end lies on.
+  static void trim_ends(Point start, Point end, std::vector<Segment>& portals);
   // The bend of the arc from polygon p's centre through portal k to the other side's centre, if the
   // straight segment misses it.
   std::optional<Point> bend(std::uint32_t p, std::size_t k) const;
@@ -191,6 +276,18 @@ class NavMesh final : public Discretisation {
   // Portals of polygon i: portal_ids_[portal_first_[i] .. portal_first_[i + 1]).
   std::vector<std::uint32_t> portal_first_;
   std::vector<std::uint32_t> portal_ids_;
+  // Per corner (index into points_): the polygon, and the portal across the edge from it to the
+  // next corner, or -1.
+  std::vector<std::uint32_t> corner_polygon_;
+  std::vector<std::int32_t> edge_portal_;
+  // Node numbering: portal nodes 0 .. portal_nodes_ - 1 (portals, portals+centres; 0 otherwise),
+  // then the centres' nodes (centres, portals+centres).
+  std::uint32_t portal_nodes_ = 0;
+  // Vertices: the node of each corner, and the corners of each node,
+  // node_corners_[node_corner_first_[n] .. node_corner_first_[n + 1]).
+  std::vector<search::NodeId> corner_node_;
+  std::vector<std::uint32_t> node_corner_first_;
+  std::vector<std::uint32_t> node_corners_;
   // Point location: a uniform grid of buckets listing the polygons whose boxes meet them.
   Point bucket_origin_;
   double bucket_side_ = 1.0;
@@ -201,6 +298,7 @@ class NavMesh final : public Discretisation {
   std::vector<Point> node_at_;
   search::CsrGraph graph_;
   search::ComponentLabels components_;
+  search::Landmarks landmarks_;
 };
 
 }  // namespace polynav

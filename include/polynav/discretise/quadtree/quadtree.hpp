@@ -86,7 +86,8 @@ class Quadtree final : public Discretisation {
   void arc_points(search::NodeId from, search::NodeId to, std::vector<Point>& out) const override;
   /// The shared side (or corner) of each two consecutive leaves, oriented left to right as seen
   /// moving along the path: the funnel smoother pulls quadtree paths taut through them.
-  std::vector<Segment> corridor(std::span<const search::NodeId> path) const override;
+  std::optional<std::vector<Segment>> corridor(Point start, std::span<const search::NodeId> path,
+                                               Point end) const override;
   bool has_corridors() const override { return true; }
   /// Free leaves as regions, blocked leaves shaded.
   Primitives primitives() const override;
