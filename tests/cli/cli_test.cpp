@@ -3,8 +3,8 @@
 // SVG. Expected values are computed from the scenes written here, not pinned from earlier runs.
 
 #include <fcntl.h>
-#include <signal.h>
 #include <gtest/gtest.h>
+#include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -940,7 +940,7 @@ TEST_F(Cli, ExperimentRefusesBadInputWithoutLeavingAFile) {
 TEST_F(Cli, AnInterruptedExperimentLeavesNoFile) {
   const std::string maze = (fs::path(POLYNAV_SOURCE_DIR) / "scenes" / "maze.yaml").string();
   const fs::path out = dir_ / "out.csv";
-  std::vector<std::string> storage = {POLYNAV_CLI, "experiment", maze,          "--random",
+  std::vector<std::string> storage = {POLYNAV_CLI, "experiment", maze,         "--random",
                                       "100000",    "--out",      out.string(), "--no-progress"};
   std::vector<char*> argv;
   for (std::string& a : storage) argv.push_back(a.data());
