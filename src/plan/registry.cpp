@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "polynav/discretise/grid/jump_point_grid.hpp"
 #include "polynav/discretise/grid/occupancy_grid.hpp"
 #include "polynav/discretise/navmesh/navmesh.hpp"
 #include "polynav/discretise/quadtree/quadtree.hpp"
@@ -74,7 +75,9 @@ std::unique_ptr<Method> build_grid(const FreeSpace& space, const OptionValues& o
   options.heuristic = parse_grid_heuristic(o.text("heuristic"));
   options.max_cells = count_or_unlimited(o.number("max_cells"));
   options.align = o.text("align") == "corner" ? GridAlign::corner : GridAlign::centre;
-  return std::make_unique<MethodOf<OccupancyGrid>>(space, options);
+  const GridSearch search = parse_grid_search(o.text("search"));
+  if (search == GridSearch::astar) return std::make_unique<MethodOf<OccupancyGrid>>(space, options);
+  return std::make_unique<MethodOf<JumpPointGrid>>(space, options, JumpOptions{search});
 }
 
 std::unique_ptr<Method> build_quadtree(const FreeSpace& space, const OptionValues& o) {
@@ -188,7 +191,15 @@ const std::vector<MethodEntry>& method_registry() {
         choice("align", "centre",
                "path vertices at cell centres, or at cell corners (the any-angle literature's "
                "grids: a move along a cell side needs a free cell beside it, a diagonal its cell)",
-               {"centre", "corner"})},
+               {"centre", "corner"}),
+        choice("search", "astar",
+               "astar: A* over every cell, any grid; jps: jump point search (Harabor and "
+               "Grastien), the same optimal paths expanding only jump points, for 8-connected "
+               "centre-aligned grids (refused otherwise); jps+: jps over jump distances "
+               "precomputed per cell, faster queries on static maps for 16 bytes per cell. On "
+               "grids with cells of different cost, unclimbable height steps or walls along cell "
+               "sides, jps and jps+ search with A* and say so in the result's message",
+               {"astar", "jps", "jps+"})},
        build_grid},
       {"quadtree",
        "adaptive quadtree: free square leaves, large in open space and small near obstacles, "

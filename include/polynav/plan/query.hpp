@@ -16,6 +16,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "polynav/discretise/discretisation.hpp"
@@ -26,8 +27,8 @@ namespace polynav {
 /// A path through a discretisation, before smoothing.
 struct RawPath {
   search::SearchStatus status = search::SearchStatus::invalid_query;
-  std::string message;                ///< one line on what happened (why not found, which limit)
-  std::vector<Point> points;          ///< start .. goal (found) or start .. closest node (partial)
+  std::string message;        ///< one line on what happened (why not found, which limit, a note)
+  std::vector<Point> points;  ///< start .. goal (found) or start .. closest node (partial)
   std::vector<search::NodeId> nodes;  ///< the discretisation's nodes along the path, in order
   std::vector<Segment> corridor;      ///< the portals between them (Discretisation::corridor)
   /// The corridor is known: the method has corridors (Discretisation::has_corridors) and could
@@ -55,7 +56,8 @@ struct QueryWorkspace {
   std::vector<Attachment> from;
   std::vector<Attachment> to;
   std::vector<std::vector<Attachment>> goal_arcs;  // per goal, for searches with goal nodes
-  std::vector<search::NodeId> goal_nodes;          // their extra nodes
+  std::vector<search::NodeId> goal_nodes;          // the nodes goals attach to (query graphs)
+  std::vector<search::NodeId> extra_goal_nodes;    // the goals' own nodes in a goal-set search
 };
 
 /// A discretisation the driver can search: a search graph with an admissible heuristic.
@@ -65,6 +67,24 @@ template <class D>
 concept SearchableDiscretisation = std::derived_from<D, Discretisation> && search::SearchGraph<D> &&
     requires(const D& d, std::span<const Attachment> goals, Point goal, search::NodeId n) {
   { d.heuristic(goals, goal)(n) } -> std::convertible_to<double>;
+};
+
+/// A discretisation that is searched, query by query, through a graph of its own over the same
+/// node ids instead of through its own arcs: jump point search (discretise/grid/
+/// jump_point_grid.hpp), whose successors depend on the goal nodes and on the parent the search
+/// gave a node. `d.query_graph(astar, goal_nodes)` returns a std::optional of that graph (a
+/// SearchGraph to be searched by `astar` only), or nothing to search d itself.
+template <class D>
+concept HasQueryGraph = requires(const D& d, const search::AStar& astar,
+                                 std::span<const search::NodeId> goals) {
+  { *d.query_graph(astar, goals) } -> search::SearchGraph;
+};
+
+/// A discretisation with a note for every result (how it searched), e.g. that it fell back to
+/// another search: `d.query_note()`, empty when there is nothing to say.
+template <class D>
+concept HasQueryNote = requires(const D& d) {
+  { d.query_note() } -> std::convertible_to<std::string_view>;
 };
 
 namespace detail {
@@ -79,6 +99,30 @@ auto heuristic_of(const D& d, std::span<const Attachment> starts, std::span<cons
     return d.heuristic(starts, goals, goal);
   } else {
     return d.heuristic(goals, goal);
+  }
+}
+
+// Calls f with the graph a query searches: d's query graph for these goal nodes when it has one,
+// else d itself.
+template <class D, class F>
+void with_search_graph(const D& d, const search::AStar& astar,
+                       std::span<const search::NodeId> goals, F&& f) {
+  if constexpr (HasQueryGraph<D>) {
+    if (const auto graph = d.query_graph(astar, goals)) {
+      f(*graph);
+      return;
+    }
+  }
+  f(d);
+}
+
+// Adds the discretisation's note, if any, to the path's message.
+template <class D>
+void add_note(const D& d, RawPath& out) {
+  if constexpr (HasQueryNote<D>) {
+    const std::string_view note = d.query_note();
+    if (note.empty()) return;
+    out.message = out.message.empty() ? std::string(note) : out.message + "; " + std::string(note);
   }
 }
 
@@ -143,31 +187,37 @@ std::size_t search_to_goals(const D& d, Point start, std::span<const Point> goal
                             std::span<const std::optional<double>> direct,
                             const QueryOptions& options, QueryWorkspace& ws, RawPath& out) {
   const std::size_t base = d.node_count();  // goal i is node base + 1 + i
-  // The adaptor and the per-goal lists keep their memory from query to query (per thread and
-  // discretisation type), so that a warmed-up query allocates nothing here.
-  thread_local search::AugmentedGraph<D> graph(d);
-  graph.rebind(d);
-  const search::NodeId s = graph.add_node();
-  for (const Attachment& a : ws.from) graph.add_arc(s, a.node, a.cost);
-  std::vector<search::NodeId>& goal_nodes = ws.goal_nodes;
-  goal_nodes.clear();
+  ws.goal_nodes.clear();
+  for (std::size_t i = 0; i < goals.size(); ++i)
+    for (const Attachment& b : ws.goal_arcs[i]) ws.goal_nodes.push_back(b.node);
   using H = decltype(heuristic_of(d, ws.from, std::span<const Attachment>{}, Point{}));
   thread_local std::vector<H> per_goal;  // the heuristic towards each goal
   per_goal.clear();
-  for (std::size_t i = 0; i < goals.size(); ++i) {
-    const search::NodeId g = graph.add_node();
-    goal_nodes.push_back(g);
-    if (direct[i]) graph.add_arc(s, g, *direct[i]);
-    for (const Attachment& b : ws.goal_arcs[i]) graph.add_arc(b.node, g, b.cost);
+  for (std::size_t i = 0; i < goals.size(); ++i)
     per_goal.push_back(heuristic_of(d, ws.from, ws.goal_arcs[i], goals[i]));
-  }
   const auto h = [&](search::NodeId n) {
     if (n >= base) return 0.0;
     double best = std::numeric_limits<double>::infinity();
     for (const H& to_goal : per_goal) best = std::min(best, double(to_goal(n)));
     return best;
   };
-  run_search(d, graph, s, goal_nodes, h, options, ws, out);
+  with_search_graph(d, ws.astar, ws.goal_nodes, [&](const auto& base_graph) {
+    // The adaptor keeps its memory from query to query (per thread and graph type), so that a
+    // warmed-up query allocates nothing here.
+    thread_local search::AugmentedGraph<std::decay_t<decltype(base_graph)>> graph(base_graph);
+    graph.rebind(base_graph);
+    const search::NodeId s = graph.add_node();
+    for (const Attachment& a : ws.from) graph.add_arc(s, a.node, a.cost);
+    std::vector<search::NodeId>& goal_nodes = ws.extra_goal_nodes;
+    goal_nodes.clear();
+    for (std::size_t i = 0; i < goals.size(); ++i) {
+      const search::NodeId g = graph.add_node();
+      goal_nodes.push_back(g);
+      if (direct[i]) graph.add_arc(s, g, *direct[i]);
+      for (const Attachment& b : ws.goal_arcs[i]) graph.add_arc(b.node, g, b.cost);
+    }
+    run_search(d, graph, s, goal_nodes, h, options, ws, out);
+  });
   const search::SearchResult& result = ws.result;
   out.status = result.status;
   out.stats = result.stats;
@@ -177,6 +227,7 @@ std::size_t search_to_goals(const D& d, Point start, std::span<const Point> goal
                       ? "no_path: no goal of the set is reachable from the start"
                       : result.explanation();
   }
+  add_note(d, out);
   if (result.path.empty()) return goals.size();
   for (search::NodeId n : result.path)
     if (n < base) out.nodes.push_back(n);
@@ -237,13 +288,17 @@ RawPath find_path(const D& d, Point start, Point goal, const QueryOptions& optio
   // The usual case on grids: each end joins one node. Search the graph itself, node to node: no
   // extra nodes, so nothing but the discretisation is touched per expansion.
   const search::SearchResult& result = ws.result;
-  detail::run_search(d, d, ws.from[0].node, std::span(&ws.to[0].node, 1),
-                     detail::heuristic_of(d, ws.from, ws.to, goal), options, ws, out);
+  const std::span<const search::NodeId> target(&ws.to[0].node, 1);
+  detail::with_search_graph(d, ws.astar, target, [&](const auto& graph) {
+    detail::run_search(d, graph, ws.from[0].node, target,
+                       detail::heuristic_of(d, ws.from, ws.to, goal), options, ws, out);
+  });
   out.graph_cost = result.cost + ws.from[0].cost + ws.to[0].cost;
   out.nodes = result.path;
   out.status = result.status;
   out.stats = result.stats;
   if (out.status != search::SearchStatus::found) out.message = result.explanation();
+  detail::add_note(d, out);
   if (result.path.empty()) return out;
   detail::trace_points(d, start, goal, out);
   detail::set_corridor(d, out);

@@ -140,6 +140,10 @@ class OccupancyGrid final : public Discretisation {
     return {int(std::floor((p.x - origin_.x) / cell_)), int(std::floor((p.y - origin_.y) / cell_))};
   }
   bool inside(int cx, int cy) const { return cx >= 0 && cy >= 0 && cx < width_ && cy < height_; }
+  /// The moves out of node n the grid allows, one bit each: 0 east, 1 north, 2 west, 3 south,
+  /// 4 north-east, 5 north-west, 6 south-west, 7 south-east (corner rule and walls included;
+  /// height limits are checked by for_each_neighbour). @pre n < node_count()
+  unsigned moves(search::NodeId n) const { return moves_[n]; }
 
   /// SearchGraph: the arcs from cell n to its free neighbours.
   template <class F>

@@ -1,0 +1,218 @@
+#pragma once
+/// @file
+/// Jump point search on the occupancy grid: the grid method with `grid.search=jps` or `jps+`.
+///
+/// Jump point search (Harabor and Grastien, "Online Graph Pruning for Pathfinding on Grid Maps",
+/// AAAI 2011) finds the same optimal paths as A* on an 8-connected grid of uniform cost while
+/// expanding only "jump points": from a node reached in direction d it follows only the
+/// directions an optimal path may still need (d itself, its two components after a diagonal
+/// move, and the "forced" turns round an obstacle just behind it after a straight move), and
+/// instead of stepping cell by cell it jumps along each direction to the next cell where the
+/// same pruning would have to branch. polynav's grids never cut corners (a diagonal move needs
+/// both orthogonal neighbours free, as in MovingAI's benchmarks), so a diagonal move has no
+/// forced turns and a straight move east has a forced turn north where the cell north of the
+/// previous one is blocked and the cell north of this one is free.
+///
+/// `jps` scans straight lines 64 cells at a time with bit operations on a row-packed copy of the
+/// grid's free cells and on a transposed copy for vertical lines (the block-based jumping of
+/// Harabor and Grastien, "Improving Jump Point Search", ICAPS 2014). `jps+` precomputes, for
+/// every cell and each of the 8 directions, the distance to the next jump point or to the wall
+/// (JPS+: the preprocessing of the same paper and S. Rabin's "JPS+" in Game AI Pro 2, 2015), so
+/// a jump is a table lookup plus a check of where the goal lies.
+///
+/// The search is still polynav's one A* (search/astar.hpp): the query driver searches a
+/// per-query JumpPointGrid::Graph whose for_each_neighbour yields a node's jump successors with
+/// their exact octile costs. The pruning needs the direction in which a node was reached, which
+/// the graph reads from the A* that searches it (its parent); and jumps stop at the query's goal
+/// cells, so the graph is made per query (query_graph()).
+///
+/// Where jumping does not apply the method falls back to A* over every cell and says so in each
+/// result's message and in summary(): cells of different cost, height steps the agent cannot
+/// climb, or walls along cell sides removed from the move masks. 4-connected and
+/// corner-aligned grids are refused at build (InputError naming grid.search), since those are
+/// the caller's own options.
+
+#include <algorithm>
+#include <bit>
+#include <cstdint>
+#include <cstdlib>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "polynav/discretise/grid/occupancy_grid.hpp"
+#include "polynav/search/astar.hpp"
+
+namespace polynav {
+
+/// How the grid is searched.
+enum class GridSearch : std::uint8_t {
+  astar,     ///< A* over every cell (any grid)
+  jps,       ///< jump point search with block-based (64 cells at a time) jumping
+  jps_plus,  ///< jump point search over precomputed jump distances (JPS+)
+};
+
+/// "astar", "jps", "jps+"; throws InputError (key "search") on an unknown name.
+GridSearch parse_grid_search(const std::string& name);
+std::string to_string(GridSearch search);
+
+struct JumpOptions {
+  GridSearch search = GridSearch::jps;
+  /// Longest jump a JPS+ table entry holds; a longer one stops at an intermediate cell of the
+  /// same line, which is expanded like any jump point (more nodes, the same paths). The table
+  /// holds 16-bit distances. [Limit: 1 .. 32767]
+  int jump_limit = 32767;
+};
+
+/// The occupancy grid with jump point search (see the file comment). It is the grid as a
+/// discretisation (attach, components, corridors, pictures are the grid's), plus what the jumps
+/// need, built once: the bit copies (jps) or the jump distance table (jps+).
+class JumpPointGrid final : public Discretisation {
+ public:
+  /// Builds the grid and, when jumping applies to it, the bit copies or the jump table.
+  /// @throws InputError (key "search") for a 4-connected or corner-aligned grid, and whatever
+  ///         OccupancyGrid's constructor throws.
+  JumpPointGrid(const FreeSpace& space, GridOptions grid, JumpOptions options);
+
+  std::string_view method() const override { return grid_.method(); }
+  std::string_view graph_noun() const override { return grid_.graph_noun(); }
+  std::size_t node_count() const override { return grid_.node_count(); }
+  Point node_position(search::NodeId n) const override { return grid_.node_position(n); }
+  void attach(Point p, AttachDirection direction, std::vector<Attachment>& out) const override {
+    grid_.attach(p, direction, out);
+  }
+  std::string unattached_reason(std::string_view which) const override {
+    return grid_.unattached_reason(which);
+  }
+  const search::ComponentLabels* components() const override { return grid_.components(); }
+  Ring node_region(search::NodeId n) const override { return grid_.node_region(n); }
+  /// The grid's corridor of the cell path that the jumps stand for: consecutive jump points are
+  /// joined by straight or diagonal runs of grid moves, expanded cell by cell.
+  std::optional<std::vector<Segment>> corridor(Point start, std::span<const search::NodeId> path,
+                                               Point end) const override;
+  bool has_corridors() const override { return grid_.has_corridors(); }
+  /// What was built (and its preprocessing time and memory), or why jumping does not apply.
+  std::string summary() const override;
+  Primitives primitives() const override { return grid_.primitives(); }
+
+  /// The grid's own heuristic (octile by default: consistent for jumps too, since a jump's cost
+  /// is the octile distance it covers).
+  auto heuristic(std::span<const Attachment> goals, Point goal) const {
+    return grid_.heuristic(goals, goal);
+  }
+
+  /// SearchGraph: the grid's own arcs, one cell to the next. reach() and the fallback use them;
+  /// queries search query_graph().
+  template <class F>
+  void for_each_neighbour(search::NodeId n, F&& f) const {
+    grid_.for_each_neighbour(n, f);
+  }
+
+  const OccupancyGrid& grid() const { return grid_; }
+  const JumpOptions& options() const { return options_; }
+  /// Whether queries jump; false when the method fell back to A* (fallback() says why).
+  bool jumps() const { return fallback_.empty(); }
+  /// Why jumping does not apply to this grid; empty when it does.
+  const std::string& fallback() const { return fallback_; }
+  /// The note every result carries when the method fell back to A*; empty otherwise.
+  std::string_view query_note() const { return note_; }
+  /// Time spent building what the jumps need (the bit copies or the jump table), not the grid.
+  double preprocessing_ms() const { return preprocessing_ms_; }
+  /// Memory of what the jumps need, in bytes.
+  std::size_t preprocessing_bytes() const {
+    return (rows_.size() + columns_.size()) * sizeof(std::uint64_t) +
+           table_.size() * sizeof(std::int16_t);
+  }
+  /// JPS+: the table entry of cell n in direction k (the grid's move bits: 0 east, 1 north, 2
+  /// west, 3 south, 4 north-east, 5 north-west, 6 south-west, 7 south-east): j > 0, the next
+  /// jump point lies j steps away; j <= 0, the last free cell before a wall lies -j steps away
+  /// and no jump point comes first. @pre jps+ and jumps()
+  int jump_distance(search::NodeId n, int k) const { return table_[8 * std::size_t(n) + k]; }
+
+  /// The graph a query searches: jump successors of a node, given the goal cells (jumps stop
+  /// there) and the A* that searches it (a node's parent gives the direction it was reached
+  /// in). It must be searched by that A* only, and neither may outlive this grid.
+  class Graph {
+   public:
+    Graph(const JumpPointGrid& grid, const search::AStar& astar,
+          std::span<const search::NodeId> goals);
+
+    std::size_t node_count() const { return cells_; }
+
+    /// SearchGraph: f(successor, cost) for every jump successor of n; the cost is the octile
+    /// distance to it times the cell size (and the grid's uniform cost multiplier).
+    template <class F>
+    void for_each_neighbour(search::NodeId n, F&& f) const {
+      const int x = int(n % w_), y = int(n / w_);
+      unsigned dirs = directions(n, x, y);
+      while (dirs != 0) {
+        const int k = std::countr_zero(dirs);
+        dirs &= dirs - 1;
+        const int steps = plus_ ? jump_plus(n, x, y, k) : jump(n, x, y, k);
+        if (steps > 0)
+          f(search::NodeId(std::int64_t(n) + std::int64_t(steps) * offset_[k]),
+            steps * step_cost_[k]);
+      }
+    }
+
+   private:
+    struct Cell {
+      int x, y;
+    };
+    // The directions worth following from n (move bits), from the direction n was reached in.
+    unsigned directions(search::NodeId n, int x, int y) const;
+    // Steps to the successor in direction k, 0 for none.
+    int jump(search::NodeId n, int x, int y, int k) const;
+    int jump_plus(search::NodeId n, int x, int y, int k) const;
+    // The nearest goal on the line from (x, y) in straight direction k within `range` steps:
+    // its distance, else 0.
+    int goal_along(int x, int y, int k, int range) const;
+    // Straight jump from (x, y) in direction k with the bit copies: > 0 a jump point that far,
+    // <= 0 minus the distance to the last free cell.
+    int scan(int x, int y, int k) const;
+
+    const JumpPointGrid* grid_;
+    const search::AStar* astar_;
+    std::vector<Cell> goals_;
+    std::uint32_t w_;
+    std::size_t cells_;
+    bool plus_;
+    std::int64_t offset_[8];
+    double step_cost_[8];
+  };
+
+  /// The graph of one query to the given goal cells, or nothing when the method fell back to A*
+  /// (the driver then searches the grid itself). See plan/query.hpp.
+  std::optional<Graph> query_graph(const search::AStar& astar,
+                                   std::span<const search::NodeId> goals) const {
+    if (!jumps()) return std::nullopt;
+    return Graph(*this, astar, goals);
+  }
+
+ private:
+  friend class Graph;
+  void build_bits();
+  void build_table();
+  const std::uint64_t* row(int y) const { return rows_.data() + std::size_t(y + 1) * row_words_; }
+  const std::uint64_t* column(int x) const {
+    return columns_.data() + std::size_t(x + 1) * column_words_;
+  }
+
+  OccupancyGrid grid_;
+  JumpOptions options_;
+  std::string fallback_;
+  std::string note_;
+  double multiplier_ = 1.0;  // the cells' one cost multiplier
+  double preprocessing_ms_ = 0.0;
+  // jps: free cells, one bit each. rows_: line y + 1 for y = -1 .. height, bit x + 64 of it the
+  // cell (x, y); columns_: the transpose, line x + 1, bit y + 64. Lines beyond the grid and the
+  // padding words are zero (blocked).
+  std::vector<std::uint64_t> rows_, columns_;
+  std::size_t row_words_ = 0, column_words_ = 0;
+  // jps+: per cell, the 8 jump distances (see jump_distance).
+  std::vector<std::int16_t> table_;
+};
+
+}  // namespace polynav
