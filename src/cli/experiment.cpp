@@ -73,10 +73,15 @@ class AtomicOutput {
   explicit AtomicOutput(const std::string& path, const char* option) : path_(path) {
     if (path.empty()) return;
     temp_ = path + ".partial";
-    out_.open(temp_, std::ios::trunc | std::ios::binary);
-    if (!out_)
-      throw InputError({path, 0, 0, option}, std::string("cannot write: ") + std::strerror(errno));
+    // Registered before it exists, so that an interrupt right after the open still removes it.
     register_temp(temp_);
+    out_.open(temp_, std::ios::trunc | std::ios::binary);
+    if (!out_) {
+      const int error = errno;
+      unregister_temp(temp_);
+      temp_.clear();
+      throw InputError({path, 0, 0, option}, std::string("cannot write: ") + std::strerror(error));
+    }
   }
   ~AtomicOutput() {
     if (!committed_ && !temp_.empty()) {
