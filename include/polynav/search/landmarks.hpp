@@ -109,24 +109,18 @@ class Landmarks {
   template <class Arcs>
   LandmarkTarget target(const Arcs& arcs) const {
     LandmarkTarget t;
-    for (std::size_t l = 0; l < count(); ++l) {
-      double near = std::numeric_limits<double>::infinity();
-      double far = -std::numeric_limits<double>::infinity();
-      bool whole = !arcs.empty();
-      for (const auto& arc : arcs) {
-        const double d = cost(l, arc.node);
-        whole = whole && std::isfinite(d);
-        near = std::min(near, d + arc.cost);
-        far = std::max(far, d - arc.cost);
-      }
-      // Only a landmark whose component holds every arc into the target bounds it: a node outside
-      // that component (infinite cost from the landmark) then cannot reach the target at all.
-      if (!whole) continue;
-      t.near[t.count] = near;
-      t.far[t.count] = far;
-      t.landmark[t.count] = std::uint8_t(l);
-      ++t.count;
-    }
+    for (std::size_t l = 0; l < count(); ++l) add(t, arcs, l);
+    return t;
+  }
+
+  /// The bounds from the first `active` landmarks in `ranking` (landmark indices, best first; for
+  /// instance ranked by the caller's cheap estimate of their bounds for this query) that reach
+  /// the whole target. Reads only those landmarks' costs.
+  template <class Arcs>
+  LandmarkTarget target(const Arcs& arcs, std::span<const std::uint8_t> ranking,
+                        std::size_t active) const {
+    LandmarkTarget t;
+    for (std::size_t i = 0; i < ranking.size() && t.count < active; ++i) add(t, arcs, ranking[i]);
     return t;
   }
 
@@ -164,7 +158,8 @@ class Landmarks {
   }
 
   /// A lower bound on the cost from n to the target: the largest landmark bound, 0 when there is
-  /// none, +infinity when n cannot reach the target. Admissible and consistent.
+  /// none, +infinity when n cannot reach the target. Admissible and consistent, whichever
+  /// landmarks the target holds.
   double lower_bound(NodeId n, const LandmarkTarget& t) const noexcept {
     double h = 0.0;
     for (std::size_t i = 0; i < t.count; ++i) {
@@ -175,6 +170,26 @@ class Landmarks {
   }
 
  private:
+  // Appends landmark l's bounds to t when its component holds every arc into the target: a node
+  // outside that component (infinite cost from the landmark) then cannot reach the target at all.
+  template <class Arcs>
+  void add(LandmarkTarget& t, const Arcs& arcs, std::size_t l) const {
+    double near = std::numeric_limits<double>::infinity();
+    double far = -std::numeric_limits<double>::infinity();
+    bool whole = !arcs.empty();
+    for (const auto& arc : arcs) {
+      const double d = cost(l, arc.node);
+      whole = whole && std::isfinite(d);
+      near = std::min(near, d + arc.cost);
+      far = std::max(far, d - arc.cost);
+    }
+    if (!whole || t.count == LandmarkTarget::capacity) return;
+    t.near[t.count] = near;
+    t.far[t.count] = far;
+    t.landmark[t.count] = std::uint8_t(l);
+    ++t.count;
+  }
+
   std::size_t nodes_ = 0;
   std::vector<double> costs_;  // costs_[landmark * nodes_ + node]
   std::vector<NodeId> landmarks_;

@@ -1,6 +1,7 @@
 #include "polynav/discretise/navmesh/navmesh.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <chrono>
 #include <cmath>
 #include <numeric>
@@ -404,11 +405,10 @@ void NavMesh::index_polygons() {
   }
   // Each corner's polygon, and the portal across each edge: polygon side[0] runs from a to b
   // counter-clockwise along its portal, side[1] from b to a.
-  corner_polygon_.resize(points_.size());
-  edge_portal_.assign(points_.size(), -1);
+  corners_.assign(points_.size(), Corner{});
   for (std::uint32_t i = 0; i < polygons; ++i) {
     const std::size_t first = polygon_first_[i], m = polygon_first_[i + 1] - first;
-    for (std::size_t c = first; c < first + m; ++c) corner_polygon_[c] = i;
+    for (std::size_t c = first; c < first + m; ++c) corners_[c].polygon = i;
     for (std::uint32_t s = portal_first_[i]; s < portal_first_[i + 1]; ++s) {
       const std::uint32_t k = portal_ids_[s];
       const Point from = portals_[k].side[0] == i ? portals_[k].a : portals_[k].b;
@@ -417,7 +417,7 @@ void NavMesh::index_polygons() {
       while (j < m && !(points_[first + j] == from)) ++j;
       for (std::size_t step = 0; j < m && step < m && !(points_[first + (j + step) % m] == to);
            ++step)
-        edge_portal_[first + (j + step) % m] = std::int32_t(k);
+        corners_[first + (j + step) % m].portal = std::int32_t(k);
     }
   }
 
@@ -613,6 +613,7 @@ void NavMesh::build_graph() {
     components_ = search::ComponentLabels(graph_);
     const auto t0 = Clock::now();
     landmarks_ = search::Landmarks(graph_, components_, options_.landmarks);
+    for (const search::NodeId n : landmarks_.nodes()) landmark_at_.push_back(node_at_[n]);
     stats_.landmarks_ms = ms_since(t0);
   }
 }
@@ -631,7 +632,7 @@ void NavMesh::build_vertex_graph(std::vector<search::Edge>& edges) {
   for (std::uint32_t i = 0; i < polygons; ++i) {
     const std::size_t first = polygon_first_[i], m = polygon_first_[i + 1] - first;
     for (std::size_t e = 0; e < m; ++e) {
-      const std::int32_t k = edge_portal_[first + e];
+      const std::int32_t k = corners_[first + e].portal;
       if (k < 0) continue;
       const std::uint32_t q = other_side(std::size_t(k), i);
       for (const std::size_t c : {first + e, first + (e + 1) % m}) {
@@ -645,24 +646,23 @@ void NavMesh::build_vertex_graph(std::vector<search::Edge>& edges) {
       }
     }
   }
-  corner_node_.assign(corners, search::no_node);
   for (std::size_t c = 0; c < corners; ++c) {
     const std::uint32_t root = find(std::uint32_t(c));
-    if (corner_node_[root] == search::no_node) {
-      corner_node_[root] = search::NodeId(node_at_.size());
+    if (corners_[root].node == search::no_node) {
+      corners_[root].node = search::NodeId(node_at_.size());
       node_at_.push_back(points_[root]);
     }
-    corner_node_[c] = corner_node_[root];
+    corners_[c].node = corners_[root].node;
   }
   node_corner_first_.assign(node_at_.size() + 1, 0);
-  for (std::size_t c = 0; c < corners; ++c) ++node_corner_first_[corner_node_[c] + 1];
+  for (std::size_t c = 0; c < corners; ++c) ++node_corner_first_[corners_[c].node + 1];
   for (std::size_t n = 1; n < node_corner_first_.size(); ++n)
     node_corner_first_[n] += node_corner_first_[n - 1];
   node_corners_.resize(corners);
   {
     std::vector<std::uint32_t> next(node_corner_first_.begin(), node_corner_first_.end() - 1);
     for (std::size_t c = 0; c < corners; ++c)
-      node_corners_[next[corner_node_[c]]++] = std::uint32_t(c);
+      node_corners_[next[corners_[c].node]++] = std::uint32_t(c);
   }
 
   // Every two corners of a polygon: the segment between them lies in the (closed, convex, free)
@@ -671,8 +671,8 @@ void NavMesh::build_vertex_graph(std::vector<search::Edge>& edges) {
     const bool check = !exact_[i];
     for (std::size_t c = polygon_first_[i]; c < polygon_first_[i + 1]; ++c) {
       for (std::size_t d = c + 1; d < polygon_first_[i + 1]; ++d) {
-        const search::NodeId u = std::min(corner_node_[c], corner_node_[d]);
-        const search::NodeId v = std::max(corner_node_[c], corner_node_[d]);
+        const search::NodeId u = std::min(corners_[c].node, corners_[d].node);
+        const search::NodeId v = std::max(corners_[c].node, corners_[d].node);
         const Point a = node_at_[u], b = node_at_[v];
         const double cost = space_->segment_cost(a, b);
         if (motion_ok(a, b, check)) edges.push_back({u, v, cost});
@@ -735,7 +735,7 @@ template <class F>
 void NavMesh::for_each_polygon_node(std::uint32_t poly, F&& f) const {
   if (options_.nodes == NavMeshNodes::vertices) {
     for (std::size_t c = polygon_first_[poly]; c < polygon_first_[poly + 1]; ++c)
-      f(corner_node_[c]);
+      f(corners_[c].node);
     return;
   }
   for (std::uint32_t s = portal_first_[poly]; portal_nodes_ > 0 && s < portal_first_[poly + 1]; ++s)
@@ -743,6 +743,26 @@ void NavMesh::for_each_polygon_node(std::uint32_t poly, F&& f) const {
   if (options_.nodes == NavMeshNodes::centres ||
       options_.nodes == NavMeshNodes::portals_and_centres)
     f(portal_nodes_ + poly);
+}
+
+search::LandmarkTarget NavMesh::landmark_target(std::span<const Attachment> starts,
+                                                std::span<const Attachment> goals,
+                                                Point goal) const {
+  const std::size_t count = landmarks_.count();
+  if (starts.empty() || count <= active_landmarks) return landmarks_.target(goals);
+  // Rank by |d(L, goal) - d(L, start)| in straight-line distance, an estimate of each landmark's
+  // bound from the start that reads nothing but the landmarks' positions.
+  const Point start = node_at_[starts.front().node];
+  std::array<double, search::LandmarkTarget::capacity> score{};
+  std::array<std::uint8_t, search::LandmarkTarget::capacity> ranking{};
+  for (std::size_t l = 0; l < count; ++l) {
+    score[l] = std::abs(distance(landmark_at_[l], goal) - distance(landmark_at_[l], start));
+    ranking[l] = std::uint8_t(l);
+  }
+  std::sort(ranking.begin(), ranking.begin() + std::ptrdiff_t(count),
+            [&](std::uint8_t a, std::uint8_t b) { return score[a] > score[b]; });
+  return landmarks_.target(goals, std::span<const std::uint8_t>(ranking.data(), count),
+                           active_landmarks);
 }
 
 std::string NavMesh::unattached_reason(std::string_view which) const {
@@ -813,11 +833,12 @@ void NavMesh::trim_ends(Point start, Point end, std::vector<Segment>& portals) {
 
 std::int64_t NavMesh::corner_at(std::uint32_t poly, search::NodeId n) const {
   for (std::size_t c = polygon_first_[poly]; c < polygon_first_[poly + 1]; ++c)
-    if (corner_node_[c] == n) return std::int64_t(c);
+    if (corners_[c].node == n) return std::int64_t(c);
   return -1;
 }
 
-bool NavMesh::turn_round(search::NodeId v, std::uint32_t from, std::uint32_t to, int turn,
+template <class Arrive>
+bool NavMesh::turn_round(search::NodeId v, std::uint32_t from, Arrive&& arrive, int turn,
                          std::vector<Segment>& out, std::vector<std::uint32_t>& chain) const {
   // Round a vertex, polygon by polygon: leaving a polygon clockwise crosses the edge from its
   // corner at v to the next corner, counter-clockwise the edge from the previous corner to v.
@@ -826,7 +847,7 @@ bool NavMesh::turn_round(search::NodeId v, std::uint32_t from, std::uint32_t to,
     const std::size_t mark = out.size(), chain_mark = chain.size();
     std::uint32_t poly = from;
     bool arrived = true;
-    for (std::size_t step = 0; poly != to; ++step) {
+    for (std::size_t step = 0; !arrive(poly); ++step) {
       const std::int64_t c = corner_at(poly, v);
       if (c < 0 || step >= most) {
         arrived = false;
@@ -835,7 +856,7 @@ bool NavMesh::turn_round(search::NodeId v, std::uint32_t from, std::uint32_t to,
       const std::size_t first = polygon_first_[poly], m = polygon_first_[poly + 1] - first;
       const std::size_t edge =
           clockwise ? std::size_t(c) : first + (std::size_t(c) - first + m - 1) % m;
-      const std::int32_t k = edge_portal_[edge];
+      const std::int32_t k = corners_[edge].portal;
       if (k < 0) {
         arrived = false;
         break;
@@ -857,79 +878,51 @@ bool NavMesh::vertex_corridor(Point start, std::span<const search::NodeId> path,
   // No nodes: start and goal share a polygon (the only direct arcs).
   if (path.empty()) return true;
   thread_local std::vector<std::uint32_t> found, chain;
-  // A polygon holding p with a corner at node n, `prefer` if it is one.
-  const auto holding = [&](Point p, search::NodeId n, std::int64_t prefer) -> std::int64_t {
-    locate(p, found);
-    std::int64_t any = -1;
-    for (const std::uint32_t poly : found) {
-      if (corner_at(poly, n) < 0) continue;
-      if (std::int64_t(poly) == prefer) return prefer;
-      if (any < 0) any = poly;
-    }
-    return any;
-  };
-  const std::int64_t first = holding(start, path[0], -1);
+  // The start's polygon: one holding it with a corner at the first node.
+  locate(start, found);
+  std::int64_t first = -1;
+  for (const std::uint32_t poly : found)
+    if (first < 0 && corner_at(poly, path[0]) >= 0) first = poly;
   if (first < 0) return false;
+  locate(end, found);  // the polygons holding the end
   // chain[j] is the polygon entered through out[j - 1] (chain[0] holds the start).
   chain.assign(1, std::uint32_t(first));
   Point before = start;
   for (std::size_t i = 0; i < path.size(); ++i) {
     const search::NodeId v = path[i];
-    const std::uint32_t poly = chain.back();
-    std::int64_t next = -1;
-    Point after;
-    if (i + 1 < path.size()) {
-      // The polygon of the arc from v to the next node: the current one if it has both.
-      after = node_at_[path[i + 1]];
-      if (corner_at(poly, path[i + 1]) >= 0) {
-        next = poly;
-      } else {
-        for (std::uint32_t s = node_corner_first_[v]; s < node_corner_first_[v + 1]; ++s) {
-          const std::uint32_t q = corner_polygon_[node_corners_[s]];
-          if (corner_at(q, path[i + 1]) >= 0) {
-            next = q;
-            break;
-          }
-        }
-      }
-    } else {
-      after = end;
-      next = holding(end, v, poly);
-    }
-    if (next < 0) return false;
-    if (std::uint32_t(next) != poly &&
-        !turn_round(v, poly, std::uint32_t(next), exact::orientation(before, node_at_[v], after),
-                    out, chain))
+    // Round v to the polygon of the arc to the next node (one with a corner there too), or to
+    // one holding the end; the current polygon when it already is one.
+    const bool last = i + 1 == path.size();
+    const Point after = last ? end : node_at_[path[i + 1]];
+    const auto arrive = [&](std::uint32_t poly) {
+      return last ? std::find(found.begin(), found.end(), poly) != found.end()
+                  : corner_at(poly, path[i + 1]) >= 0;
+    };
+    if (!turn_round(v, chain.back(), arrive, exact::orientation(before, node_at_[v], after), out,
+                    chain))
       return false;
     before = node_at_[v];
   }
   // A polygon entered twice: drop the loop between, back to its first visit (the chain stays
   // one of adjacent polygons, and the path's pieces in the loop are replaced by a straight
-  // segment inside that convex polygon, which is never longer). Positions in the kept chain
-  // are stamped per call, so nothing is cleared.
-  thread_local std::vector<std::uint32_t> stamp, position;
-  thread_local std::uint32_t generation = 0;
-  if (stamp.size() < polygon_count()) {
-    stamp.assign(polygon_count(), 0);
-    position.resize(polygon_count());
-  }
-  if (++generation == 0) {
-    std::fill(stamp.begin(), stamp.end(), 0u);
-    generation = 1;
-  }
+  // segment inside that convex polygon, which is never longer). The kept chain's positions are
+  // found through a small open-addressing table over this chain's polygons; an entry is current
+  // when the kept chain still has its polygon at its position.
+  thread_local std::vector<std::pair<std::uint32_t, std::uint32_t>> table;  // (polygon + 1, at)
+  const std::size_t size = std::bit_ceil(2 * chain.size());
+  table.assign(size, {0u, 0u});
   std::size_t kept = 0;
   for (std::size_t j = 0; j < chain.size(); ++j) {
     const std::uint32_t poly = chain[j];
-    if (stamp[poly] == generation) {
-      const std::size_t back = position[poly];
-      for (std::size_t q = back + 1; q < kept; ++q) stamp[chain[q]] = 0;
-      kept = back + 1;
+    std::size_t i = (std::size_t(poly) * 0x9E3779B1u) & (size - 1);
+    while (table[i].first != 0 && table[i].first != poly + 1) i = (i + 1) & (size - 1);
+    if (table[i].first == poly + 1 && table[i].second < kept && chain[table[i].second] == poly) {
+      kept = table[i].second + 1;
       continue;
     }
     if (j > 0) out[kept - 1] = out[j - 1];  // the portal from chain[kept - 1] into poly
     chain[kept] = poly;
-    stamp[poly] = generation;
-    position[poly] = std::uint32_t(kept++);
+    table[i] = {poly + 1, std::uint32_t(kept++)};
   }
   out.resize(kept - 1);
   return true;

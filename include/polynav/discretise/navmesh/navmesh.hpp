@@ -166,12 +166,12 @@ class NavMesh final : public Discretisation {
 
   /// The larger of straight-line distance to the goal times the cheapest multiplier and the
   /// landmarks' bound towards the goal's attachments: admissible and consistent. Given the
-  /// start's attachments, only the landmarks with the best bounds from the start are consulted
-  /// (active_landmarks of them).
+  /// start's attachments, only active_landmarks landmarks are consulted: those whose difference
+  /// of straight-line distances to the goal and to the start is largest (where their bound from
+  /// the start is likely largest), so that choosing reads no landmark costs but theirs.
   auto heuristic(std::span<const Attachment> starts, std::span<const Attachment> goals,
                  Point goal) const {
-    return [this, goal,
-            target = landmarks_.target(goals, starts, active_landmarks)](search::NodeId n) {
+    return [this, goal, target = landmark_target(starts, goals, goal)](search::NodeId n) {
       const Point d = node_at_[n] - goal;
       return std::max(min_cost_ * std::sqrt(d.x * d.x + d.y * d.y),
                       landmarks_.lower_bound(n, target));
@@ -180,9 +180,9 @@ class NavMesh final : public Discretisation {
   auto heuristic(std::span<const Attachment> goals, Point goal) const {
     return heuristic({}, goals, goal);
   }
-  /// Landmarks consulted per query. On a 10,000-polygon random map (vertices), the best 4 of 32
-  /// expand about a fifth more nodes than all 32 but read an eighth of the landmark costs, and
-  /// 32 landmarks of which 4 are read expand a third fewer than 16 of which 4 are read.
+  /// Landmarks consulted per query. On a 10,000-polygon random map (vertices), a search reading
+  /// 4 of 32 landmarks expands about a third fewer nodes than one reading 4 of 16, and about a
+  /// fifth more than one reading all 32, for an eighth of the landmark costs read per node.
   static constexpr std::size_t active_landmarks = 4;
 
   template <class F>
@@ -244,12 +244,17 @@ class NavMesh final : public Discretisation {
   // The corridor of a path through vertex nodes (see the class comment).
   bool vertex_corridor(Point start, std::span<const search::NodeId> path, Point end,
                        std::vector<Segment>& out) const;
-  // Appends the portals crossed turning round vertex node v from polygon `from` to polygon `to`,
-  // both of which have a corner at v; clockwise first when turn > 0 (the path turns left),
-  // else counter-clockwise first. False when neither way round gets there.
-  bool turn_round(search::NodeId v, std::uint32_t from, std::uint32_t to, int turn,
+  // Appends the portals crossed turning round vertex node v from polygon `from` (which has a
+  // corner there) to the first polygon for which arrive(polygon) holds, and the polygons entered
+  // to chain; clockwise first when turn > 0 (the path turns left), else counter-clockwise
+  // first. False when neither way round gets there.
+  template <class Arrive>
+  bool turn_round(search::NodeId v, std::uint32_t from, Arrive&& arrive, int turn,
                   std::vector<Segment>& out, std::vector<std::uint32_t>& chain) const;
   void build_vertex_graph(std::vector<search::Edge>& edges);
+  // The landmark bounds of a query (see heuristic()).
+  search::LandmarkTarget landmark_target(std::span<const Attachment> starts,
+                                         std::span<const Attachment> goals, Point goal) const;
   // Drops the leading portals the start lies on and the trailing ones the end lies on.
   static void trim_ends(Point start, Point end, std::vector<Segment>& portals);
   // The bend of the arc from polygon p's centre through portal k to the other side's centre, if the
@@ -276,16 +281,20 @@ class NavMesh final : public Discretisation {
   // Portals of polygon i: portal_ids_[portal_first_[i] .. portal_first_[i + 1]).
   std::vector<std::uint32_t> portal_first_;
   std::vector<std::uint32_t> portal_ids_;
-  // Per corner (index into points_): the polygon, and the portal across the edge from it to the
-  // next corner, or -1.
-  std::vector<std::uint32_t> corner_polygon_;
-  std::vector<std::int32_t> edge_portal_;
+  // Per corner (index into points_): its vertex node (vertices), the portal across the edge
+  // from it to the next corner (or -1) and its polygon, together because walking round a vertex
+  // reads them together.
+  struct Corner {
+    search::NodeId node = search::no_node;
+    std::int32_t portal = -1;
+    std::uint32_t polygon = 0;
+  };
+  std::vector<Corner> corners_;
   // Node numbering: portal nodes 0 .. portal_nodes_ - 1 (portals, portals+centres; 0 otherwise),
   // then the centres' nodes (centres, portals+centres).
   std::uint32_t portal_nodes_ = 0;
-  // Vertices: the node of each corner, and the corners of each node,
-  // node_corners_[node_corner_first_[n] .. node_corner_first_[n + 1]).
-  std::vector<search::NodeId> corner_node_;
+  // Vertices: the corners of each node, node_corners_[node_corner_first_[n] ..
+  // node_corner_first_[n + 1]).
   std::vector<std::uint32_t> node_corner_first_;
   std::vector<std::uint32_t> node_corners_;
   // Point location: a uniform grid of buckets listing the polygons whose boxes meet them.
@@ -299,6 +308,7 @@ class NavMesh final : public Discretisation {
   search::CsrGraph graph_;
   search::ComponentLabels components_;
   search::Landmarks landmarks_;
+  std::vector<Point> landmark_at_;  // the landmarks' positions
 };
 
 }  // namespace polynav
