@@ -407,13 +407,6 @@ void JumpPointGrid::Graph::successors(search::NodeId n) const {
   }
 }
 
-void JumpPointGrid::Graph::add(int x, int y, int tx, int ty) const {
-  const int ex = std::abs(tx - x), ey = std::abs(ty - y);
-  const int lo = std::min(ex, ey), hi = std::max(ex, ey);
-  found_.push_back({search::NodeId(std::uint32_t(ty) * w_ + std::uint32_t(tx)),
-                    lo * diagonal_cost_ + (hi - lo) * straight_cost_});
-}
-
 unsigned JumpPointGrid::Graph::directions(search::NodeId n, int x, int y) const {
   // The pruned directions by the direction of arrival (build_prune_table). A jump that bends
   // arrives along its straight run, the longer side of its box.
@@ -492,26 +485,31 @@ void JumpPointGrid::Graph::diagonal(int x, int y) const {
   const std::uint64_t* row = g.row(y);
   const std::uint64_t* column = g.column(x);
   int cx = x, cy = y;
+  // Only goals in this diagonal's quadrant can stop it or its straight jumps.
+  bool goals_ahead = false;
+  for (const Cell& goal : goals_)
+    goals_ahead = goals_ahead || ((goal.x - x) * dx >= 0 && (goal.y - y) * dy >= 0);
   std::uint64_t here = window<east>(row, cx), next = window<east>(row + dy * rw, cx);
   while ((here & ahead) != 0 && (next & self) != 0 && (next & ahead) != 0) {
     cx += dx;
     cy += dy;
     row += dy * rw;
     column += dx * cw;
-    for (const Cell& goal : goals_)
-      if (goal.x == cx && goal.y == cy) {
-        add(x, y, cx, cy);
-        return;
-      }
+    if (goals_ahead)
+      for (const Cell& goal : goals_)
+        if (goal.x == cx && goal.y == cy) {
+          add(x, y, cx, cy);
+          return;
+        }
     const std::uint64_t m = window<east>(row, cx), up = window<east>(row + rw, cx),
                         down = window<east>(row - rw, cx);
     int rx = 0;
     if (!window_ends<east>(m, up, down, 0, rx))
       rx = scan_line<east>(row, row + rw, row - rw, cx + (east ? 63 : -63), 63);
-    const int gx = goal_along(cx, cy, along_x, std::abs(rx));
+    const int gx = goals_ahead ? goal_along(cx, cy, along_x, std::abs(rx)) : 0;
     if (const int steps = gx != 0 ? gx : rx; steps > 0) add(x, y, cx + steps * dx, cy);
     const int ry = scan_line<north>(column, column - cw, column + cw, cy);
-    const int gy = goal_along(cx, cy, along_y, std::abs(ry));
+    const int gy = goals_ahead ? goal_along(cx, cy, along_y, std::abs(ry)) : 0;
     if (const int steps = gy != 0 ? gy : ry; steps > 0) add(x, y, cx, cy + steps * dy);
     here = m;
     next = north ? up : down;

@@ -181,7 +181,12 @@ class JumpPointGrid final : public Discretisation {
       x = int(n - std::uint32_t(y) * w_);
     }
     // Adds cell (tx, ty), reached from (x, y) diagonally and then straight, to found_.
-    void add(int x, int y, int tx, int ty) const;
+    void add(int x, int y, int tx, int ty) const {
+      const int ex = tx > x ? tx - x : x - tx, ey = ty > y ? ty - y : y - ty;
+      const int lo = ex < ey ? ex : ey, hi = ex < ey ? ey : ex;
+      found_.push_back({search::NodeId(std::uint32_t(ty) * w_ + std::uint32_t(tx)),
+                        lo * diagonal_cost_ + (hi - lo) * straight_cost_});
+    }
     // The nearest goal on the line from (x, y) in straight direction k within `range` steps:
     // its distance, else 0.
     int goal_along(int x, int y, int k, int range) const;
