@@ -1,7 +1,10 @@
 #include "polynav/discretise/grid/jump_point_grid.hpp"
 
+#include <algorithm>
+#include <bit>
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
 #include <sstream>
 #include <stdexcept>
 
@@ -30,36 +33,52 @@ std::uint64_t bits_at(const std::uint64_t* line, int p) {
   return (line[w] >> s) | ((line[w + 1] << 1u) << (63u - s));
 }
 
-// Block-based jumping (Harabor and Grastien, ICAPS 2014): from the free cell at position p of
-// line `mid`, towards higher positions, 63 new cells per step. A cell c is a jump point when on
-// a side line (a or b, the lines beside mid) the cell level with c is free and the one level
-// with c - 1 is blocked: without corner cutting, no path through c - 1 reaches that side cell
-// diagonally, so one turning at c may be needed. The first blocked cell ends the jump.
-// Returns k > 0 for a jump point k cells on, else -(distance to the last free cell).
-int scan_forward(const std::uint64_t* mid, const std::uint64_t* a, const std::uint64_t* b, int p) {
-  for (int q = p;; q += 63) {
-    const std::uint64_t m = bits_at(mid, q), u = bits_at(a, q), d = bits_at(b, q);
-    const std::uint64_t blocked = ~m & ~std::uint64_t{1};
-    const std::uint64_t forced = ((u & ~(u << 1u)) | (d & ~(d << 1u))) & ~std::uint64_t{1};
-    if ((blocked | forced) != 0) {
-      const int kb = std::countr_zero(blocked), kf = std::countr_zero(forced);
-      return kf < kb ? q - p + kf : -(q - p + kb - 1);
-    }
-  }
+// Block-based jumping (Harabor and Grastien, ICAPS 2014) along a line `mid` of free-cell bits,
+// 63 new cells per word, towards higher positions (Forward) or lower ones. A cell c is a jump
+// point when on a side line (a or b, the lines beside mid) the cell level with c is free and
+// the one level with the cell before c is blocked: without corner cutting, no path through the
+// cell before c reaches that side cell diagonally, so one turning at c may be needed. The first
+// blocked cell ends the jump.
+//
+// The window at position q: Forward, bit i is the cell at q + i; else bit 63 - i is the cell at
+// q - i. Bit 0 (63) is q itself, already scanned.
+template <bool Forward>
+std::uint64_t window(const std::uint64_t* line, int q) {
+  return bits_at(line, Forward ? q : q - 63);
 }
 
-// The same towards lower positions: the window's bit 63 is the cell at q, bit 63 - j the cell
-// at q - j, and the jump point test looks at the cell level with c + 1.
-int scan_backward(const std::uint64_t* mid, const std::uint64_t* a, const std::uint64_t* b, int p) {
-  constexpr std::uint64_t top = std::uint64_t{1} << 63u;
-  for (int q = p;; q -= 63) {
-    const std::uint64_t m = bits_at(mid, q - 63), u = bits_at(a, q - 63), d = bits_at(b, q - 63);
+// Whether the window (m on the line, u and d on the side lines) at `steps` cells from the start
+// of the scan ends it; then `result` is k > 0 for a jump point k cells from the start, else
+// -(the distance to the last free cell).
+template <bool Forward>
+bool window_ends(std::uint64_t m, std::uint64_t u, std::uint64_t d, int steps, int& result) {
+  if constexpr (Forward) {
+    const std::uint64_t blocked = ~m & ~std::uint64_t{1};
+    const std::uint64_t forced = ((u & ~(u << 1u)) | (d & ~(d << 1u))) & ~std::uint64_t{1};
+    if ((blocked | forced) == 0) return false;
+    const int kb = std::countr_zero(blocked), kf = std::countr_zero(forced);
+    result = kf < kb ? steps + kf : -(steps + kb - 1);
+  } else {
+    constexpr std::uint64_t top = std::uint64_t{1} << 63u;
     const std::uint64_t blocked = ~m & ~top;
     const std::uint64_t forced = ((u & ~(u >> 1u)) | (d & ~(d >> 1u))) & ~top;
-    if ((blocked | forced) != 0) {
-      const int jb = std::countl_zero(blocked), jf = std::countl_zero(forced);
-      return jf < jb ? p - q + jf : -(p - q + jb - 1);
-    }
+    if ((blocked | forced) == 0) return false;
+    const int jb = std::countl_zero(blocked), jf = std::countl_zero(forced);
+    result = jf < jb ? steps + jf : -(steps + jb - 1);
+  }
+  return true;
+}
+
+// The jump from the free cell at position p, `steps` cells from where the scan started: > 0 a
+// jump point that far from the start, else -(the distance to the last free cell).
+template <bool Forward>
+int scan_line(const std::uint64_t* mid, const std::uint64_t* a, const std::uint64_t* b, int p,
+              int steps = 0) {
+  for (int q = p;; q += Forward ? 63 : -63, steps += 63) {
+    int result = 0;
+    if (window_ends<Forward>(window<Forward>(mid, q), window<Forward>(a, q), window<Forward>(b, q),
+                             steps, result))
+      return result;
   }
 }
 
@@ -160,29 +179,67 @@ JumpPointGrid::JumpPointGrid(const FreeSpace& space, GridOptions grid, JumpOptio
   }
 
   const auto t0 = std::chrono::steady_clock::now();
-  if (options_.search == GridSearch::jps) {
-    build_bits();
-  } else {
-    build_table();
-  }
+  build_bits(options_.search == GridSearch::jps);
+  build_prune_table();
+  if (options_.search == GridSearch::jps_plus) build_table();
   preprocessing_ms_ =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
 
-void JumpPointGrid::build_bits() {
+void JumpPointGrid::build_bits(bool columns) {
   const int w = grid_.width(), h = grid_.height();
   // Positions -64 .. length + 63 are readable: one padding word before, two after.
   row_words_ = std::size_t(w + 127) / 64 + 2;
-  column_words_ = std::size_t(h + 127) / 64 + 2;
   rows_.assign(std::size_t(h + 2) * row_words_, 0);
-  columns_.assign(std::size_t(w + 2) * column_words_, 0);
+  if (columns) {
+    column_words_ = std::size_t(h + 127) / 64 + 2;
+    columns_.assign(std::size_t(w + 2) * column_words_, 0);
+  }
   for (int y = 0; y < h; ++y)
     for (int x = 0; x < w; ++x) {
       if (grid_.blocked(x, y)) continue;
       const auto px = unsigned(x + 64), py = unsigned(y + 64);
       rows_[std::size_t(y + 1) * row_words_ + px / 64] |= std::uint64_t{1} << (px % 64);
-      columns_[std::size_t(x + 1) * column_words_ + py / 64] |= std::uint64_t{1} << (py % 64);
+      if (columns)
+        columns_[std::size_t(x + 1) * column_words_ + py / 64] |= std::uint64_t{1} << (py % 64);
     }
+}
+
+unsigned JumpPointGrid::neighbourhood(int x, int y) const {
+  return unsigned(bits_at(row(y - 1), x - 1) & 7u) | unsigned(bits_at(row(y), x - 1) & 7u) << 3u |
+         unsigned(bits_at(row(y + 1), x - 1) & 7u) << 6u;
+}
+
+void JumpPointGrid::build_prune_table() {
+  // Per 3 x 3 neighbourhood: the grid's moves (no corner cutting), then the pruning of Harabor
+  // and Grastien (2011) without corner cutting, per direction of arrival. After a diagonal move:
+  // the diagonal and its two components. After a straight move: straight on, plus the turn to a
+  // side and the diagonal towards it where the cell beside the previous one is blocked.
+  for (unsigned mask = 0; mask < 512; ++mask) {
+    const auto free = [mask](int i, int j) {
+      return ((mask >> unsigned(3 * (j + 1) + i + 1)) & 1u) != 0;
+    };
+    unsigned moves = 0;
+    for (int k = 0; k < 8; ++k) {
+      const bool sides = k < 4 || (free(dx_of[k], 0) && free(0, dy_of[k]));
+      if (free(dx_of[k], dy_of[k]) && sides) moves |= bit(k);
+    }
+    prune_[8][mask] = static_cast<std::uint8_t>(moves);
+    for (int k = 0; k < 8; ++k) {
+      const int dx = dx_of[k], dy = dy_of[k];
+      unsigned want = bit(k);
+      if (k >= 4) {
+        want |= bit(direction_of[1][dx + 1]) | bit(direction_of[dy + 1][1]);
+      } else {
+        for (int s = -1; s <= 1; s += 2) {
+          const int sx = -dy * s, sy = dx * s;
+          if (!free(-dx + sx, -dy + sy))
+            want |= bit(direction_of[sy + 1][sx + 1]) | bit(direction_of[dy + sy + 1][dx + sx + 1]);
+        }
+      }
+      prune_[k][mask] = static_cast<std::uint8_t>(moves & want);
+    }
+  }
 }
 
 void JumpPointGrid::build_table() {
@@ -234,11 +291,39 @@ void JumpPointGrid::build_table() {
   }
 }
 
+namespace {
+
+// The bend of a jump from (ax, ay) to (bx, by): the diagonal run first, then the straight one.
+// Returns false for a straight or purely diagonal jump.
+bool bend_of(int ax, int ay, int bx, int by, int& cx, int& cy) {
+  const int ex = std::abs(bx - ax), ey = std::abs(by - ay);
+  if (ex == 0 || ey == 0 || ex == ey) return false;
+  const int k = std::min(ex, ey);
+  cx = ax + k * ((bx > ax) - (bx < ax));
+  cy = ay + k * ((by > ay) - (by < ay));
+  return true;
+}
+
+}  // namespace
+
+void JumpPointGrid::arc_points(search::NodeId from, search::NodeId to,
+                               std::vector<Point>& out) const {
+  const auto w = std::uint32_t(grid_.width());
+  int cx = 0, cy = 0;
+  if (bend_of(int(from % w), int(from / w), int(to % w), int(to / w), cx, cy))
+    out.push_back(grid_.cell_centre(cx, cy));
+}
+
 std::optional<std::vector<Segment>> JumpPointGrid::corridor(Point start,
                                                             std::span<const search::NodeId> path,
                                                             Point end) const {
   const auto w = std::uint32_t(grid_.width());
   std::vector<search::NodeId> cells;
+  const auto run = [&](int ax, int ay, int bx, int by) {
+    const int dx = (bx > ax) - (bx < ax), dy = (by > ay) - (by < ay);
+    for (int s = 1; s <= std::max(std::abs(bx - ax), std::abs(by - ay)); ++s)
+      cells.push_back(search::NodeId((ay + s * dy) * int(w) + ax + s * dx));
+  };
   for (std::size_t i = 0; i < path.size(); ++i) {
     if (i == 0) {
       cells.push_back(path[0]);
@@ -246,14 +331,13 @@ std::optional<std::vector<Segment>> JumpPointGrid::corridor(Point start,
     }
     const int ax = int(path[i - 1] % w), ay = int(path[i - 1] / w);
     const int bx = int(path[i] % w), by = int(path[i] / w);
-    const int ex = std::abs(bx - ax), ey = std::abs(by - ay);
-    if (ex != 0 && ey != 0 && ex != ey)
-      throw std::logic_error(
-          "jump point path with a segment that is not a straight or diagonal "
-          "run of cells");
-    const int dx = (bx > ax) - (bx < ax), dy = (by > ay) - (by < ay);
-    for (int s = 1; s <= std::max(ex, ey); ++s)
-      cells.push_back(search::NodeId((ay + s * dy) * int(w) + ax + s * dx));
+    int cx = 0, cy = 0;
+    if (bend_of(ax, ay, bx, by, cx, cy)) {
+      run(ax, ay, cx, cy);
+      run(cx, cy, bx, by);
+    } else {
+      run(ax, ay, bx, by);
+    }
   }
   return grid_.corridor(start, cells, end);
 }
@@ -281,39 +365,65 @@ JumpPointGrid::Graph::Graph(const JumpPointGrid& grid, const search::AStar& asta
     : grid_(&grid),
       astar_(&astar),
       w_(std::uint32_t(grid.grid_.width())),
+      reciprocal_(w_ == 0 ? 0 : (std::uint64_t{1} << 63u) / w_ + 1),
       cells_(grid.node_count()),
-      plus_(grid.options_.search == GridSearch::jps_plus) {
+      plus_(grid.options_.search == GridSearch::jps_plus),
+      straight_cost_(grid.grid_.cell_size() * grid.multiplier_),
+      diagonal_cost_(grid.grid_.cell_size() * std::sqrt(2.0) * grid.multiplier_) {
   goals_.reserve(goals.size());
   for (const search::NodeId g : goals)
     if (g < cells_) goals_.push_back({int(g % w_), int(g / w_)});
-  const double cell = grid.grid_.cell_size() * grid.multiplier_;
-  const double diagonal = grid.grid_.cell_size() * std::sqrt(2.0) * grid.multiplier_;
-  for (int k = 0; k < 8; ++k) {
-    offset_[k] = std::int64_t(dy_of[k]) * std::int64_t(w_) + dx_of[k];
-    step_cost_[k] = k < 4 ? cell : diagonal;
+  for (int k = 0; k < 8; ++k) offset_[k] = std::int64_t(dy_of[k]) * std::int64_t(w_) + dx_of[k];
+  found_.reserve(64);
+}
+
+void JumpPointGrid::Graph::successors(search::NodeId n) const {
+  found_.clear();
+  int x = 0, y = 0;
+  split(n, x, y);
+  unsigned dirs = directions(n, x, y);
+  while (dirs != 0) {
+    const int k = std::countr_zero(dirs);
+    dirs &= dirs - 1;
+    if (k < 4) {
+      if (const int steps = straight(n, x, y, k); steps > 0)
+        add(x, y, x + steps * dx_of[k], y + steps * dy_of[k]);
+    } else if (plus_) {
+      diagonal_plus(n, x, y, k);
+    } else {
+      switch (k) {
+        case 4:
+          diagonal<4>(x, y);
+          break;
+        case 5:
+          diagonal<5>(x, y);
+          break;
+        case 6:
+          diagonal<6>(x, y);
+          break;
+        default:
+          diagonal<7>(x, y);
+          break;
+      }
+    }
   }
 }
 
 unsigned JumpPointGrid::Graph::directions(search::NodeId n, int x, int y) const {
-  // Pruning (Harabor and Grastien 2011, without corner cutting): after a diagonal move, the
-  // diagonal and its two components; after a straight move, straight on, plus the turn to a
-  // side (and the diagonal towards it) where the cell beside the previous one is blocked.
-  const OccupancyGrid& g = grid_->grid_;
-  const unsigned moves = g.moves(n);
+  // The pruned directions by the direction of arrival (build_prune_table). A jump that bends
+  // arrives along its straight run, the longer side of its box.
   const search::NodeId p = astar_->parent_of(n);
-  if (p >= cells_) return moves;  // a start: every direction
-  const int px = int(p % w_), py = int(p / w_);
-  const int dx = (x > px) - (x < px), dy = (y > py) - (y < py);
-  const int k = direction_of[dy + 1][dx + 1];
-  if (dx != 0 && dy != 0)
-    return moves & (bit(k) | bit(direction_of[1][dx + 1]) | bit(direction_of[dy + 1][1]));
-  unsigned want = bit(k);
-  for (int s = -1; s <= 1; s += 2) {
-    const int sx = -dy * s, sy = dx * s;
-    if (g.blocked(x - dx + sx, y - dy + sy))
-      want |= bit(direction_of[sy + 1][sx + 1]) | bit(direction_of[dy + sy + 1][dx + sx + 1]);
+  int arrival = 8;  // a start: every direction
+  if (p < cells_) {
+    int px = 0, py = 0;
+    split(p, px, py);
+    int dx = (x > px) - (x < px), dy = (y > py) - (y < py);
+    const int ex = std::abs(x - px), ey = std::abs(y - py);
+    if (ex > ey && ey > 0) dy = 0;
+    if (ey > ex && ex > 0) dx = 0;
+    arrival = direction_of[dy + 1][dx + 1];
   }
-  return moves & want;
+  return grid_->prune_[arrival][grid_->neighbourhood(x, y)];
 }
 
 int JumpPointGrid::Graph::goal_along(int x, int y, int k, int range) const {
@@ -343,61 +453,106 @@ int JumpPointGrid::Graph::scan(int x, int y, int k) const {
   const JumpPointGrid& g = *grid_;
   switch (k) {
     case 0:
-      return scan_forward(g.row(y), g.row(y + 1), g.row(y - 1), x);
+      return scan_line<true>(g.row(y), g.row(y + 1), g.row(y - 1), x);
     case 1:
-      return scan_forward(g.column(x), g.column(x - 1), g.column(x + 1), y);
+      return scan_line<true>(g.column(x), g.column(x - 1), g.column(x + 1), y);
     case 2:
-      return scan_backward(g.row(y), g.row(y + 1), g.row(y - 1), x);
+      return scan_line<false>(g.row(y), g.row(y + 1), g.row(y - 1), x);
     default:
-      return scan_backward(g.column(x), g.column(x - 1), g.column(x + 1), y);
+      return scan_line<false>(g.column(x), g.column(x - 1), g.column(x + 1), y);
   }
 }
 
-int JumpPointGrid::Graph::jump(search::NodeId n, int x, int y, int k) const {
-  if (k < 4) {
-    const int r = scan(x, y, k);
-    if (const int goal = goal_along(x, y, k, std::abs(r))) return goal;
-    return std::max(r, 0);
+int JumpPointGrid::Graph::straight(search::NodeId n, int x, int y, int k) const {
+  // The jump point, or the nearest goal before it (or before the wall).
+  const int r = plus_ ? grid_->jump_distance(n, k) : scan(x, y, k);
+  if (const int goal = goal_along(x, y, k, std::abs(r))) return goal;
+  return std::max(r, 0);
+}
+
+template <int K>
+void JumpPointGrid::Graph::diagonal(int x, int y) const {
+  // Step along the diagonal; from each cell, a straight jump along each component that finds a
+  // jump point or a goal gives a successor (Harabor and Grastien 2011, with the intermediate
+  // diagonal cell pruned). A goal on the diagonal ends it: the goal is expanded like any node.
+  // The first window of the row scan at a cell also says whether the next diagonal move is
+  // allowed (the cell ahead in the row, the one ahead in the column and the diagonal one free).
+  const JumpPointGrid& g = *grid_;
+  constexpr int dx = dx_of[K], dy = dy_of[K];
+  constexpr bool east = dx > 0, north = dy > 0;
+  constexpr int along_x = east ? 0 : 2, along_y = north ? 1 : 3;
+  constexpr std::uint64_t self = east ? 1u : std::uint64_t{1} << 63u;
+  constexpr std::uint64_t ahead = east ? 2u : std::uint64_t{1} << 62u;
+  const auto rw = std::ptrdiff_t(g.row_words_), cw = std::ptrdiff_t(g.column_words_);
+  const std::uint64_t* row = g.row(y);
+  const std::uint64_t* column = g.column(x);
+  int cx = x, cy = y;
+  // Only goals in this diagonal's quadrant can stop it or its straight jumps.
+  bool goals_ahead = false;
+  for (const Cell& goal : goals_)
+    goals_ahead = goals_ahead || ((goal.x - x) * dx >= 0 && (goal.y - y) * dy >= 0);
+  std::uint64_t here = window<east>(row, cx), next = window<east>(row + dy * rw, cx);
+  while ((here & ahead) != 0 && (next & self) != 0 && (next & ahead) != 0) {
+    cx += dx;
+    cy += dy;
+    row += dy * rw;
+    column += dx * cw;
+    if (goals_ahead)
+      for (const Cell& goal : goals_)
+        if (goal.x == cx && goal.y == cy) {
+          add(x, y, cx, cy);
+          return;
+        }
+    const std::uint64_t m = window<east>(row, cx), up = window<east>(row + rw, cx),
+                        down = window<east>(row - rw, cx);
+    int rx = 0;
+    if (!window_ends<east>(m, up, down, 0, rx))
+      rx = scan_line<east>(row, row + rw, row - rw, cx + (east ? 63 : -63), 63);
+    const int gx = goals_ahead ? goal_along(cx, cy, along_x, std::abs(rx)) : 0;
+    if (const int steps = gx != 0 ? gx : rx; steps > 0) add(x, y, cx + steps * dx, cy);
+    const int ry = scan_line<north>(column, column - cw, column + cw, cy);
+    const int gy = goals_ahead ? goal_along(cx, cy, along_y, std::abs(ry)) : 0;
+    if (const int steps = gy != 0 ? gy : ry; steps > 0) add(x, y, cx, cy + steps * dy);
+    here = m;
+    next = north ? up : down;
   }
-  // A diagonal jump stops at the first cell from which a straight jump along either component
-  // finds a jump point or a goal, or at a goal (Harabor and Grastien 2011).
-  const OccupancyGrid& g = grid_->grid_;
+}
+
+void JumpPointGrid::Graph::diagonal_plus(search::NodeId n, int x, int y, int k) const {
+  // The same over the table: from stop to stop along the diagonal (cells whose straight
+  // entries along a component are jump points); a goal in this diagonal's quadrant is reached
+  // from the diagonal cell level with its row or column, when the straight line from there to
+  // it is free (Rabin's "target jump point", here pruned like the other intermediate cells).
+  const JumpPointGrid& g = *grid_;
   const int dx = dx_of[k], dy = dy_of[k];
-  const int along_x = dx > 0 ? 0 : 2, along_y = dy > 0 ? 1 : 3;
+  const int components[2] = {dx > 0 ? 0 : 2, dy > 0 ? 1 : 3};
   std::int64_t c = n;
-  for (int steps = 1;; ++steps) {
-    if ((g.moves(search::NodeId(c)) & bit(k)) == 0) return 0;
-    c += offset_[k];
-    x += dx;
-    y += dy;
-    for (const Cell& goal : goals_)
-      if (goal.x == x && goal.y == y) return steps;
-    const int rx = scan(x, y, along_x);
-    if (rx > 0 || goal_along(x, y, along_x, -rx) != 0) return steps;
-    const int ry = scan(x, y, along_y);
-    if (ry > 0 || goal_along(x, y, along_y, -ry) != 0) return steps;
+  int step = 0;
+  for (;;) {
+    const int j = g.jump_distance(search::NodeId(c), k);
+    const int reach = std::abs(j);
+    for (const Cell& goal : goals_) {
+      const int ax = (goal.x - x) * dx, ay = (goal.y - y) * dy;
+      if (ax <= 0 || ay <= 0) continue;
+      const int t = std::min(ax, ay);
+      if (t <= step || t > step + reach) continue;
+      if (ax == ay) {
+        add(x, y, goal.x, goal.y);
+        continue;
+      }
+      const int s = components[ax > ay ? 0 : 1];
+      const auto at = search::NodeId(std::int64_t(n) + std::int64_t(t) * offset_[k]);
+      if (std::max(ax, ay) - t <= std::abs(g.jump_distance(at, s))) add(x, y, goal.x, goal.y);
+    }
+    if (j <= 0) return;
+    c += std::int64_t(j) * offset_[k];
+    step += j;
+    const int cx = x + step * dx, cy = y + step * dy;
+    for (const int s : components) {
+      const int r = g.jump_distance(search::NodeId(c), s);
+      if (r > 0) add(x, y, cx + r * dx_of[s], cy + r * dy_of[s]);
+    }
   }
-}
-
-int JumpPointGrid::Graph::jump_plus(search::NodeId n, int x, int y, int k) const {
-  const int j = grid_->jump_distance(n, k);
-  const int range = std::abs(j);
-  if (k < 4) {
-    if (const int goal = goal_along(x, y, k, range)) return goal;
-    return std::max(j, 0);
-  }
-  // A goal in this diagonal's quadrant whose row or column the diagonal reaches first: stop
-  // there, so that a straight jump can reach the goal (Rabin's "target jump point").
-  const int dx = dx_of[k], dy = dy_of[k];
-  int best = 0;
-  for (const Cell& goal : goals_) {
-    const int ax = (goal.x - x) * dx, ay = (goal.y - y) * dy;
-    if (ax <= 0 || ay <= 0) continue;
-    const int t = std::min(ax, ay);
-    if (t <= range && (best == 0 || t < best)) best = t;
-  }
-  if (best != 0) return best;
-  return std::max(j, 0);
 }
 
 }  // namespace polynav

@@ -32,10 +32,7 @@
 /// corner-aligned grids are refused at build (InputError naming grid.search), since those are
 /// the caller's own options.
 
-#include <algorithm>
-#include <bit>
 #include <cstdint>
-#include <cstdlib>
 #include <optional>
 #include <span>
 #include <string>
@@ -89,9 +86,13 @@ class JumpPointGrid final : public Discretisation {
   const search::ComponentLabels* components() const override { return grid_.components(); }
   Ring node_region(search::NodeId n) const override { return grid_.node_region(n); }
   /// The grid's corridor of the cell path that the jumps stand for: consecutive jump points are
-  /// joined by straight or diagonal runs of grid moves, expanded cell by cell.
+  /// joined by a diagonal run of grid moves and then a straight one (either may be empty),
+  /// expanded cell by cell.
   std::optional<std::vector<Segment>> corridor(Point start, std::span<const search::NodeId> path,
                                                Point end) const override;
+  /// The bend of a jump that runs diagonally and then straight (see Graph): the cell centre
+  /// where it turns.
+  void arc_points(search::NodeId from, search::NodeId to, std::vector<Point>& out) const override;
   bool has_corridors() const override { return grid_.has_corridors(); }
   /// What was built (and its preprocessing time and memory), or why jumping does not apply.
   std::string summary() const override;
@@ -123,7 +124,7 @@ class JumpPointGrid final : public Discretisation {
   /// Memory of what the jumps need, in bytes.
   std::size_t preprocessing_bytes() const {
     return (rows_.size() + columns_.size()) * sizeof(std::uint64_t) +
-           table_.size() * sizeof(std::int16_t);
+           table_.size() * sizeof(std::int16_t) + sizeof(prune_);
   }
   /// JPS+: the table entry of cell n in direction k (the grid's move bits: 0 east, 1 north, 2
   /// west, 3 south, 4 north-east, 5 north-west, 6 south-west, 7 south-east): j > 0, the next
@@ -134,6 +135,12 @@ class JumpPointGrid final : public Discretisation {
   /// The graph a query searches: jump successors of a node, given the goal cells (jumps stop
   /// there) and the A* that searches it (a node's parent gives the direction it was reached
   /// in). It must be searched by that A* only, and neither may outlive this grid.
+  ///
+  /// A diagonal jump does not stop at the diagonal cells from which a straight jump finds a jump
+  /// point: it yields those straight jump points (and goals) as successors of the node itself
+  /// and carries on along the diagonal, so that no intermediate diagonal node enters the open
+  /// list (the pruning of intermediate jump points of Harabor and Grastien, ICAPS 2014). Such an
+  /// arc runs diagonally, then straight; arc_points() gives its bend.
   class Graph {
    public:
     Graph(const JumpPointGrid& grid, const search::AStar& astar,
@@ -145,27 +152,42 @@ class JumpPointGrid final : public Discretisation {
     /// distance to it times the cell size (and the grid's uniform cost multiplier).
     template <class F>
     void for_each_neighbour(search::NodeId n, F&& f) const {
-      const int x = int(n % w_), y = int(n / w_);
-      unsigned dirs = directions(n, x, y);
-      while (dirs != 0) {
-        const int k = std::countr_zero(dirs);
-        dirs &= dirs - 1;
-        const int steps = plus_ ? jump_plus(n, x, y, k) : jump(n, x, y, k);
-        if (steps > 0)
-          f(search::NodeId(std::int64_t(n) + std::int64_t(steps) * offset_[k]),
-            steps * step_cost_[k]);
-      }
+      successors(n);
+      for (const Successor& s : found_) f(s.node, s.cost);
     }
 
    private:
     struct Cell {
       int x, y;
     };
+    struct Successor {
+      search::NodeId node;
+      double cost;
+    };
+    // Fills found_ with the successors of n.
+    void successors(search::NodeId n) const;
     // The directions worth following from n (move bits), from the direction n was reached in.
     unsigned directions(search::NodeId n, int x, int y) const;
-    // Steps to the successor in direction k, 0 for none.
-    int jump(search::NodeId n, int x, int y, int k) const;
-    int jump_plus(search::NodeId n, int x, int y, int k) const;
+    // Steps to the successor in straight direction k, 0 for none.
+    int straight(search::NodeId n, int x, int y, int k) const;
+    // The successors along diagonal direction K, into found_.
+    template <int K>
+    void diagonal(int x, int y) const;
+    void diagonal_plus(search::NodeId n, int x, int y, int k) const;
+    // (n % width, n / width) without a division: n * (2^63 / width, rounded up) >> 63 is exact
+    // for n * width < 2^63.
+    void split(search::NodeId n, int& x, int& y) const {
+      __extension__ using Wide = unsigned __int128;
+      y = int((Wide(n) * reciprocal_) >> 63u);
+      x = int(n - std::uint32_t(y) * w_);
+    }
+    // Adds cell (tx, ty), reached from (x, y) diagonally and then straight, to found_.
+    void add(int x, int y, int tx, int ty) const {
+      const int ex = tx > x ? tx - x : x - tx, ey = ty > y ? ty - y : y - ty;
+      const int lo = ex < ey ? ex : ey, hi = ex < ey ? ey : ex;
+      found_.push_back({search::NodeId(std::uint32_t(ty) * w_ + std::uint32_t(tx)),
+                        lo * diagonal_cost_ + (hi - lo) * straight_cost_});
+    }
     // The nearest goal on the line from (x, y) in straight direction k within `range` steps:
     // its distance, else 0.
     int goal_along(int x, int y, int k, int range) const;
@@ -176,11 +198,13 @@ class JumpPointGrid final : public Discretisation {
     const JumpPointGrid* grid_;
     const search::AStar* astar_;
     std::vector<Cell> goals_;
+    mutable std::vector<Successor> found_;  // the successors of the node being expanded
     std::uint32_t w_;
+    std::uint64_t reciprocal_;
     std::size_t cells_;
     bool plus_;
     std::int64_t offset_[8];
-    double step_cost_[8];
+    double straight_cost_, diagonal_cost_;
   };
 
   /// The graph of one query to the given goal cells, or nothing when the method fell back to A*
@@ -193,9 +217,12 @@ class JumpPointGrid final : public Discretisation {
 
  private:
   friend class Graph;
-  void build_bits();
+  void build_bits(bool columns);
+  void build_prune_table();
   void build_table();
   const std::uint64_t* row(int y) const { return rows_.data() + std::size_t(y + 1) * row_words_; }
+  // The 3 x 3 cells around (x, y) as 9 bits, 1 = free: bit 3 (j + 1) + (i + 1) is (x + i, y + j).
+  unsigned neighbourhood(int x, int y) const;
   const std::uint64_t* column(int x) const {
     return columns_.data() + std::size_t(x + 1) * column_words_;
   }
@@ -206,10 +233,13 @@ class JumpPointGrid final : public Discretisation {
   std::string note_;
   double multiplier_ = 1.0;  // the cells' one cost multiplier
   double preprocessing_ms_ = 0.0;
-  // jps: free cells, one bit each. rows_: line y + 1 for y = -1 .. height, bit x + 64 of it the
-  // cell (x, y); columns_: the transpose, line x + 1, bit y + 64. Lines beyond the grid and the
-  // padding words are zero (blocked).
+  // Free cells, one bit each. rows_: line y + 1 for y = -1 .. height, bit x + 64 of it the cell
+  // (x, y); columns_ (jps only): the transpose, line x + 1, bit y + 64. Lines beyond the grid and
+  // the padding words are zero (blocked).
   std::vector<std::uint64_t> rows_, columns_;
+  // The pruned directions (move bits) of a node by the direction it was reached in (0-7; 8 for
+  // a start) and its neighbourhood().
+  std::uint8_t prune_[9][512] = {};
   std::size_t row_words_ = 0, column_words_ = 0;
   // jps+: per cell, the 8 jump distances (see jump_distance).
   std::vector<std::int16_t> table_;
