@@ -604,7 +604,22 @@ void speed(const std::vector<int>& sizes, int passes, std::size_t queries, const
     for (const NavMeshNodes nodes : placements) std::printf(" %.1f |", r.total_median.at(nodes));
     std::printf("\n");
   }
-  std::printf("\n");
+  // Growth over the random maps: least-squares slope of log time against log polygons.
+  std::printf("| growth exponent (random maps) | |");
+  for (const NavMeshNodes nodes : placements) {
+    std::vector<double> xs, ys;
+    for (std::size_t i = 0; i < sizes.size() && i < results.size(); ++i) {
+      xs.push_back(std::log(double(results[i].polygons)));
+      ys.push_back(std::log(results[i].total_median.at(nodes)));
+    }
+    double mx = 0, my = 0, sxy = 0, sxx = 0;
+    for (std::size_t i = 0; i < xs.size(); ++i)
+      mx += xs[i] / double(xs.size()), my += ys[i] / double(xs.size());
+    for (std::size_t i = 0; i < xs.size(); ++i)
+      sxy += (xs[i] - mx) * (ys[i] - my), sxx += (xs[i] - mx) * (xs[i] - mx);
+    std::printf(" %.2f |", xs.size() >= 2 ? sxy / sxx : std::nan(""));
+  }
+  std::printf("\n\n");
 }
 
 std::vector<int> parse_sizes(const char* text) {
