@@ -456,6 +456,25 @@ TEST(JumpPointSearch, FunnelSmoothsJumpPaths) {
   }
 }
 
+// reach() is not a search to a goal: it runs over the grid's own arcs, whatever grid.search says.
+TEST(JumpPointSearch, ReachRunsOverTheGridsOwnArcs) {
+  const Scene scene = map_scene(random_map(11));
+  PlanOptions options;
+  const Planner astar(scene, options);
+  options.settings.set("grid.search", "jps");
+  const Planner jps(scene, options);
+  const auto& grid = dynamic_cast<const JumpPointGrid&>(jps.discretisation()).grid();
+  for (int y = 0; y < grid.height(); y += 5)
+    for (int x = 0; x < grid.width(); x += 7) {
+      if (grid.blocked(x, y)) continue;
+      const Reach a = astar.reach(grid.cell_centre(x, y), 12.0);
+      const Reach j = jps.reach(grid.cell_centre(x, y), 12.0);
+      ASSERT_EQ(a.places.size(), j.places.size());
+      for (std::size_t i = 0; i < a.places.size(); ++i)
+        EXPECT_TRUE(same_cost(a.places[i].cost, j.places[i].cost));
+    }
+}
+
 // --- where jumping does not apply ---------------------------------------------------------
 
 std::string error_of(const Scene& scene, const std::string& key, const std::string& value,

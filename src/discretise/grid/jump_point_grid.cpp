@@ -165,7 +165,9 @@ JumpPointGrid::JumpPointGrid(const FreeSpace& space, GridOptions grid, JumpOptio
     }
   }
   std::string reason;
-  if (!uniform)
+  if (w >= (1 << 30))  // Graph::split's exact division needs node * width < 2^63
+    reason = "a grid 2^30 cells wide or wider";
+  else if (!uniform)
     reason = "cells of different cost";
   else if (!climbs)
     reason = "height steps the agent cannot climb";
