@@ -109,7 +109,7 @@ namespace {
 // Jump point search is refused for the caller's own options it cannot serve.
 GridOptions checked(GridOptions grid, const JumpOptions& options) {
   if (options.search == GridSearch::astar) return grid;
-  const std::string name = "grid.search=" + to_string(options.search);
+  const std::string name = to_string(options.search);
   if (grid.connectivity != 8)
     throw InputError({"", 0, 0, "grid.search"},
                      name + " needs an 8-connected grid, found grid.connectivity=" +
