@@ -13,6 +13,8 @@
 #include <fstream>
 #include <random>
 #include <string>
+#include <thread>
+#include <utility>
 #include <vector>
 
 #include "discretise/random_scenes.hpp"
@@ -454,6 +456,53 @@ TEST(JumpPointSearch, FunnelSmoothsJumpPaths) {
       EXPECT_LE(r.length, r.raw_length + 1e-9);
     }
   }
+}
+
+// One planner, four threads: the answers of one thread (each query's jump graph is its own; the
+// grid's bits and table are shared and read only). The tsan preset runs this ("Thread").
+TEST(JumpPointSearch, FourThreadsAnswerExactlyAsOne) {
+  const Scene scene =
+      load_scene(fs::path(POLYNAV_SOURCE_DIR) / "scenes" / "movingai" / "den312d.map");
+  for (const char* search : {"jps", "jps+"}) {
+    PlanOptions options;
+    options.settings.set("grid.search", search);
+    const Planner planner(scene, options);
+    const auto& grid = dynamic_cast<const JumpPointGrid&>(planner.discretisation()).grid();
+    std::mt19937 rng(5);
+    const std::vector<Point> points = query_points(planner.free_space(), grid, rng, 400);
+    const auto plan = [&](std::size_t i) {
+      const PlanResult r = planner.plan(points[i], points[i + 1]);
+      return std::make_pair(r.raw_waypoints, r.waypoints);
+    };
+    std::vector<std::pair<std::vector<Point>, std::vector<Point>>> one, four(points.size());
+    for (std::size_t i = 0; i + 1 < points.size(); i += 2) one.push_back(plan(i));
+    std::vector<std::thread> threads;
+    for (std::size_t t = 0; t < 4; ++t)
+      threads.emplace_back([&, t] {
+        for (std::size_t i = 2 * t; i + 1 < points.size(); i += 8) four[i / 2] = plan(i);
+      });
+    for (std::thread& thread : threads) thread.join();
+    for (std::size_t k = 0; k < one.size(); ++k) EXPECT_TRUE(one[k] == four[k]) << search << k;
+  }
+}
+
+// reach() is not a search to a goal: it runs over the grid's own arcs, whatever grid.search says.
+TEST(JumpPointSearch, ReachRunsOverTheGridsOwnArcs) {
+  const Scene scene = map_scene(random_map(11));
+  PlanOptions options;
+  const Planner astar(scene, options);
+  options.settings.set("grid.search", "jps");
+  const Planner jps(scene, options);
+  const auto& grid = dynamic_cast<const JumpPointGrid&>(jps.discretisation()).grid();
+  for (int y = 0; y < grid.height(); y += 5)
+    for (int x = 0; x < grid.width(); x += 7) {
+      if (grid.blocked(x, y)) continue;
+      const Reach a = astar.reach(grid.cell_centre(x, y), 12.0);
+      const Reach j = jps.reach(grid.cell_centre(x, y), 12.0);
+      ASSERT_EQ(a.places.size(), j.places.size());
+      for (std::size_t i = 0; i < a.places.size(); ++i)
+        EXPECT_TRUE(same_cost(a.places[i].cost, j.places[i].cost));
+    }
 }
 
 // --- where jumping does not apply ---------------------------------------------------------

@@ -109,7 +109,7 @@ namespace {
 // Jump point search is refused for the caller's own options it cannot serve.
 GridOptions checked(GridOptions grid, const JumpOptions& options) {
   if (options.search == GridSearch::astar) return grid;
-  const std::string name = "grid.search=" + to_string(options.search);
+  const std::string name = to_string(options.search);
   if (grid.connectivity != 8)
     throw InputError({"", 0, 0, "grid.search"},
                      name + " needs an 8-connected grid, found grid.connectivity=" +
@@ -165,7 +165,9 @@ JumpPointGrid::JumpPointGrid(const FreeSpace& space, GridOptions grid, JumpOptio
     }
   }
   std::string reason;
-  if (!uniform)
+  if (w >= (1 << 30))  // Graph::split's exact division needs node * width < 2^63
+    reason = "a grid 2^30 cells wide or wider";
+  else if (!uniform)
     reason = "cells of different cost";
   else if (!climbs)
     reason = "height steps the agent cannot climb";

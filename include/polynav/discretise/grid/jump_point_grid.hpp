@@ -51,7 +51,7 @@ enum class GridSearch : std::uint8_t {
   jps_plus,  ///< jump point search over precomputed jump distances (JPS+)
 };
 
-/// "astar", "jps", "jps+"; throws InputError (key "search") on an unknown name.
+/// "astar", "jps", "jps+"; throws InputError (key "grid.search") on an unknown name.
 GridSearch parse_grid_search(const std::string& name);
 std::string to_string(GridSearch search);
 
@@ -65,11 +65,12 @@ struct JumpOptions {
 
 /// The occupancy grid with jump point search (see the file comment). It is the grid as a
 /// discretisation (attach, components, corridors, pictures are the grid's), plus what the jumps
-/// need, built once: the bit copies (jps) or the jump distance table (jps+).
+/// need, built once: the free cells as bits by rows (and by columns for jps), the pruning table,
+/// and for jps+ the jump distance table.
 class JumpPointGrid final : public Discretisation {
  public:
-  /// Builds the grid and, when jumping applies to it, the bit copies or the jump table.
-  /// @throws InputError (key "search") for a 4-connected or corner-aligned grid, and whatever
+  /// Builds the grid and, when jumping applies to it, what the jumps need.
+  /// @throws InputError (key "grid.search") for a 4-connected or corner-aligned grid, and whatever
   ///         OccupancyGrid's constructor throws.
   JumpPointGrid(const FreeSpace& space, GridOptions grid, JumpOptions options);
 
@@ -119,7 +120,7 @@ class JumpPointGrid final : public Discretisation {
   const std::string& fallback() const { return fallback_; }
   /// The note every result carries when the method fell back to A*; empty otherwise.
   std::string_view query_note() const { return note_; }
-  /// Time spent building what the jumps need (the bit copies or the jump table), not the grid.
+  /// Time spent building what the jumps need (bits, pruning table, jump table), not the grid.
   double preprocessing_ms() const { return preprocessing_ms_; }
   /// Memory of what the jumps need, in bytes.
   std::size_t preprocessing_bytes() const {
@@ -139,8 +140,8 @@ class JumpPointGrid final : public Discretisation {
   /// A diagonal jump does not stop at the diagonal cells from which a straight jump finds a jump
   /// point: it yields those straight jump points (and goals) as successors of the node itself
   /// and carries on along the diagonal, so that no intermediate diagonal node enters the open
-  /// list (the pruning of intermediate jump points of Harabor and Grastien, ICAPS 2014). Such an
-  /// arc runs diagonally, then straight; arc_points() gives its bend.
+  /// list (after the idea, in Harabor and Grastien, ICAPS 2014, of not expanding intermediate
+  /// jump points). Such an arc runs diagonally, then straight; arc_points() gives its bend.
   class Graph {
    public:
     Graph(const JumpPointGrid& grid, const search::AStar& astar,
