@@ -2,7 +2,12 @@
 // portals+centres).
 //
 //   bench_navmesh [--sections quality,build,speed,funnel] [--data DIR] [--passes N]
-//                 [--sizes 140,198,280,396,560] [--queries N] [--seed S]
+//                 [--sizes 140,198,280,396,560] [--queries N] [--placements LIST]
+//                 [--landmarks K] [--peers 0|1] [--real-maps 0|1]
+//
+// --placements: navmesh.nodes values to run (default all four); --landmarks: navmesh.landmarks
+// for the speed section (default the registry's); --peers 0 skips the grid and Boost.Graph;
+// --real-maps 0 skips den520d and random512-10-0.
 //
 // Sections (Markdown tables on stdout):
 // quality  Path length per placement: mean and max ratio of the raw and the funnelled length to
