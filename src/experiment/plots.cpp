@@ -11,8 +11,11 @@
 
 #include "polynav/experiment/results.hpp"
 #include "polynav/io/svg.hpp"
+#include "statistics.hpp"
 
 namespace polynav::experiment {
+using detail::nearest_rank;
+
 namespace {
 
 // Colour-blind-safe categorical colours (Okabe and Ito, 2008; their yellow left out, too pale on
@@ -22,11 +25,6 @@ const char* const palette[] = {"#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC7
                                "#DDCC77", "#CC6677", "#882255", "#AA4499"};
 const char* colour(std::size_t i) {
   return i < std::size(palette) ? palette[i] : "#777777";
-}
-
-double nearest_rank(const std::vector<double>& sorted, double q) {
-  const std::size_t rank = std::size_t(std::ceil(q * double(sorted.size())));
-  return sorted[std::min(sorted.size() - 1, rank == 0 ? 0 : rank - 1)];
 }
 
 // "Nice" tick values covering [low, high]: steps of 1, 2 or 5 times a power of ten.

@@ -14,6 +14,7 @@
 #include <tuple>
 
 #include "polynav/error.hpp"
+#include "statistics.hpp"
 
 namespace polynav::experiment {
 namespace {
@@ -58,14 +59,6 @@ std::vector<ConfigKey> configs_of(const std::vector<Row>& rows) {
 double mean_of(const std::vector<double>& v) {
   return v.empty() ? NAN : std::accumulate(v.begin(), v.end(), 0.0) / double(v.size());
 }
-// The q-quantile by the nearest-rank method (sorts v).
-double quantile(std::vector<double>& v, double q) {
-  if (v.empty()) return NAN;
-  std::sort(v.begin(), v.end());
-  const std::size_t rank = std::size_t(std::ceil(q * double(v.size())));
-  return v[std::min(v.size() - 1, rank == 0 ? 0 : rank - 1)];
-}
-
 std::string fixed(double v, int decimals) {
   if (std::isnan(v)) return "-";
   std::ostringstream out;
@@ -312,7 +305,8 @@ void write_summary(std::ostream& out, const std::vector<Row>& rows,
     double build_mean = 0.0;
     for (const auto& [scene, ms] : build) build_mean += ms / double(build.size());
     std::vector<double> sorted = ratios;
-    const double p95 = quantile(sorted, 0.95);
+    std::sort(sorted.begin(), sorted.end());
+    const double p95 = sorted.empty() ? NAN : detail::nearest_rank(sorted, 0.95);
     const double worst = sorted.empty() ? NAN : sorted.back();
     out << pad(config_label(k), label_width) << right(std::to_string(runs), 7)
         << right(fixed(runs ? 100.0 * double(found) / double(runs) : NAN, 1) + "%", 8)
