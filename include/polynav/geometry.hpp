@@ -78,10 +78,14 @@ inline Box bounding_box(const Ring& ring) {
   return b;
 }
 
-/// Twice the signed area of a ring (positive when counter-clockwise). Approximate.
+/// Twice the signed area of a ring (positive when counter-clockwise). Approximate: for sizes
+/// and ordering, never for a decision (exact::ring_orientation decides orientation). Taken
+/// relative to the first vertex, so that rings far from the origin keep their precision.
 inline double signed_area2(const Ring& ring) {
   double s = 0.0;
-  for (std::size_t i = 0, n = ring.size(); i < n; ++i) s += cross(ring[i], ring[(i + 1) % n]);
+  if (ring.empty()) return s;
+  const Point o = ring.front();
+  for (std::size_t i = 1, n = ring.size(); i + 1 < n; ++i) s += cross(ring[i] - o, ring[i + 1] - o);
   return s;
 }
 

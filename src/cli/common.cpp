@@ -1,11 +1,15 @@
 #include "common.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cctype>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <filesystem>
 #include <iostream>
 #include <string>
 
@@ -17,7 +21,8 @@ const char* const exit_codes_help =
     "Exit codes:\n"
     "  0  success (the scene is valid; a path was found)\n"
     "  1  no path between start and goal, or only a partial one\n"
-    "  2  bad input or usage: a broken scene, a missing file, an unknown option\n"
+    "  2  bad input or usage: a broken scene, a missing file, an unknown option, an\n"
+    "     invalid query, an output that cannot be written\n"
     "  3  internal error (a bug: please report it with the input that caused it)";
 
 const char* const global_options_help =
@@ -53,7 +58,14 @@ Scene load_scene_with_options(const std::filesystem::path& path, const SceneOpti
     throw InputError(InputLocation{path.string(), 0, 0, {}}, "is a directory, not a scene file");
   }
   Scene scene = load_scene(path, options.load);
-  if (options.radius) scene.agent.radius = *options.radius;
+  if (options.radius) {
+    if (*options.radius > ScaleLimits::max_coordinate) {
+      throw InputError({"", 0, 0, "--radius"},
+                       "the radius " + format_number(*options.radius) +
+                           " is beyond the largest magnitude polynav plans in (2^50)");
+    }
+    scene.agent.radius = *options.radius;
+  }
   // Map options on other scenes change nothing; say so rather than let them pass unnoticed.
   if (options.load.simplify > 0 && !scene.vectorisation) {
     std::cerr << "note: --map-simplify applies to raster maps (ROS, MovingAI); " << path.string()
@@ -195,6 +207,30 @@ void print_error(std::string_view message) {
   std::string line(message);
   std::replace(line.begin(), line.end(), '\n', ' ');
   std::cerr << "error: " << line << '\n';
+}
+
+void check_output_path(const std::string& path, const char* option) {
+  if (path.empty() || path == "-") return;
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::file_status st = fs::status(path, ec);
+  if (fs::is_directory(st))
+    throw InputError({path, 0, 0, option}, "cannot write: it is a directory");
+  if (fs::exists(st)) {
+    if (::access(path.c_str(), W_OK) != 0)
+      throw InputError({path, 0, 0, option}, std::string("cannot write: ") + std::strerror(errno));
+    return;
+  }
+  const fs::path parent =
+      fs::path(path).parent_path().empty() ? fs::path(".") : fs::path(path).parent_path();
+  if (!fs::is_directory(parent, ec)) {
+    throw InputError({path, 0, 0, option},
+                     "cannot write: the folder " + parent.string() + " does not exist");
+  }
+  if (::access(parent.c_str(), W_OK) != 0) {
+    throw InputError({path, 0, 0, option},
+                     "cannot write in " + parent.string() + ": " + std::strerror(errno));
+  }
 }
 
 namespace {

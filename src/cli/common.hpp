@@ -75,6 +75,11 @@ std::string format_point(Point p);
 // Prints "error: <message>" as one line on stderr.
 void print_error(std::string_view message);
 
+/// Refuses, before any work is done, an output path that cannot be written: a directory, a
+/// folder that does not exist, no permission. "-" (standard output) passes. `option` names the
+/// command-line option in the message.
+void check_output_path(const std::string& path, const char* option);
+
 // The exit status a subcommand reports when it finishes (its CLI11 callback cannot return one).
 void set_exit_status(int status);
 int exit_status();

@@ -34,6 +34,7 @@ int run_convert(const ConvertArgs& args, const SceneOptions& options) {
                      "be '-' for standard output), found '" +
                          args.output + "'");
   }
+  check_output_path(args.output, "--output");
   const Scene scene = load_scene_with_options(args.input, options);
   const NativeExport exported = export_native_scene(scene);
   for (const std::string& note : exported.notes) std::cerr << "note: " << note << "\n";

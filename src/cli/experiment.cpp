@@ -72,6 +72,7 @@ class AtomicOutput {
  public:
   explicit AtomicOutput(const std::string& path, const char* option) : path_(path) {
     if (path.empty()) return;
+    check_output_path(path, option);
     temp_ = path + ".partial";
     // Registered before it exists, so that an interrupt right after the open still removes it.
     register_temp(temp_);

@@ -3,8 +3,12 @@
 // escapes as a crash.
 
 #include <CLI/CLI.hpp>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 #include <exception>
 #include <iostream>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -67,15 +71,14 @@ int run(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     const std::vector<CLI::App*> chosen = app.get_subcommands();
     const std::vector<std::string> left = app.remaining();
-    if (chosen.empty() && !left.empty()) {
-      // CLI11 would only say that a subcommand is required.
-      print_error((left.front().starts_with("-") ? "unknown option '" : "unknown subcommand '") +
-                  left.front() + "'");
-    } else {
-      print_error(e.what());
-    }
     const std::string where = chosen.empty() ? "polynav" : "polynav " + chosen.front()->get_name();
-    std::cerr << "Run '" << where << " --help' for usage.\n";
+    // CLI11 would only say that a subcommand is required.
+    const std::string what =
+        chosen.empty() && !left.empty()
+            ? (left.front().starts_with("-") ? "unknown option '" : "unknown subcommand '") +
+                  left.front() + "'"
+            : std::string(e.what());
+    print_error(what + " (run '" + where + " --help' for usage)");
     return exit_bad_input;
   }
   return exit_status();
@@ -83,11 +86,31 @@ int run(int argc, char** argv) {
 
 }  // namespace
 
+// Whatever was written to standard output must have arrived: a full disk or a closed pipe is
+// an error, never a silent exit 0.
+int checked_output(int status) {
+  std::cout.flush();
+  if (!std::cout || std::fflush(stdout) != 0 || std::ferror(stdout) != 0) {
+    const int error = errno;
+    polynav::cli::print_error(std::string("cannot write to standard output: ") +
+                              std::strerror(error));
+    return polynav::cli::exit_bad_input;
+  }
+  return status;
+}
+
 int main(int argc, char** argv) {
   try {
-    return run(argc, argv);
+    return checked_output(run(argc, argv));
   } catch (const polynav::InputError& e) {
     polynav::cli::print_error(e.what());
+    return polynav::cli::exit_bad_input;
+  } catch (const std::bad_alloc&) {
+    // A request larger than the machine (a grid or tree sized by options): the budgets that
+    // are checked before allocating name their option; this is what remains.
+    polynav::cli::print_error(
+        "out of memory: the scene or the options ask for more than this machine has (lower "
+        "grid.max_cells, quadtree.max_leaves or the resolution, or raise them less)");
     return polynav::cli::exit_bad_input;
   } catch (const std::exception& e) {
     polynav::cli::print_error(std::string("internal: ") + e.what());

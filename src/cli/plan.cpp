@@ -106,6 +106,7 @@ int run_plan(const PlanArgs& args, const SceneOptions& options) {
     throw InputError({"", 0, 0, "--format"},
                      "--json is --format json; it cannot go with --format " + args.format);
   const std::string format = args.json ? "json" : args.format;
+  check_output_path(args.svg, "--svg");
   const Scene scene = load_scene_with_options(args.scene, options);
   std::vector<Query> queries;
   std::vector<Point> goal_set;  // the command line's goals beyond the first
@@ -149,6 +150,12 @@ int run_plan(const PlanArgs& args, const SceneOptions& options) {
       results.push_back(planner.plan(q.start, q.goal));
     } else {
       results.push_back(planner.plan(q.start, goal_set));
+    }
+    if (results.back().status == search::SearchStatus::invalid_query) {
+      // The reason goes to stderr too, located at the query when the scene file gave it.
+      const std::string name = q.name.empty() ? std::string("query") : "query '" + q.name + "'";
+      const std::string where = q.where.file.empty() ? "" : q.where.to_string() + ": ";
+      print_error(where + name + ": " + results.back().message);
     }
     if (format == "json") {
       std::cout << plan_result_json(results.back(), q.name) << "\n";

@@ -27,6 +27,7 @@ struct ReachArgs {
 };
 
 int run_reach(const ReachArgs& args, const SceneOptions& options) {
+  check_output_path(args.svg, "--svg");
   const Scene scene = load_scene_with_options(args.scene, options);
   const Point from = parse_point(args.from, "--from");
   const PlanOptions plan = plan_options(args.method, options);
@@ -46,7 +47,7 @@ int run_reach(const ReachArgs& args, const SceneOptions& options) {
     j["nodes"] = nlohmann::ordered_json::array();
     for (const ReachedPlace& p : reach.places)
       j["nodes"].push_back({{"node", p.node}, {"at", {p.at.x, p.at.y}}, {"cost", p.cost}});
-    std::cout << j.dump() << "\n";
+    std::cout << j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   } else {
     std::cout << "reach " << format_point(from) << " within cost " << format_number(args.cost)
               << " (" << planner.discretisation().method()

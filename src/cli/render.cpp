@@ -25,6 +25,7 @@ struct RenderArgs {
 };
 
 int run_render(const RenderArgs& args, const SceneOptions& options) {
+  check_output_path(args.output, "--output");
   const LoadedScene loaded(args.scene, options);
   SvgCanvas canvas =
       make_scene_canvas(loaded.scene, loaded.space, {.width = args.width, .bare = args.bare});

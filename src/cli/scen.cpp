@@ -54,6 +54,7 @@ int run_scen(const ScenArgs& args, const SceneOptions& options) {
 
   std::ofstream csv;
   if (!args.csv.empty()) {
+    check_output_path(args.csv, "--csv");
     csv.open(args.csv, std::ios::trunc);
     if (!csv)
       throw InputError({args.csv, 0, 0, {}}, std::string("cannot write: ") + std::strerror(errno));
@@ -112,7 +113,11 @@ int run_scen(const ScenArgs& args, const SceneOptions& options) {
   std::cout << "search     mean " << format_number(mean(search_us), 4) << " us, p95 "
             << format_number(p95, 4) << " us; build " << format_number(planner.build_ms(), 4)
             << " ms\n";
-  if (!args.csv.empty()) std::cout << "wrote " << args.csv << "\n";
+  if (!args.csv.empty()) {
+    csv.close();
+    if (!csv) throw InputError({args.csv, 0, 0, "--csv"}, "cannot write: the write failed");
+    std::cout << "wrote " << args.csv << "\n";
+  }
   if (internal_errors > 0) return exit_internal;
   return found == queries.size() && mismatches == 0 ? exit_ok : exit_no_path;
 }

@@ -332,7 +332,8 @@ int run_validate(const ValidateArgs& args, const SceneOptions& options) {
   const LoadedScene loaded(args.scene, options);
   const Summary summary = summarise(loaded);
   if (args.as_json) {
-    std::cout << to_json(summary).dump() << '\n';
+    std::cout << to_json(summary).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)
+              << '\n';
   } else {
     print_text(summary, std::cout);
   }

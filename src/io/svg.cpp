@@ -9,9 +9,11 @@
 #include <fstream>
 #include <map>
 #include <numbers>
+
 #include <ostream>
 #include <stdexcept>
 #include <utility>
+#include "polynav/error.hpp"
 
 #include "polynav/scene/scene.hpp"
 #include "polynav/space/free_space.hpp"
@@ -417,12 +419,14 @@ void SvgCanvas::write(std::ostream& out) const {
 
 void SvgCanvas::save(const std::filesystem::path& path) const {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out) {
-    throw std::runtime_error("cannot write " + path.string() + ": " + std::strerror(errno));
-  }
+  if (!out)
+    throw InputError({path.string(), 0, 0, ""},
+                     std::string("cannot write: ") + std::strerror(errno));
   out << str();
   out.close();
-  if (!out) throw std::runtime_error("cannot write " + path.string() + ": write failed");
+  if (!out)
+    throw InputError({path.string(), 0, 0, ""},
+                     std::string("cannot write: ") + std::strerror(errno));
 }
 
 // ---------------------------------------------------------------------------------------------

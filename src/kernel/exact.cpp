@@ -1,8 +1,10 @@
 #include "polynav/kernel/exact.hpp"
 
 #include <CGAL/Exact_predicates_inexact_constructions_kernel.h>
+#include <CGAL/Exact_rational.h>
 
 #include <algorithm>
+#include <cmath>
 
 namespace polynav::exact {
 namespace {
@@ -37,6 +39,32 @@ bool meets_open_box(Point a, Point b, const Box& box) {
     right = right || o < 0;
   }
   return left && right;
+}
+
+int ring_orientation(const Ring& ring) {
+  const std::size_t n = ring.size();
+  double sum = 0.0, magnitude = 0.0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const Point u = ring[i], v = ring[(i + 1) % n];
+    const double left = u.x * v.y, right = v.x * u.y;
+    sum += left - right;
+    magnitude += std::abs(left) + std::abs(right);
+  }
+  // 2n roundings in the products and the sum, each of relative size 2^-53 at most: the error
+  // is below gamma_(2n+1) * magnitude (Higham, eq. 4.4); the factor 2 covers gamma's
+  // denominator for any ring that fits in memory. Tiny or huge magnitudes go to exact.
+  if (magnitude > 1e-250 && magnitude < 1e300) {
+    const double bound = 2.0 * double(2 * n + 1) * 0x1p-53 * magnitude;
+    if (sum > bound) return 1;
+    if (-sum > bound) return -1;
+  }
+  CGAL::Exact_rational exact(0);
+  for (std::size_t i = 0; i < n; ++i) {
+    const Point u = ring[i], v = ring[(i + 1) % n];
+    exact += CGAL::Exact_rational(u.x) * CGAL::Exact_rational(v.y) -
+             CGAL::Exact_rational(v.x) * CGAL::Exact_rational(u.y);
+  }
+  return CGAL::sign(exact);
 }
 
 Side side_of_ring(const Ring& ring, Point p) {

@@ -39,7 +39,9 @@ std::string plan_result_json(const PlanResult& r, std::string_view query_name) {
                 {"search_ms", r.stats.search_ms}, {"smooth_ms", r.stats.smooth_ms}};
   if (!r.message.empty()) j["message"] = r.message;
   if (!query_name.empty()) j["query"] = std::string(query_name);
-  return j.dump();
+  // Names that did not come through a reader's UTF-8 check (a scene named after its file) have
+  // invalid bytes replaced rather than the output cut short.
+  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 std::string registry_json(int indent) {
@@ -70,7 +72,7 @@ std::string registry_json(int indent) {
   j["smoothers"] = rows(smoother_registry());
   j["search"] = options_json(search_option_specs());
   j["space"] = options_json(space_option_specs());
-  return j.dump(indent);
+  return j.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 }  // namespace polynav

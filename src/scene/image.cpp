@@ -8,6 +8,9 @@
 
 #include "image.hpp"
 
+#include "polynav/error.hpp"
+#include "readers.hpp"
+
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -251,23 +254,12 @@ Image decode_image(std::string_view bytes, long long max_pixels) {
 }
 
 Image read_image(const std::filesystem::path& path, std::size_t max_bytes, long long max_pixels) {
-  std::error_code ec;
-  if (!std::filesystem::exists(path, ec)) throw ImageError("no such file");
-  if (std::filesystem::is_directory(path, ec)) throw ImageError("it is a directory, not a file");
-  if (std::filesystem::is_regular_file(path, ec) &&
-      std::filesystem::file_size(path, ec) > max_bytes)
-    throw ImageError("the file is larger than " + std::to_string(max_bytes >> 20) + " MiB");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw ImageError(std::string("cannot open it: ") + std::strerror(errno));
   std::string bytes;
-  char block[1 << 16];
-  while (in && bytes.size() <= max_bytes) {
-    in.read(block, sizeof block);
-    bytes.append(block, static_cast<std::size_t>(in.gcount()));
+  try {
+    bytes = reader_text::read_file(path, max_bytes);
+  } catch (const InputError& e) {
+    throw ImageError(e.message());
   }
-  if (in.bad()) throw ImageError(std::string("cannot read it: ") + std::strerror(errno));
-  if (bytes.size() > max_bytes)
-    throw ImageError("the file is larger than " + std::to_string(max_bytes >> 20) + " MiB");
   return decode_image(bytes, max_pixels);
 }
 

@@ -29,29 +29,7 @@ namespace fs = std::filesystem;
 
 // The whole file, refusing anything larger than `limit` bytes before reading it.
 std::string read_text(const fs::path& path, std::size_t limit) {
-  std::error_code ec;
-  const fs::file_status st = fs::status(path, ec);
-  if (ec || !fs::exists(st)) {
-    fail(path, "cannot open the scene file: " +
-                   (ec ? ec.message() : std::string("no such file or directory")));
-  }
-  if (fs::is_directory(st)) fail(path, "cannot read the scene: it is a directory, not a file");
-
-  std::ifstream in(path, std::ios::binary);
-  if (!in) fail(path, "cannot open the scene file: " + std::string(std::strerror(errno)));
-  // Read at most one byte past the limit: the size of pipes and devices is not known up front.
-  std::string text;
-  char buffer[1 << 16];
-  while (in && text.size() <= limit) {
-    in.read(buffer, sizeof buffer);
-    text.append(buffer, static_cast<std::size_t>(in.gcount()));
-  }
-  if (in.bad()) fail(path, "cannot read the scene file: " + std::string(std::strerror(errno)));
-  if (text.size() > limit) {
-    fail(path, "the file is larger than " + std::to_string(limit >> 20) +
-                   " MiB, the most this format allows");
-  }
-  return text;
+  return reader_text::read_file(path, limit);
 }
 
 // ROS map_server maps are YAML too. Map files are written in block style, one key per line; a
@@ -162,6 +140,7 @@ Scene load_scene(const fs::path& path, const LoadOptions& options) {
   }
   Scene scene = reader->read(path, options);
   scene.source = path;
+  check_scale(scene);
   return scene;
 }
 

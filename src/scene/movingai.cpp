@@ -30,13 +30,21 @@ std::string read_file(const std::filesystem::path& path, std::size_t max_bytes) 
     return InputError({path.string(), 0, 0, {}}, what + ": " + std::strerror(errno));
   };
   std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) {
-    throw InputError({path.string(), 0, 0, {}}, "this is a directory, not a file");
+  const std::filesystem::file_status st = std::filesystem::status(path, ec);
+  if (st.type() == std::filesystem::file_type::not_found)
+    throw InputError({path.string(), 0, 0, {}}, "no such file");
+  if (!std::filesystem::exists(st))
+    throw InputError({path.string(), 0, 0, {}}, "cannot open it: " + ec.message());
+  if (std::filesystem::is_directory(st)) {
+    throw InputError({path.string(), 0, 0, {}}, "it is a directory, not a file");
   }
-  if (std::filesystem::is_regular_file(path, ec) &&
-      std::filesystem::file_size(path, ec) > max_bytes) {
-    throw too_large();
+  // A FIFO or a device could block the open or the read forever, or never end.
+  if (!std::filesystem::is_regular_file(st)) {
+    throw InputError({path.string(), 0, 0, {}},
+                     "it is not a regular file (a pipe, socket or device); polynav reads "
+                     "scenes, maps and scenarios from files");
   }
+  if (std::filesystem::file_size(path, ec) > max_bytes) throw too_large();
   std::ifstream in(path, std::ios::binary);
   if (!in) throw cannot("cannot open the file");
   // Reads in blocks up to one past the limit: pipes and devices have no size up front.

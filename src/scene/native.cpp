@@ -253,6 +253,7 @@ Scene NativeReader::read() {
   }
 
   scene.bounds = detail::checked_ring(bounds);
+  scene.bounds_where = bounds.where;
   for (RawObstacle& o : obstacles) {
     Obstacle obstacle;
     obstacle.where = std::move(o.where);

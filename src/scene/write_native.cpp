@@ -101,10 +101,12 @@ void split_loops(const Ring& ring, std::vector<Ring>& loops) {
 std::vector<Obstacle> obstacles_around(const Scene& scene, const std::string& source) {
   std::vector<Ring> loops;
   for (const Ring& r : scene.free_boundary) split_loops(r, loops);
-  std::vector<double> area;
+  std::vector<double> area;  // sizes, for ordering
+  std::vector<int> turn;     // exact orientations, for decisions
   for (const Ring& l : loops) {
     area.push_back(signed_area2(l));
-    if (area.back() == 0.0) {
+    turn.push_back(exact::ring_orientation(l));
+    if (turn.back() == 0) {
       throw InputError({source, 0, 0, ""},
                        "the free space has a boundary of zero area near " + point(l.front()) +
                            " (a wall of zero width), which native obstacles cannot represent");
@@ -135,13 +137,13 @@ std::vector<Obstacle> obstacles_around(const Scene& scene, const std::string& so
                      {box.min.x - margin, box.max.y + margin}};
   std::vector<std::size_t> shape_of(loops.size(), 0);
   for (std::size_t i = 0; i < loops.size(); ++i) {
-    if (area[i] < 0) {  // clockwise: an island of blocked space
+    if (turn[i] < 0) {  // clockwise: an island of blocked space
       shape_of[i] = shapes.size();
       shapes.push_back({Ring(loops[i].rbegin(), loops[i].rend()), {}});
     }
   }
   for (std::size_t i = 0; i < loops.size(); ++i) {
-    if (area[i] > 0) {
+    if (turn[i] > 0) {
       const std::size_t owner = parent[i] < 0 ? 0 : shape_of[std::size_t(parent[i])];
       shapes[owner].holes.push_back(loops[i]);
     }

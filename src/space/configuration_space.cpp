@@ -9,6 +9,8 @@
 #include <cmath>
 #include <numbers>
 
+#include "polynav/kernel/exact.hpp"
+
 namespace polynav::detail {
 namespace {
 
@@ -21,8 +23,9 @@ using CgalPolygonSet = CGAL::Polygon_set_2<Kernel>;
 CgalPolygon to_cgal(const Ring& ring, CGAL::Orientation orientation) {
   CgalPolygon polygon;
   // Rings are validated simple with non-zero area at load, so the sign of the area decides the
-  // orientation (CGAL's own orientation() asserts simplicity instead).
-  const bool counter_clockwise = signed_area2(ring) > 0.0;
+  // orientation (CGAL's own orientation() asserts simplicity instead). A ring handed to CGAL the
+  // wrong way round breaks its sweep, so the sign is exact.
+  const bool counter_clockwise = exact::ring_orientation(ring) > 0;
   if (counter_clockwise == (orientation == CGAL::COUNTERCLOCKWISE)) {
     for (const Point& p : ring) polygon.push_back(CgalPoint(p.x, p.y));
   } else {

@@ -223,7 +223,7 @@ void FreeSpace::Impl::label_components_by_nesting() {
   // clockwise) starts a component, and each hole belongs to the smallest outer ring around it.
   std::vector<std::uint32_t> outers;
   for (std::uint32_t r = 0; r < rings.size(); ++r) {
-    rings[r].outer = signed_area2(rings[r].points) > 0.0;
+    rings[r].outer = exact::ring_orientation(rings[r].points) > 0;
     if (rings[r].outer) outers.push_back(r);
   }
   std::sort(outers.begin(), outers.end(),
@@ -261,6 +261,9 @@ void FreeSpace::Impl::label_components_by_nesting() {
 }
 
 FreeSpace::FreeSpace(const Scene& scene, FreeSpaceOptions options) : impl_(new Impl) {
+  // Again here, not only at load: scenes built in code and radii given on the command line
+  // reach FreeSpace without passing load_scene.
+  check_scale(scene);
   Impl& s = *impl_;
   s.agent = scene.agent;
   s.regions = scene.regions;

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -222,8 +223,9 @@ class Cli : public ::testing::Test {
   }
 
   // Runs the tool with `args`, capturing its output through files (no pipes to drain).
-  RunResult run(const std::vector<std::string>& args) const {
-    const std::string out_path = (dir_ / "stdout.txt").string();
+  // stdout_to: where standard output goes instead of a file read back (e.g. /dev/full).
+  RunResult run(const std::vector<std::string>& args, const std::string& stdout_to = {}) const {
+    const std::string out_path = stdout_to.empty() ? (dir_ / "stdout.txt").string() : stdout_to;
     const std::string err_path = (dir_ / "stderr.txt").string();
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
@@ -252,7 +254,7 @@ class Cli : public ::testing::Test {
     } else {
       ADD_FAILURE() << "polynav did not exit normally (signal " << WTERMSIG(status) << ")";
     }
-    r.out = read_file(out_path);
+    if (stdout_to.empty()) r.out = read_file(out_path);
     r.err = read_file(err_path);
     return r;
   }
@@ -262,10 +264,10 @@ class Cli : public ::testing::Test {
     EXPECT_EQ(line_count(r.err), 1u) << r.err;
     EXPECT_EQ(r.err.rfind("error: ", 0), 0u) << r.err;
   }
-  // Usage errors may add a hint after the error line.
+  // Usage errors too are one line (a command-line syntax error ends with where to find help).
   static void expect_usage_error(const RunResult& r) {
     EXPECT_EQ(r.exit_code, 2) << r.err;
-    EXPECT_EQ(r.err.rfind("error: ", 0), 0u) << r.err;
+    expect_one_error_line(r);
   }
 
   fs::path dir_;
@@ -493,6 +495,8 @@ TEST_F(Cli, UsageErrors) {
   expect_usage_error(run({"validate", scene.string(), "--no-such-option"}));
   expect_usage_error(run({"--no-such-option", "validate", scene.string()}));
   expect_usage_error(run({"no-such-command", scene.string()}));
+  EXPECT_TRUE(contains(run({"validate", scene.string(), "--no-such-option"}).err,
+                       "(run 'polynav validate --help' for usage)"));
   expect_usage_error(run({"validate"}));
   expect_usage_error(run({"validate", scene.string(), "extra-argument"}));
   expect_usage_error(run({"render", scene.string()}));  // -o is required
@@ -592,6 +596,127 @@ TEST_F(Cli, RenderToStandardOutputAndBare) {
   EXPECT_EQ(missing_groups(check, {"title", "legend"}),
             (std::vector<std::string>{"title", "legend"}));
   EXPECT_EQ(missing_groups(check, {"obstacles", "queries"}), std::vector<std::string>{});
+}
+
+// --- hostile input and output ------------------------------------------------------------------
+
+TEST_F(Cli, OutputsThatCannotBeWrittenAreRefusedBeforeAnyWork) {
+  const fs::path scene = write("corridor.yaml",
+                               "version: 1\n"
+                               "bounds: [[0, 0], [20, 0], [20, 10], [0, 10]]\n"
+                               "queries: [{start: [2, 2], goal: [18, 2]}]\n");
+  fs::create_directory(dir_ / "a-folder.svg");
+  fs::create_directory(dir_ / "a-folder.yaml");
+  const std::string folder = (dir_ / "a-folder.svg").string();
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"plan", scene.string(), "--svg", folder},
+        {"render", scene.string(), "-o", folder},
+        {"convert", scene.string(), "-o", (dir_ / "a-folder.yaml").string()},
+        {"reach", scene.string(), "--from", "2,2", "--cost", "3", "--svg", folder},
+        {"experiment", scene.string(), "--out", folder, "--no-progress"}}) {
+    SCOPED_TRACE(args.front());
+    const RunResult r = run(args);
+    EXPECT_EQ(r.exit_code, 2);
+    expect_one_error_line(r);
+    EXPECT_TRUE(contains(r.err, "a-folder.")) << r.err;
+    EXPECT_TRUE(contains(r.err, "directory")) << r.err;
+    EXPECT_EQ(r.out, "") << "planned before refusing the output";
+  }
+}
+
+TEST_F(Cli, AFullDiskIsAnErrorNotSuccess) {
+  if (!fs::exists("/dev/full")) GTEST_SKIP() << "no /dev/full here";
+  const fs::path scene = write("corridor.yaml",
+                               "version: 1\n"
+                               "bounds: [[0, 0], [20, 0], [20, 10], [0, 10]]\n"
+                               "queries: [{start: [2, 2], goal: [18, 2]}]\n");
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"plan", scene.string(), "--json"},
+        {"validate", scene.string()},
+        {"render", scene.string(), "-o", "-"},
+        {"methods", "--json"}}) {
+    SCOPED_TRACE(args.front());
+    const RunResult r = run(args, "/dev/full");
+    EXPECT_EQ(r.exit_code, 2);
+    expect_one_error_line(r);
+    EXPECT_TRUE(contains(r.err, "cannot write to standard output")) << r.err;
+  }
+}
+
+TEST_F(Cli, APipeOrDeviceIsRefusedWithoutWaitingOnIt) {
+  const fs::path fifo = dir_ / "scene.yaml";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  // Nobody writes to the FIFO: opening it to read would block forever.
+  const RunResult r = run({"validate", fifo.string()});
+  EXPECT_EQ(r.exit_code, 2);
+  expect_one_error_line(r);
+  EXPECT_TRUE(contains(r.err, "not a regular file")) << r.err;
+  for (const char* device : {"/dev/zero", "/dev/null"}) {
+    const fs::path link = dir_ / (std::string(device).substr(5) + ".map");
+    fs::create_symlink(device, link);
+    const RunResult d = run({"validate", link.string()});
+    EXPECT_EQ(d.exit_code, 2) << device;
+    expect_one_error_line(d);
+  }
+}
+
+TEST_F(Cli, NamesMustBeUtf8AndSayWhereTheyAreNot) {
+  const fs::path scene = write("names.yaml",
+                               "version: 1\n"
+                               "bounds: [[0, 0], [20, 0], [20, 10], [0, 10]]\n"
+                               "queries: [{name: \"caf\xE9\", start: [2, 2], goal: [18, 2]}]\n");
+  const RunResult r = run({"plan", scene.string(), "--json"});
+  EXPECT_EQ(r.exit_code, 2);
+  expect_one_error_line(r);
+  EXPECT_TRUE(contains(r.err, "names.yaml:3:")) << r.err;
+  EXPECT_TRUE(contains(r.err, "not valid UTF-8: byte 0xE9")) << r.err;
+  const fs::path good = write("good-names.yaml",
+                              "version: 1\n"
+                              "bounds: [[0, 0], [20, 0], [20, 10], [0, 10]]\n"
+                              "queries: [{name: \"caf\xC3\xA9\", start: [2, 2], goal: [18, 2]}]\n");
+  const RunResult ok = run({"plan", good.string(), "--json"});
+  EXPECT_EQ(ok.exit_code, 0) << ok.err;
+  EXPECT_EQ(json::parse(ok.out).at("query"), "caf\xC3\xA9");
+}
+
+TEST_F(Cli, HugeAndFarCoordinatesAreRefusedWithTheirPlace) {
+  const fs::path huge = write("huge.yaml",
+                              "version: 1\n"
+                              "bounds: [[0, 0], [10, 0], [10, 10], [0, 10]]\n"
+                              "obstacles:\n"
+                              "  - [[2, 2], [0.7e308, 2], [3, 3]]\n");
+  RunResult r = run({"validate", huge.string()});
+  EXPECT_EQ(r.exit_code, 2);
+  expect_one_error_line(r);
+  EXPECT_TRUE(contains(r.err, "huge.yaml:4:")) << r.err;
+  const fs::path far_scene = write("far.yaml",
+                                   "version: 1\n"
+                                   "bounds: [[10000000000000, 10000000000000], [10000000000010, "
+                                   "10000000000000], [10000000000010, 10000000000010], "
+                                   "[10000000000000, 10000000000010]]\n"
+                                   "queries: [{start: [10000000000001, 10000000000001], goal: "
+                                   "[10000000000009, 10000000000009]}]\n");
+  r = run({"plan", far_scene.string(), "--method", "visgraph"});
+  EXPECT_EQ(r.exit_code, 2);
+  expect_one_error_line(r);
+  EXPECT_TRUE(contains(r.err, "translate it nearer the origin")) << r.err;
+  r = run({"plan", far_scene.string(), "--radius", "1e300"});
+  EXPECT_EQ(r.exit_code, 2);
+  expect_one_error_line(r);
+}
+
+TEST_F(Cli, AnInvalidQueryExitsTwoAndSaysWhyOnStderr) {
+  const fs::path scene = write("walls.yaml",
+                               "version: 1\n"
+                               "bounds: [[0, 0], [20, 0], [20, 10], [0, 10]]\n"
+                               "obstacles: [[[8, 0], [12, 0], [12, 7], [8, 7]]]\n"
+                               "queries: [{name: inside, start: [10, 3], goal: [18, 2]}]\n");
+  const RunResult r = run({"plan", scene.string()});
+  EXPECT_EQ(r.exit_code, 2);
+  expect_one_error_line(r);
+  EXPECT_TRUE(contains(r.err, "walls.yaml:4:")) << r.err;
+  EXPECT_TRUE(contains(r.err, "query 'inside'")) << r.err;
+  EXPECT_TRUE(contains(r.err, "inside obstacles[0]")) << r.err;
 }
 
 TEST_F(Cli, RenderToAnUnwritablePlace) {

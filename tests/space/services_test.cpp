@@ -165,5 +165,39 @@ TEST(Corners, AreTheBoundaryPointsWithAFreeSectorWiderThanHalfATurn) {
   for (const Corner& c : space.corners()) EXPECT_FALSE((c.at == Point{8, 8}));
 }
 
+TEST(RingOrientation, IsExactFarFromTheOriginAndAtTheEdgeOfDegeneracy) {
+  // Unit-sized rings of random shape moved up to 1e15 away: the orientation is that of the
+  // untranslated ring, whose small integer coordinates make the double shoelace exact. A plain
+  // shoelace sum on the moved ring cancels to noise from about 1e8 on.
+  std::mt19937_64 random(7);
+  std::uniform_int_distribution<int> coordinate(-8, 8);
+  int decided = 0;
+  for (int trial = 0; trial < 2000; ++trial) {
+    Ring ring;
+    for (int k = 0; k < 3 + trial % 5; ++k)
+      ring.push_back({double(coordinate(random)), double(coordinate(random))});
+    double twice = 0.0;
+    for (std::size_t i = 0; i < ring.size(); ++i)
+      twice += cross(ring[i], ring[(i + 1) % ring.size()]);
+    const int expected = (twice > 0) - (twice < 0);
+    for (double offset : {0.0, 1e8, 3e11, 1e15}) {
+      Ring moved = ring;
+      // Integer coordinates up to 2^53 translate exactly.
+      for (Point& p : moved) p = {p.x + offset, p.y - offset};
+      EXPECT_EQ(exact::ring_orientation(moved), expected)
+          << "trial " << trial << " offset " << offset;
+    }
+    decided += expected != 0;
+  }
+  EXPECT_GT(decided, 1000);
+  // A sliver whose area is one unit in 2^104: collinear to double precision at the far end.
+  const double big = 0x1p52;
+  EXPECT_EQ(exact::ring_orientation({{0, 0}, {big, big + 1}, {big - 1, big - 1}}), -1);
+  EXPECT_EQ(exact::ring_orientation({{0, 0}, {big - 1, big - 1}, {big, big + 1}}), 1);
+  EXPECT_EQ(exact::ring_orientation({{0, 0}, {big, big}, {big - 1, big - 1}}), 0);
+  // Beyond the fast path's range: still exact.
+  EXPECT_EQ(exact::ring_orientation({{0, 0}, {1e300, 0}, {0, 1e300}}), 1);
+}
+
 }  // namespace
 }  // namespace polynav

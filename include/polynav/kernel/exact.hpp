@@ -68,6 +68,14 @@ bool segments_intersect(Point a, Point b, Point c, Point d);
 /// runs along a side or touches a corner does not meet the open box.
 bool meets_open_box(Point a, Point b, const Box& box);
 
+/// The sign of a ring's area: +1 counter-clockwise, -1 clockwise, 0 for a ring of zero area.
+/// Exact at every magnitude: the shoelace sum in doubles decides when its rounding-error bound
+/// (Higham, "Accuracy and Stability of Numerical Algorithms", 2002, section 4.2) proves the sign,
+/// else the sum is evaluated in exact rational arithmetic. A plain double sum of the products
+/// x_i * y_{i+1} cancels catastrophically far from the origin (at 1e8 it misjudges rings of
+/// unit size), which is why no orientation decision is made with geometry.hpp's signed_area2.
+int ring_orientation(const Ring& ring);
+
 enum class Side { outside, boundary, inside };
 
 /// Where p is relative to a ring (either orientation, possibly touching itself at vertices).

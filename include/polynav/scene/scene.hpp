@@ -120,6 +120,7 @@ struct Scene {
   std::string name;
   std::filesystem::path source;  ///< the file it was loaded from (empty when built in code)
   Ring bounds;                   ///< outer wall; free space is inside. Either orientation.
+  InputLocation bounds_where;    ///< where the bounds were written, when the source has them
   Agent agent;
   std::vector<Obstacle> obstacles;
   std::vector<Region> regions;
@@ -147,6 +148,33 @@ struct Scene {
   /// sentence each; `polynav validate` shows it and export_native_scene() notes it.
   std::vector<std::string> unused;
 };
+
+/// The numeric range polynav plans in. Predicates are exact at any magnitude, but the input is
+/// read into doubles: far from the origin the spacing of doubles grows until a scene's own
+/// features are rounded away (the same maze moved by 1e15 has walls that are multiples of 0.125
+/// thick), and products of coordinates near the top of the double range overflow. Scenes outside
+/// these limits are refused with a message naming the offending value, never planned approximately.
+struct ScaleLimits {
+  /// The largest magnitude of any coordinate, of the agent's radius, of a height and of a cell
+  /// size: 2^50, about 1.1e15 (squares and products of such values stay far from overflow).
+  static constexpr double max_coordinate = 0x1p50;
+  /// How finely doubles must resolve the scene: the spacing of doubles at the scene's largest
+  /// coordinate may be at most this fraction of its extent (the larger side of the bounds'
+  /// box). 2^-32 keeps lengths of translated copies within 1e-9 of each other; it lets a scene of
+  /// extent E lie up to about 2^20 E (1e6 E) from the origin: a 10 m room in UTM coordinates
+  /// (1e7) passes, the same room at 1e8 does not. [Units: fraction of the extent]
+  static constexpr double min_relative_precision = 0x1p-32;
+  /// The largest cost multiplier of a region (path costs then stay finite and exact to double
+  /// precision over any path within max_coordinate).
+  static constexpr double max_cost = 1e12;
+};
+
+/// Refuses a scene outside ScaleLimits: a coordinate, radius, height or cell size beyond
+/// max_coordinate, a scene too far from the origin for its size (the message suggests the
+/// translation that brings it near), or a region cost above max_cost. Throws InputError located
+/// at the obstacle, region or query concerned where known, else at the scene's source with the
+/// key (`bounds`, `agent.radius`, ...). load_scene() and FreeSpace both call it.
+void check_scale(const Scene& scene);
 
 /// How a raster map's unknown cells are read (ROS maps: pixels between the two thresholds).
 enum class UnknownCells : std::uint8_t { blocked, free };

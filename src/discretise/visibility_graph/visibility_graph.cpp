@@ -22,10 +22,12 @@ VisibilityGraph::VisibilityGraph(const FreeSpace& space, VisibilityGraphOptions 
 
   corners_ = space.corners();
   if (corners_.size() > options_.max_nodes)
-    throw InputError({"", 0, 0, "max_nodes"},
+    throw InputError({"", 0, 0, "visgraph.max_nodes"},
                      "the visibility graph would have " + std::to_string(corners_.size()) +
                          " nodes, more than the budget of " + std::to_string(options_.max_nodes) +
-                         " (raise it with --set visgraph.max_nodes=N, or use another method)");
+                         "; its build time grows with the square of the nodes: use --method "
+                         "navmesh (or grid, quadtree) for scenes this large, or raise the budget "
+                         "with --set visgraph.max_nodes=N");
   // Nodes of one component of free space get consecutive ids, so the pair loop below only
   // visits pairs that can possibly see each other.
   std::stable_sort(corners_.begin(), corners_.end(),
