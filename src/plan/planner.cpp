@@ -29,6 +29,7 @@ FreeSpaceOptions free_space_options(const Settings& settings) {
   FreeSpaceOptions options;
   options.inflation_tolerance = values.number("inflation_tolerance");
   options.open_gaps = values.text("gaps") == "open";
+  options.max_vertices = std::size_t(values.number("max_vertices"));
   return options;
 }
 

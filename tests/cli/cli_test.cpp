@@ -803,7 +803,7 @@ TEST_F(Cli, PlanRejectsBadOptions) {
   EXPECT_TRUE(contains(no_query.err, "over-the-wall")) << no_query.err;
   const RunResult huge = run({"plan", scene.string(), "--resolution", "0.0001"});
   EXPECT_EQ(huge.exit_code, 2);
-  EXPECT_TRUE(contains(huge.err, "--max-cells")) << huge.err;
+  EXPECT_TRUE(contains(huge.err, "grid.max_cells")) << huge.err;
 }
 
 TEST_F(Cli, SetIsTheSameAsTheOlderFlags) {

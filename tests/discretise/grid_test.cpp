@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
+
 #include <filesystem>
 #include <random>
 
@@ -204,7 +206,27 @@ TEST(OccupancyGrid, RefusesBadOptionsWithMessagesNamingTheOption) {
     OccupancyGrid grid(space, options);
     ADD_FAILURE() << "grid beyond the budget accepted";
   } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("--max-cells"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("grid.max_cells"), std::string::npos) << e.what();
+  }
+  // With the budget lifted, sides beyond int and grids beyond the machine's memory are refused
+  // before anything is allocated.
+  options.max_cells = std::numeric_limits<std::size_t>::max();
+  options.resolution = 1e-3;  // 1e10 x 1 cells
+  Scene strip;
+  strip.bounds = rect(0, 0, 1e7, 1e-3);
+  const FreeSpace strip_space(strip);
+  try {
+    OccupancyGrid grid(strip_space, options);
+    ADD_FAILURE() << "a side of 1e10 cells accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("along a side"), std::string::npos) << e.what();
+  }
+  options.resolution = 1e-5;  // 1e6 x 1e6 cells: 32 TB
+  try {
+    OccupancyGrid grid(space, options);
+    ADD_FAILURE() << "a grid beyond the machine's memory accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("this machine"), std::string::npos) << e.what();
   }
   options = {};
   options.connectivity = 6;

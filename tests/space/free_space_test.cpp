@@ -373,5 +373,29 @@ TEST(FreeSpace, AcceptedSegmentsAreFreeAllAlongOnRandomScenes) {
   }
 }
 
+TEST(FreeSpaceBudget, RefusesTooManyVerticesBeforeTheUnionAndCountsTheDisc) {
+  Scene scene;
+  scene.bounds = {{0, 0}, {100, 0}, {100, 100}, {0, 100}};
+  for (int i = 0; i < 50; ++i) {
+    const double x = 1 + 1.9 * i;
+    Obstacle o;
+    o.shape.outer = {{x, 10}, {x + 1, 10}, {x + 1, 11}, {x, 11}};
+    scene.obstacles.push_back(o);
+  }
+  FreeSpaceOptions options;
+  options.max_vertices = 4 + 50 * 4;  // exactly the point agent's vertices
+  EXPECT_NO_THROW(FreeSpace(scene, options));
+  scene.agent.radius = 0.2;  // now each part adds the inflated disc's sides
+  try {
+    FreeSpace space(scene, options);
+    ADD_FAILURE() << "over the budget, accepted";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.where().key_path, "space.max_vertices");
+    EXPECT_NE(std::string(e.what()).find("--set space.max_vertices"), std::string::npos);
+  }
+  options.max_vertices = 1'000'000;
+  EXPECT_NO_THROW(FreeSpace(scene, options));
+}
+
 }  // namespace
 }  // namespace polynav

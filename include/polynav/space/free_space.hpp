@@ -25,6 +25,13 @@ struct FreeSpaceOptions {
   /// width, so nothing can pass. The any-angle literature (Uras and Koenig 2015, Central64) opens
   /// them; every method, smoother and the reference then agree on it.
   bool open_gaps = false;
+  /// Budget on the vertices handed to the exact Boolean operations that build free space from
+  /// obstacles (the bounds and obstacles, plus one inflated disc's vertices per part when the
+  /// agent has a radius): their time grows faster than linearly, about 6 s at 50,000 vertices
+  /// and 37 s at 200,000 on one core (bench/README.md), so a larger scene is refused before the
+  /// work starts rather than left to run for minutes. Scenes whose free space is given (maps,
+  /// meshes) with a point agent do not use these operations. [Limit: >= 1]
+  std::size_t max_vertices = 150'000;
 };
 
 /// One ring of the free-space boundary, oriented so free space lies on its left: the outer ring

@@ -1,5 +1,7 @@
 #include "polynav/discretise/grid/occupancy_grid.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -10,6 +12,21 @@
 #include "polynav/space/free_space.hpp"
 
 namespace polynav {
+
+namespace {
+
+// Bytes a grid needs per cell, search included: the padded blocked mask and move mask (1 + 1),
+// a cost (8, with regions) and the query workspace's g-cost, parent and heap slot (8 + 4 + 4),
+// rounded up for the open list's share.
+constexpr double bytes_per_cell = 32.0;
+
+// Physical memory in bytes, or 0 when the system does not say.
+double physical_memory() {
+  const long pages = ::sysconf(_SC_PHYS_PAGES), page = ::sysconf(_SC_PAGE_SIZE);
+  return pages > 0 && page > 0 ? double(pages) * double(page) : 0.0;
+}
+
+}  // namespace
 namespace {
 
 // Move bits of a cell (see the mask in the constructor): 0 east, 1 north, 2 west, 3 south, then
@@ -163,7 +180,7 @@ OccupancyGrid::OccupancyGrid(const FreeSpace& space, GridOptions options)
   if (cell_ == 0.0)
     cell_ = space.native_cell_size().value_or(std::max(box.width(), box.height()) / 256.0);
   if (!(cell_ > 0.0) || !std::isfinite(cell_))
-    throw InputError({"", 0, 0, "resolution"},
+    throw InputError({"", 0, 0, "grid.resolution"},
                      "grid resolution must be a positive finite number, found " +
                          std::to_string(options_.resolution));
   diagonal_ = cell_ * std::sqrt(2.0);
@@ -175,8 +192,27 @@ OccupancyGrid::OccupancyGrid(const FreeSpace& space, GridOptions options)
     std::ostringstream message;
     message << "a grid of resolution " << cell_ << " would have " << cols << " x " << rows
             << " cells, more than the budget of " << options_.max_cells
-            << " (raise --resolution or --max-cells)";
-    throw InputError({"", 0, 0, "resolution"}, message.str());
+            << " (raise grid.resolution or grid.max_cells)";
+    throw InputError({"", 0, 0, "grid.resolution"}, message.str());
+  }
+  // With the budget lifted (grid.max_cells=0), sides still index cells with int, and the
+  // machine still has only so much memory: both are checked before anything is allocated.
+  if (cols > double(std::numeric_limits<int>::max() / 2) ||
+      rows > double(std::numeric_limits<int>::max() / 2)) {
+    std::ostringstream message;
+    message << "a grid of resolution " << cell_ << " would be " << cols << " x " << rows
+            << " cells, more than " << std::numeric_limits<int>::max() / 2
+            << " along a side (raise grid.resolution)";
+    throw InputError({"", 0, 0, "grid.resolution"}, message.str());
+  }
+  if (const double bytes = cols * rows * bytes_per_cell, memory = physical_memory();
+      memory > 0 && bytes > 0.75 * memory) {
+    std::ostringstream message;
+    message << "a grid of resolution " << cell_ << " would have " << cols << " x " << rows
+            << " cells, needing about " << std::llround(bytes / double(1 << 20))
+            << " MiB with its search arrays, more than three quarters of this machine's "
+            << std::llround(memory / double(1 << 20)) << " MiB (raise grid.resolution)";
+    throw InputError({"", 0, 0, "grid.resolution"}, message.str());
   }
   width_ = std::max(1, int(cols));
   height_ = std::max(1, int(rows));
