@@ -43,8 +43,11 @@ void append_one_line(std::string& out, std::string_view s, std::size_t limit) {
       out += "\\n";
     } else if (c == '\t') {
       out += "\\t";
-    } else if (static_cast<unsigned char>(c) < 0x20) {
-      out += '?';
+    } else if (static_cast<unsigned char>(c) < 0x20 || c == '\x7f') {
+      constexpr char hex[] = "0123456789abcdef";
+      out += "\\x";
+      out += hex[static_cast<unsigned char>(c) >> 4];
+      out += hex[c & 15];
     } else {
       out += c;
     }
@@ -565,9 +568,14 @@ Document parse_tree(std::string_view text, const std::string& source_name, std::
                      "syntax error: lists and maps are nested too deeply");
   } catch (const YAML::Exception& e) {
     const bool has_mark = !e.mark.is_null();
+    // yaml-cpp's message may end with the character it objects to (an unknown escape), which
+    // may be a line break or another control character.
+    std::string message = "syntax error: ";
+    append_one_line(message, e.msg, message.size() + 200);
+    if (has_mark) message += tab_hint(text, e.mark.line);
     throw InputError(
         {source_name, has_mark ? e.mark.line + 1 : 0, has_mark ? e.mark.column + 1 : 0, ""},
-        "syntax error: " + e.msg + (has_mark ? tab_hint(text, e.mark.line) : std::string()));
+        message);
   }
   return doc;
 }

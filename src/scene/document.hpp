@@ -65,7 +65,8 @@ Document parse_document(std::string_view text, const std::string& source_name,
 
 // Text helpers for messages.
 std::string lower(std::string_view s);
-// Appends `s` with newlines and tabs escaped, stopping when `out` reaches `limit` characters.
+// Appends `s` with newlines and tabs escaped (\n, \t) and other control characters as \xNN,
+// stopping when `out` reaches `limit` characters.
 void append_one_line(std::string& out, std::string_view s, std::size_t limit);
 // A value in compact flow notation, shortened with "..." when long.
 std::string describe(const Document& doc, NodeId id);

@@ -254,7 +254,9 @@ Scene parse_movingai_map(std::string_view text, const std::string& file_name) {
   for (int cy = 0; cy < *height; ++cy) {
     auto line = lines.next();
     if (!line) {
-      fail(file_name, lines.line_number() + 1, 0,
+      // Where the text ends: on the line after the last row when that row ends with a line
+      // break, else on the last row itself.
+      fail(file_name, lines.line_number() + (text.ends_with('\n') ? 1 : 0), 0,
            "the map ends after " + plural(cy, "row") + " but the header says height " +
                std::to_string(*height));
     }

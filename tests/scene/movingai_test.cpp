@@ -522,6 +522,8 @@ INSTANTIATE_TEST_SUITE_P(
     Corpus, BadMapInput,
     ::testing::Values(
         BadInput{"too_few_rows.map", "", 8, "ends after 3 rows but the header says height 4"},
+        BadInput{"too_few_rows_no_final_newline.map", "", 6,
+                 "ends after 2 rows but the header says height 4"},
         BadInput{"too_many_rows.map", "", 7, "more rows than the header's height 2: found '@@@@'"},
         BadInput{"short_row.map", "", 6, "row 2 of 3 (y = 1) has 3 characters"},
         BadInput{"long_row.map", "", 7, "row 3 of 3 (y = 2) has 5 characters"},
