@@ -88,6 +88,21 @@ TEST(ExactChecker, PointAgentRejectsPathsThroughBlockedParts) {
   EXPECT_EQ(failure_of(s, {{5, 3}, {5, 3}, {3, 5}}), Failure::gap) << "repeated waypoints are one";
 }
 
+TEST(ExactChecker, PointAgentAtAVertexOnAnEdgeAndAcrossOverlaps) {
+  // A triangle's apex touches the box's top side at (5, 4); C overlaps the box.
+  const Scene s = scene_of(
+      0.0, {{rect(3, 2, 7, 4), {}}, {{{5, 4}, {6, 6}, {4, 6}}, {}}, {rect(6, 3, 8, 5), {}}});
+  EXPECT_EQ(failure_of(s, {{2, 4}, {5.5, 4}}), Failure::gap) << "between apex and side";
+  EXPECT_EQ(failure_of(s, {{2, 4}, {5.5, 4}}, true), Failure::none);
+  EXPECT_EQ(failure_of(s, {{2, 4}, {5, 4}, {2, 5}}), Failure::none) << "up to the apex and back";
+  EXPECT_EQ(failure_of(s, {{2, 4}, {5, 4}, {5.5, 4.5}}), Failure::turn);
+  EXPECT_EQ(failure_of(s, {{4.5, 5}, {5, 4}, {5.5, 5}}), Failure::turn)
+      << "down one side of the triangle and up the other, between its apex and the box";
+  EXPECT_EQ(failure_of(s, {{5.5, 4}, {8.5, 4}}), Failure::enters_blocked)
+      << "along the box's side, inside C";
+  EXPECT_EQ(failure_of(s, {{6.5, 5}, {8, 5}}), Failure::none) << "along C's top";
+}
+
 TEST(ExactChecker, PointAgentInNonConvexBounds) {
   const Scene s = scene_of(0.0, {}, {{0, 0}, {10, 0}, {10, 5}, {5, 5}, {5, 10}, {0, 10}});
   EXPECT_EQ(failure_of(s, {{2, 8}, {8, 2}}), Failure::none) << "touching the reflex corner";
