@@ -179,14 +179,20 @@ const auto& find_row(const Table& table, std::string_view name, const char* what
 const std::vector<MethodEntry>& method_registry() {
   static const std::vector<MethodEntry> table = {
       {"grid",
-       "occupancy grid: square cells, 4- or 8-connected, no corner cutting; optimal for the "
+       "occupancy grid: square cells, 4-, 8- or 16-connected, no corner cutting; optimal for the "
        "grid's own metric",
        {number("resolution", "0",
                "cell side; 0 = the map's own cells (MovingAI: 1), else the longest side / 256",
                "scene units", 0.0),
-        integer("connectivity", "8", "4 (orthogonal moves) or 8 (plus diagonals)", 4, {"4", "8"}),
-        choice("heuristic", "auto", "auto = octile for 8-connected, manhattan for 4-connected",
-               {"auto", "manhattan", "octile", "chebyshev", "euclidean", "zero"}),
+        integer("connectivity", "8",
+                "4 (orthogonal moves), 8 (plus diagonals) or 16 (plus knight moves (1, 2), each "
+                "needing every cell its segment passes through free)",
+                4, {"4", "8", "16"}),
+        choice("heuristic", "auto",
+               "auto = octile for 8-connected, manhattan for 4-connected, sixteen (the open "
+               "16-connected grid distance) for 16-connected; octile and manhattan are refused "
+               "on 16-connected grids (they overestimate a knight move)",
+               {"auto", "manhattan", "octile", "chebyshev", "euclidean", "zero", "sixteen"}),
         integer("max_cells", "33554432", "memory budget: a larger grid is refused", 1),
         choice("align", "centre",
                "path vertices at cell centres, or at cell corners (the any-angle literature's "

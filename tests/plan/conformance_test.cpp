@@ -1,9 +1,12 @@
-// Every discretisation and smoother on every bundled scene, held to the same invariants: the
-// path joins the query's points, every segment is a valid motion (exact check), its cost is at
-// least the straight-line distance times the cheapest multiplier, smoothing never raises the
-// cost, and a method never finds a path where another proved there is none.
+// Every discretisation (and the grid's 16-connected variants) and smoother on every bundled
+// scene, held to the same invariants: the path joins the query's points, every segment is a valid
+// motion (exact check), its cost is at least the straight-line distance times the cheapest
+// multiplier, smoothing never raises the cost, and a method never finds a path where another proved
+// there is none.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <map>
 #include <utility>
@@ -63,6 +66,21 @@ TEST_P(Conformance, EveryMethodAndSmootherKeepsTheInvariants) {
       variants.push_back({"navmesh nodes=" + nodes, settings});
     }
   }
+  // The grid's own variants: 16-connected, centre- and corner-aligned.
+  for (const char* align : {"centre", "corner"}) {
+    Settings settings;
+    settings.set("grid.connectivity", 16);
+    settings.set("grid.align", align);
+    variants.push_back({std::string("grid connectivity=16 align=") + align, settings});
+  }
+  // Corner-aligned grids refuse terrain heights with a climb limit (an InputError naming
+  // grid.align): such variants are left out on those scenes.
+  const bool climb_limit = std::isfinite(scene.agent.max_climb) &&
+                           std::any_of(scene.regions.begin(), scene.regions.end(),
+                                       [](const Region& r) { return r.height.has_value(); });
+  std::erase_if(variants, [&](const auto& v) {
+    return climb_limit && v.first.find("align=corner") != std::string::npos;
+  });
   // found[query] per method, to compare methods.
   std::map<std::string, std::vector<search::SearchStatus>> status_by_method;
   for (const auto& [method, settings] : variants) {
