@@ -10,6 +10,7 @@
 #include "polynav/discretise/quadtree/quadtree.hpp"
 #include "polynav/discretise/visibility_graph/visibility_graph.hpp"
 #include "polynav/error.hpp"
+#include "polynav/plan/grid_methods.hpp"
 #include "polynav/smooth/funnel.hpp"
 #include "polynav/smooth/path_simplifier.hpp"
 #include "polynav/space/free_space.hpp"
@@ -77,6 +78,7 @@ std::unique_ptr<Method> build_grid(const FreeSpace& space, const OptionValues& o
   options.align = o.text("align") == "corner" ? GridAlign::corner : GridAlign::centre;
   const GridSearch search = parse_grid_search(o.text("search"));
   if (search == GridSearch::astar) return std::make_unique<MethodOf<OccupancyGrid>>(space, options);
+  if (search == GridSearch::theta) return std::make_unique<ThetaStarGrid>(space, options);
   return std::make_unique<MethodOf<JumpPointGrid>>(space, options, JumpOptions{search});
 }
 
@@ -204,8 +206,11 @@ const std::vector<MethodEntry>& method_registry() {
                "centre-aligned grids (refused otherwise); jps+: jps over jump distances "
                "precomputed per cell, faster queries on static maps for 16 bytes per cell. On "
                "grids with cells of different cost, unclimbable height steps or walls along cell "
-               "sides, jps and jps+ search with A* and say so in the result's message",
-               {"astar", "jps", "jps+"})},
+               "sides, jps and jps+ search with A* and say so in the result's message; theta: "
+               "Theta* (Daniel, Nash, Koenig and Felner), any-angle paths whose segments join "
+               "grid nodes in exact line of sight, never longer than A*'s on the same grid, "
+               "any connectivity and alignment (no corridor)",
+               {"astar", "jps", "jps+", "theta"})},
        build_grid},
       {"quadtree",
        "adaptive quadtree: free square leaves, large in open space and small near obstacles, "

@@ -1,6 +1,6 @@
-// Every discretisation (and the grid's 16-connected variants) and smoother on every bundled
-// scene, held to the same invariants: the path joins the query's points, every segment is a valid
-// motion (exact check), its cost is at least the straight-line distance times the cheapest
+// Every discretisation (and the grid's 16-connected and Theta* variants) and smoother on every
+// bundled scene, held to the same invariants: the path joins the query's points, every segment is a
+// valid motion (exact check), its cost is at least the straight-line distance times the cheapest
 // multiplier, smoothing never raises the cost, and a method never finds a path where another proved
 // there is none.
 #include <gtest/gtest.h>
@@ -66,12 +66,14 @@ TEST_P(Conformance, EveryMethodAndSmootherKeepsTheInvariants) {
       variants.push_back({"navmesh nodes=" + nodes, settings});
     }
   }
-  // The grid's own variants: 16-connected, centre- and corner-aligned.
+  // The grid's own variants, centre- and corner-aligned: 16-connected, and Theta*.
   for (const char* align : {"centre", "corner"}) {
-    Settings settings;
-    settings.set("grid.connectivity", 16);
-    settings.set("grid.align", align);
-    variants.push_back({std::string("grid connectivity=16 align=") + align, settings});
+    for (const auto& [key, value] : {std::pair{"connectivity", "16"}, {"search", "theta"}}) {
+      Settings settings;
+      settings.set(std::string("grid.") + key, value);
+      settings.set("grid.align", align);
+      variants.push_back({std::string("grid ") + key + "=" + value + " align=" + align, settings});
+    }
   }
   // Corner-aligned grids refuse terrain heights with a climb limit (an InputError naming
   // grid.align): such variants are left out on those scenes.
