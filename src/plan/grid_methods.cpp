@@ -137,4 +137,85 @@ RawPath ThetaStarGrid::search(Point start, std::span<const Point> goals,
   return out;
 }
 
+void centralise_grid_path(const OccupancyGrid& grid, std::string_view note, Point start, Point goal,
+                          RawPath& raw) {
+  if (raw.status != search::SearchStatus::found || raw.nodes.empty()) return;
+  if (!note.empty()) {
+    raw.message = raw.message.empty() ? std::string(note) : raw.message + "; " + std::string(note);
+    return;
+  }
+  // The ends of the central path. A point that is a grid node itself starts there, joined to
+  // the other nodes it attaches to by legs of one move each where the grid has no such arc
+  // (diagonal legs of a 4-connected grid), so that no shortest path is counted twice; any other
+  // point keeps the node the search joined it to, and that attachment's cost.
+  using Seed = CentralGridPaths::Seed;
+  thread_local std::vector<Attachment> legs;
+  thread_local std::vector<Seed> sources, targets;
+  const double cell = grid.cell_size();
+  const auto seeds_of = [&](Point p, AttachDirection direction, search::NodeId searched,
+                            std::vector<Seed>& out) {
+    out.clear();
+    grid.attach(p, direction, legs);
+    search::NodeId at = search::no_node;
+    for (const Attachment& a : legs)
+      if (a.cost == 0.0 && grid.node_position(a.node) == p) at = a.node;
+    if (at == search::no_node) {
+      for (const Attachment& a : legs)
+        if (a.node == searched) out.push_back({searched, {}});
+      return;
+    }
+    out.push_back({at, {}});
+    for (const Attachment& a : legs) {
+      if (a.node == at) continue;
+      bool arc = false;
+      grid.for_each_neighbour(at, [&](search::NodeId n, double) { arc = arc || n == a.node; });
+      if (arc) continue;
+      const Point q = grid.node_position(a.node);
+      const double dx = std::abs(q.x - p.x) / cell, dy = std::abs(q.y - p.y) / cell;
+      Seed seed{a.node, {}};
+      if (dx == 1.0 && dy == 1.0) {
+        seed.leg.diagonal = 1;
+      } else if (dx + dy == 1.0) {
+        seed.leg.straight = 1;
+      } else {
+        continue;  // not a lattice neighbour: never the case for a point at a node
+      }
+      out.push_back(seed);
+    }
+  };
+  seeds_of(start, AttachDirection::from_point, raw.nodes.front(), sources);
+  seeds_of(goal, AttachDirection::to_point, raw.nodes.back(), targets);
+  if (sources.empty() || targets.empty()) return;  // left as searched
+  thread_local CentralGridPaths central;
+  thread_local std::vector<search::NodeId> nodes;
+  if (!central.find(grid, sources, targets, nodes)) return;
+  // The legs' exact costs, from the attachments of the ends the central path took.
+  const auto leg_cost = [&](Point p, AttachDirection direction, search::NodeId node) {
+    grid.attach(p, direction, legs);
+    for (const Attachment& a : legs)
+      if (a.node == node) return a.cost;
+    return 0.0;
+  };
+  const double leg_start = leg_cost(start, AttachDirection::from_point, nodes.front());
+  const double leg_goal = leg_cost(goal, AttachDirection::to_point, nodes.back());
+  double internal = 0.0;
+  for (std::size_t k = 1; k < nodes.size(); ++k)
+    grid.for_each_neighbour(nodes[k - 1], [&](search::NodeId to, double cost) {
+      if (to == nodes[k]) internal += cost;
+    });
+  raw.nodes.assign(nodes.begin(), nodes.end());
+  raw.graph_cost = leg_start + internal + leg_goal;
+  raw.points.clear();
+  raw.points.push_back(start);
+  const auto add = [&](Point p) {
+    if (!(p == raw.points.back())) raw.points.push_back(p);
+  };
+  for (const search::NodeId n : raw.nodes) add(grid.node_position(n));
+  add(goal);
+  std::optional<std::vector<Segment>> corridor = grid.corridor(start, raw.nodes, goal);
+  raw.method_has_corridors = grid.has_corridors();
+  raw.has_corridor = corridor.has_value();
+  raw.corridor = corridor ? std::move(*corridor) : std::vector<Segment>{};
+}
+
 }  // namespace polynav

@@ -77,6 +77,16 @@ std::unique_ptr<Method> build_grid(const FreeSpace& space, const OptionValues& o
   options.max_cells = count_or_unlimited(o.number("max_cells"));
   options.align = o.text("align") == "corner" ? GridAlign::corner : GridAlign::centre;
   const GridSearch search = parse_grid_search(o.text("search"));
+  if (o.text("paths") == "central") {
+    if (search == GridSearch::theta)
+      throw InputError(
+          {"", 0, 0, "grid.paths"},
+          "grid.paths=central chooses among shortest grid paths, which Theta* does not "
+          "search for (use grid.search=astar, jps or jps+ with it)");
+    if (search == GridSearch::astar)
+      return std::make_unique<CentralGrid<OccupancyGrid>>(space, options);
+    return std::make_unique<CentralGrid<JumpPointGrid>>(space, options, JumpOptions{search});
+  }
   if (search == GridSearch::astar) return std::make_unique<MethodOf<OccupancyGrid>>(space, options);
   if (search == GridSearch::theta) return std::make_unique<ThetaStarGrid>(space, options);
   return std::make_unique<MethodOf<JumpPointGrid>>(space, options, JumpOptions{search});
@@ -210,7 +220,14 @@ const std::vector<MethodEntry>& method_registry() {
                "Theta* (Daniel, Nash, Koenig and Felner), any-angle paths whose segments join "
                "grid nodes in exact line of sight, never longer than A*'s on the same grid, "
                "any connectivity and alignment (no corridor)",
-               {"astar", "jps", "jps+", "theta"})},
+               {"astar", "jps", "jps+", "theta"}),
+        choice("paths", "any",
+               "which shortest grid path: any (the one the search meets first) or central (the "
+               "one through the nodes most shortest paths pass through, Goldstein et al., JAIR "
+               "2022: shortest paths counted on exact move costs after the search; straighter "
+               "after smoothing, the same cost). Grids with cells of different cost or one-way "
+               "moves keep the searched path and say so; refused with grid.search=theta",
+               {"any", "central"})},
        build_grid},
       {"quadtree",
        "adaptive quadtree: free square leaves, large in open space and small near obstacles, "

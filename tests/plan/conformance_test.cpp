@@ -1,8 +1,8 @@
-// Every discretisation (and the grid's 16-connected and Theta* variants) and smoother on every
-// bundled scene, held to the same invariants: the path joins the query's points, every segment is a
-// valid motion (exact check), its cost is at least the straight-line distance times the cheapest
-// multiplier, smoothing never raises the cost, and a method never finds a path where another proved
-// there is none.
+// Every discretisation (and the grid's 16-connected, Theta* and central-path variants) and smoother
+// on every bundled scene, held to the same invariants: the path joins the query's points, every
+// segment is a valid motion (exact check), its cost is at least the straight-line distance times
+// the cheapest multiplier, smoothing never raises the cost, and a method never finds a path where
+// another proved there is none.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -66,9 +66,10 @@ TEST_P(Conformance, EveryMethodAndSmootherKeepsTheInvariants) {
       variants.push_back({"navmesh nodes=" + nodes, settings});
     }
   }
-  // The grid's own variants, centre- and corner-aligned: 16-connected, and Theta*.
+  // The grid's own variants, centre- and corner-aligned: 16-connected, Theta*, central paths.
   for (const char* align : {"centre", "corner"}) {
-    for (const auto& [key, value] : {std::pair{"connectivity", "16"}, {"search", "theta"}}) {
+    for (const auto& [key, value] :
+         {std::pair{"connectivity", "16"}, {"search", "theta"}, {"paths", "central"}}) {
       Settings settings;
       settings.set(std::string("grid.") + key, value);
       settings.set("grid.align", align);
