@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <sstream>
 
 #include "polynav/discretise/grid/jump_point_grid.hpp"
 #include "polynav/discretise/grid/occupancy_grid.hpp"
@@ -13,6 +14,7 @@
 #include "polynav/plan/grid_methods.hpp"
 #include "polynav/smooth/funnel.hpp"
 #include "polynav/smooth/path_simplifier.hpp"
+#include "polynav/smooth/spline.hpp"
 #include "polynav/space/free_space.hpp"
 
 namespace polynav {
@@ -168,6 +170,33 @@ std::string smooth_funnel(const FreeSpace& space, const RawPath& raw, const Opti
   return {};
 }
 
+std::string smooth_spline(const FreeSpace& space, const RawPath&, const OptionValues& o,
+                          std::vector<Point>& waypoints) {
+  // Through every waypoint of a grid path the curve would follow the staircase: by default the
+  // shortcut pass first keeps only the bends that matter.
+  const PathSimplifier simplifier(space);
+  simplifier.remove_collinear(waypoints);
+  if (o.flag("shortcut")) {
+    simplifier.shortcut(waypoints);
+    simplifier.remove_collinear(waypoints);
+  }
+  SplineOptions options;
+  options.samples = std::size_t(o.integer("samples"));
+  options.refinements = int(o.integer("refine"));
+  SplineResult result = spline_smooth(space, waypoints, options);
+  waypoints = std::move(result.path);
+  if (result.fell_back) return "spline: the curve failed the final exact check; path not curved";
+  std::ostringstream note;
+  note.precision(4);
+  note << "spline: " << result.curved << " of " << result.spans << " spans curved";
+  if (result.flattened > 0) note << " (" << result.flattened << " flattened to stay free)";
+  if (result.straight > 0) note << ", " << result.straight << " left straight";
+  note << ", max curvature " << result.max_curvature;
+  if (result.max_curvature > 0) note << " (radius " << 1.0 / result.max_curvature << ")";
+  if (result.corners > 0) note << ", " << result.corners << " corners left";
+  return note.str();
+}
+
 std::string names_of(const auto& table) {
   std::string s;
   for (const auto& row : table) s += (s.empty() ? "" : ", ") + row.name;
@@ -311,6 +340,29 @@ const std::vector<SmootherEntry>& smoother_registry() {
        "path within the corridor; per run of equal cost in weighted scenes, never costlier",
        {},
        smooth_funnel},
+      {"spline",
+       "a centripetal Catmull-Rom curve through the waypoints (after the shortcut pass), sampled "
+       "into waypoints; every sampled piece checked exactly and, where it would leave free "
+       "space, flattened or left as the input's straight segment, so the path is always valid. "
+       "Curves are not shortest: the path may be longer and costlier than its input (its "
+       "contract is validity, not length). The message gives the largest curvature",
+       {[] {
+          OptionSpec s = integer("samples", "8", "sampled points per span between waypoints", 1);
+          s.max = 1000;
+          return s;
+        }(),
+        [] {
+          OptionSpec s = integer("refine", "3",
+                                 "halvings of a colliding span's tangents tried before the span "
+                                 "is left straight",
+                                 0);
+          s.max = 30;
+          return s;
+        }(),
+        flag("shortcut", "true",
+             "drop waypoints with the shortcut pass first (a curve through every grid node "
+             "follows the staircase)")},
+       smooth_spline},
   };
   return table;
 }
