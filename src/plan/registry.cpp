@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <sstream>
 
 #include "polynav/discretise/grid/jump_point_grid.hpp"
 #include "polynav/discretise/grid/occupancy_grid.hpp"
@@ -10,8 +11,10 @@
 #include "polynav/discretise/quadtree/quadtree.hpp"
 #include "polynav/discretise/visibility_graph/visibility_graph.hpp"
 #include "polynav/error.hpp"
+#include "polynav/plan/grid_methods.hpp"
 #include "polynav/smooth/funnel.hpp"
 #include "polynav/smooth/path_simplifier.hpp"
+#include "polynav/smooth/spline.hpp"
 #include "polynav/space/free_space.hpp"
 
 namespace polynav {
@@ -76,7 +79,18 @@ std::unique_ptr<Method> build_grid(const FreeSpace& space, const OptionValues& o
   options.max_cells = count_or_unlimited(o.number("max_cells"));
   options.align = o.text("align") == "corner" ? GridAlign::corner : GridAlign::centre;
   const GridSearch search = parse_grid_search(o.text("search"));
+  if (o.text("paths") == "central") {
+    if (search == GridSearch::theta)
+      throw InputError(
+          {"", 0, 0, "grid.paths"},
+          "grid.paths=central chooses among shortest grid paths, which Theta* does not "
+          "search for (use grid.search=astar, jps or jps+ with it)");
+    if (search == GridSearch::astar)
+      return std::make_unique<CentralGrid<OccupancyGrid>>(space, options);
+    return std::make_unique<CentralGrid<JumpPointGrid>>(space, options, JumpOptions{search});
+  }
   if (search == GridSearch::astar) return std::make_unique<MethodOf<OccupancyGrid>>(space, options);
+  if (search == GridSearch::theta) return std::make_unique<ThetaStarGrid>(space, options);
   return std::make_unique<MethodOf<JumpPointGrid>>(space, options, JumpOptions{search});
 }
 
@@ -156,6 +170,33 @@ std::string smooth_funnel(const FreeSpace& space, const RawPath& raw, const Opti
   return {};
 }
 
+std::string smooth_spline(const FreeSpace& space, const RawPath&, const OptionValues& o,
+                          std::vector<Point>& waypoints) {
+  // Through every waypoint of a grid path the curve would follow the staircase: by default the
+  // shortcut pass first keeps only the bends that matter.
+  const PathSimplifier simplifier(space);
+  simplifier.remove_collinear(waypoints);
+  if (o.flag("shortcut")) {
+    simplifier.shortcut(waypoints);
+    simplifier.remove_collinear(waypoints);
+  }
+  SplineOptions options;
+  options.samples = std::size_t(o.integer("samples"));
+  options.refinements = int(o.integer("refine"));
+  SplineResult result = spline_smooth(space, waypoints, options);
+  waypoints = std::move(result.path);
+  if (result.fell_back) return "spline: the curve failed the final exact check; path not curved";
+  std::ostringstream note;
+  note.precision(4);
+  note << "spline: " << result.curved << " of " << result.spans << " spans curved";
+  if (result.flattened > 0) note << " (" << result.flattened << " flattened to stay free)";
+  if (result.straight > 0) note << ", " << result.straight << " left straight";
+  note << ", max curvature " << result.max_curvature;
+  if (result.max_curvature > 0) note << " (radius " << 1.0 / result.max_curvature << ")";
+  if (result.corners > 0) note << ", " << result.corners << " corners left";
+  return note.str();
+}
+
 std::string names_of(const auto& table) {
   std::string s;
   for (const auto& row : table) s += (s.empty() ? "" : ", ") + row.name;
@@ -179,14 +220,20 @@ const auto& find_row(const Table& table, std::string_view name, const char* what
 const std::vector<MethodEntry>& method_registry() {
   static const std::vector<MethodEntry> table = {
       {"grid",
-       "occupancy grid: square cells, 4- or 8-connected, no corner cutting; optimal for the "
+       "occupancy grid: square cells, 4-, 8- or 16-connected, no corner cutting; optimal for the "
        "grid's own metric",
        {number("resolution", "0",
                "cell side; 0 = the map's own cells (MovingAI: 1), else the longest side / 256",
                "scene units", 0.0),
-        integer("connectivity", "8", "4 (orthogonal moves) or 8 (plus diagonals)", 4, {"4", "8"}),
-        choice("heuristic", "auto", "auto = octile for 8-connected, manhattan for 4-connected",
-               {"auto", "manhattan", "octile", "chebyshev", "euclidean", "zero"}),
+        integer("connectivity", "8",
+                "4 (orthogonal moves), 8 (plus diagonals) or 16 (plus knight moves (1, 2), each "
+                "needing every cell its segment passes through free)",
+                4, {"4", "8", "16"}),
+        choice("heuristic", "auto",
+               "auto = octile for 8-connected, manhattan for 4-connected, sixteen (the open "
+               "16-connected grid distance) for 16-connected; octile and manhattan are refused "
+               "on 16-connected grids (they overestimate a knight move)",
+               {"auto", "manhattan", "octile", "chebyshev", "euclidean", "zero", "sixteen"}),
         integer("max_cells", "33554432", "memory budget: a larger grid is refused", 1),
         choice("align", "centre",
                "path vertices at cell centres, or at cell corners (the any-angle literature's "
@@ -198,8 +245,18 @@ const std::vector<MethodEntry>& method_registry() {
                "centre-aligned grids (refused otherwise); jps+: jps over jump distances "
                "precomputed per cell, faster queries on static maps for 16 bytes per cell. On "
                "grids with cells of different cost, unclimbable height steps or walls along cell "
-               "sides, jps and jps+ search with A* and say so in the result's message",
-               {"astar", "jps", "jps+"})},
+               "sides, jps and jps+ search with A* and say so in the result's message; theta: "
+               "Theta* (Daniel, Nash, Koenig and Felner), any-angle paths whose segments join "
+               "grid nodes in exact line of sight, never longer than A*'s on the same grid, "
+               "any connectivity and alignment (no corridor)",
+               {"astar", "jps", "jps+", "theta"}),
+        choice("paths", "any",
+               "which shortest grid path: any (the one the search meets first) or central (the "
+               "one through the nodes most shortest paths pass through, Goldstein et al., JAIR "
+               "2022: shortest paths counted on exact move costs after the search; straighter "
+               "after smoothing, the same cost). Grids with cells of different cost or one-way "
+               "moves keep the searched path and say so; refused with grid.search=theta",
+               {"any", "central"})},
        build_grid},
       {"quadtree",
        "adaptive quadtree: free square leaves, large in open space and small near obstacles, "
@@ -283,6 +340,29 @@ const std::vector<SmootherEntry>& smoother_registry() {
        "path within the corridor; per run of equal cost in weighted scenes, never costlier",
        {},
        smooth_funnel},
+      {"spline",
+       "a centripetal Catmull-Rom curve through the waypoints (after the shortcut pass), sampled "
+       "into waypoints; every sampled piece checked exactly and, where it would leave free "
+       "space, flattened or left as the input's straight segment, so the path is always valid. "
+       "Curves are not shortest: the path may be longer and costlier than its input (its "
+       "contract is validity, not length). The message gives the largest curvature",
+       {[] {
+          OptionSpec s = integer("samples", "8", "sampled points per span between waypoints", 1);
+          s.max = 1000;
+          return s;
+        }(),
+        [] {
+          OptionSpec s = integer("refine", "3",
+                                 "halvings of a colliding span's tangents tried before the span "
+                                 "is left straight",
+                                 0);
+          s.max = 30;
+          return s;
+        }(),
+        flag("shortcut", "true",
+             "drop waypoints with the shortcut pass first (a curve through every grid node "
+             "follows the staircase)")},
+       smooth_spline},
   };
   return table;
 }

@@ -1,17 +1,24 @@
 // The line-of-sight smoothers (shortcut, tentpole, shortcut-optimal) on the raw paths of every
 // method over the bundled scenes: each output is valid and never costlier than its input;
 // shortcut-optimal is never costlier than the other two, and on scenes without pinches it equals
-// an independent shortest path (Boost.Graph Dijkstra) over the waypoints' visibility graph.
+// an independent shortest path (Boost.Graph Dijkstra) over the waypoints' visibility graph. The
+// spline smoother's output is always valid, passes through its input's waypoints, and is curved
+// where free space allows.
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <boost/graph/adjacency_list.hpp>
 #include <boost/graph/dijkstra_shortest_paths.hpp>
 #include <filesystem>
+#include <random>
 
 #include "polynav/plan/planner.hpp"
 #include "polynav/plan/registry.hpp"
 #include "polynav/smooth/path_simplifier.hpp"
+#include "polynav/smooth/spline.hpp"
+
+#include "discretise/random_scenes.hpp"
 
 namespace polynav {
 namespace {
@@ -118,9 +125,137 @@ TEST(Smoothers, EveryRegisteredSmootherRunsThroughThePlanner) {
     for (const Query& q : scene.queries) {
       const PlanResult r = planner.plan(q.start, q.goal);
       ASSERT_TRUE(r.found()) << smoother << " " << q.name << ": " << r.message;
-      EXPECT_LE(r.cost, r.raw_cost * (1 + 1e-12)) << smoother;
+      EXPECT_TRUE(PathSimplifier(planner.free_space()).is_valid(r.waypoints)) << smoother;
+      EXPECT_EQ(r.message.find("invalid"), std::string::npos) << smoother << ": " << r.message;
+      // Curves are not shortest: spline's contract is validity, not cost.
+      if (smoother != "spline") {
+        EXPECT_LE(r.cost, r.raw_cost * (1 + 1e-12)) << smoother;
+      }
     }
   }
+}
+
+// Whether `inner` appears in `outer` in order (not necessarily next to each other).
+bool in_order(const std::vector<Point>& inner, const std::vector<Point>& outer) {
+  std::size_t k = 0;
+  for (const Point& p : outer)
+    if (k < inner.size() && p == inner[k]) ++k;
+  return k == inner.size();
+}
+
+TEST(Spline, ValidThroughItsWaypointsOnEveryMethodsPathsAndRandomScenes) {
+  std::size_t paths = 0, curved = 0, flattened = 0, straight = 0;
+  const auto check = [&](const FreeSpace& space, const std::vector<Point>& raw,
+                         const std::string& where) {
+    const PathSimplifier simplifier(space);
+    std::vector<Point> input = raw;
+    simplifier.remove_collinear(input);
+    simplifier.shortcut(input);
+    simplifier.remove_collinear(input);
+    for (const std::size_t samples : {std::size_t{1}, std::size_t{8}}) {
+      SplineOptions options;
+      options.samples = samples;
+      const SplineResult r = spline_smooth(space, input, options);
+      ++paths;
+      ASSERT_TRUE(simplifier.is_valid(r.path)) << where;
+      EXPECT_FALSE(r.fell_back) << where << ": every piece was checked, the whole must pass";
+      EXPECT_EQ(r.path.front(), input.front()) << where;
+      EXPECT_EQ(r.path.back(), input.back()) << where;
+      EXPECT_TRUE(in_order(input, r.path)) << where << ": the curve interpolates its waypoints";
+      EXPECT_EQ(r.curved + r.straight, r.spans) << where;
+      EXPECT_LE(r.path.size(), r.spans * samples + 1) << where;
+      if (samples > 1 && r.curved > r.flattened && input.size() > 2) {
+        EXPECT_GT(r.max_curvature, 0.0) << where;
+      }
+      curved += r.curved;
+      flattened += r.flattened;
+      straight += r.straight;
+    }
+  };
+  const fs::path scenes = fs::path(POLYNAV_SOURCE_DIR) / "scenes";
+  for (const char* file : {"maze.yaml", "office.yaml", "warehouse.yaml", "island.yaml",
+                           "forest.yaml", "terrain.yaml", "movingai/arena.map"}) {
+    const Scene scene = load_scene(scenes / file);
+    for (const char* method : {"grid", "quadtree", "navmesh", "visgraph"}) {
+      PlanOptions options;
+      options.method = method;
+      options.smoother = "none";
+      const Planner planner(scene, options);
+      std::vector<Query> queries = scene.queries;
+      if (queries.empty()) queries = load_scenario(scenes / "movingai" / "arena.map.scen", scene);
+      for (std::size_t i = 0; i < queries.size();
+           i += std::max<std::size_t>(1, queries.size() / 20)) {
+        const PlanResult r = planner.plan(queries[i].start, queries[i].goal);
+        if (r.found())
+          check(planner.free_space(), r.raw_waypoints, std::string(file) + " " + method);
+      }
+    }
+  }
+  for (unsigned seed = 1; seed <= 6; ++seed) {
+    const Scene scene = test::random_scene(seed, seed % 2 ? 0.0 : 0.3);
+    PlanOptions options;
+    options.smoother = "none";
+    options.settings.set("grid.resolution", 0.5);
+    const Planner planner(scene, options);
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<double> coord(0.0, 20.0);
+    for (int q = 0; q < 20; ++q) {
+      const PlanResult r = planner.plan({coord(rng), coord(rng)}, {coord(rng), coord(rng)});
+      if (r.found())
+        check(planner.free_space(), r.raw_waypoints, "random scene " + std::to_string(seed));
+    }
+  }
+  EXPECT_GT(paths, 200u);
+  EXPECT_GT(curved, straight);  // mostly curves
+  // Somewhere a full curve would have left free space and the span was refined.
+  EXPECT_GT(flattened + straight, 0u);
+}
+
+TEST(Spline, FlattensOrStraightensWhereTheCurveWouldCutAWall) {
+  // A corridor of width 1 turning a right angle round a wall: the full curve through the
+  // corner waypoint overshoots into the wall on the outer side, so that span must be refined.
+  Scene scene = parse_native_scene(R"(
+version: 1
+bounds: [[0, 0], [10, 0], [10, 10], [0, 10]]
+obstacles:
+  - [[0, 1], [9, 1], [9, 10], [0, 10]]
+)",
+                                   "corridor.yaml");
+  const FreeSpace space(scene);
+  const PathSimplifier simplifier(space);
+  // Along y = 0.5, then up the gap x in [9, 10].
+  const std::vector<Point> input = {{0.5, 0.5}, {9.5, 0.5}, {9.5, 9.5}};
+  ASSERT_TRUE(simplifier.is_valid(input));
+  const SplineResult r = spline_smooth(space, input);
+  EXPECT_TRUE(simplifier.is_valid(r.path));
+  EXPECT_FALSE(r.fell_back);
+  EXPECT_GT(r.curved, 0u);
+  EXPECT_GT(r.flattened + r.straight, 0u);
+  EXPECT_TRUE(in_order(input, r.path));
+  // With no refinement allowed, the colliding spans stay straight.
+  SplineOptions rigid;
+  rigid.refinements = 0;
+  const SplineResult s = spline_smooth(space, input, rigid);
+  EXPECT_TRUE(simplifier.is_valid(s.path));
+  EXPECT_FALSE(s.fell_back);
+  EXPECT_EQ(s.flattened, 0u);
+  EXPECT_GT(s.straight, 0u);
+}
+
+TEST(Spline, MessageReportsTheLargestCurvature) {
+  const Scene scene = load_scene(fs::path(POLYNAV_SOURCE_DIR) / "scenes" / "warehouse.yaml");
+  PlanOptions options;
+  options.smoother = "spline";
+  const Planner planner(scene, options);
+  bool curved = false;
+  for (const Query& q : scene.queries) {
+    const PlanResult r = planner.plan(q.start, q.goal);
+    ASSERT_TRUE(r.found()) << r.message;
+    EXPECT_NE(r.message.find("max curvature"), std::string::npos) << r.message;
+    curved = curved || r.message.find("radius") != std::string::npos;
+    EXPECT_TRUE(PathSimplifier(planner.free_space()).is_valid(r.waypoints));
+  }
+  EXPECT_TRUE(curved);
 }
 
 }  // namespace

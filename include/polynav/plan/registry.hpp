@@ -64,7 +64,8 @@ struct MethodEntry {
 };
 
 /// A smoothing pass over a raw path: it may shorten the waypoints (which start as the raw
-/// path's points), never making them invalid or costlier. It returns a note for the result's
+/// path's points), never making them invalid or, except `spline` (whose curves may be longer
+/// than their input: its contract is validity), costlier. It returns a note for the result's
 /// message, empty when there is nothing to say; a smoother that cannot work on this path (the
 /// funnel on a path without a corridor) leaves the waypoints alone and says so.
 struct SmootherEntry {

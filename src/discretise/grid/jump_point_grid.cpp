@@ -88,8 +88,9 @@ GridSearch parse_grid_search(const std::string& name) {
   if (name == "astar") return GridSearch::astar;
   if (name == "jps") return GridSearch::jps;
   if (name == "jps+") return GridSearch::jps_plus;
+  if (name == "theta") return GridSearch::theta;
   throw InputError({"", 0, 0, "grid.search"},
-                   "unknown grid search '" + name + "' (expected astar, jps or jps+)");
+                   "unknown grid search '" + name + "' (expected astar, jps, jps+ or theta)");
 }
 
 std::string to_string(GridSearch search) {
@@ -100,6 +101,8 @@ std::string to_string(GridSearch search) {
       return "jps";
     case GridSearch::jps_plus:
       return "jps+";
+    case GridSearch::theta:
+      return "theta";
   }
   return "astar";
 }
@@ -110,6 +113,9 @@ namespace {
 GridOptions checked(GridOptions grid, const JumpOptions& options) {
   if (options.search == GridSearch::astar) return grid;
   const std::string name = to_string(options.search);
+  if (options.search == GridSearch::theta)
+    throw InputError({"", 0, 0, "grid.search"},
+                     "theta is not a jump point search (the grid method builds it on its own)");
   if (grid.connectivity != 8)
     throw InputError({"", 0, 0, "grid.search"},
                      name + " needs an 8-connected grid, found grid.connectivity=" +

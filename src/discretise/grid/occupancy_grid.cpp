@@ -136,9 +136,11 @@ GridHeuristic parse_grid_heuristic(const std::string& name) {
   if (name == "chebyshev") return GridHeuristic::chebyshev;
   if (name == "euclidean") return GridHeuristic::euclidean;
   if (name == "zero") return GridHeuristic::zero;
-  throw InputError({"", 0, 0, "heuristic"},
-                   "unknown grid heuristic '" + name +
-                       "' (expected auto, manhattan, octile, chebyshev, euclidean or zero)");
+  if (name == "sixteen") return GridHeuristic::sixteen;
+  throw InputError(
+      {"", 0, 0, "heuristic"},
+      "unknown grid heuristic '" + name +
+          "' (expected auto, manhattan, octile, chebyshev, euclidean, zero or sixteen)");
 }
 
 std::string to_string(GridHeuristic heuristic) {
@@ -155,18 +157,28 @@ std::string to_string(GridHeuristic heuristic) {
       return "euclidean";
     case GridHeuristic::zero:
       return "zero";
+    case GridHeuristic::sixteen:
+      return "sixteen";
   }
   return "auto";
 }
 
 OccupancyGrid::OccupancyGrid(const FreeSpace& space, GridOptions options)
     : space_(&space), options_(options) {
-  if (options_.connectivity != 4 && options_.connectivity != 8)
-    throw InputError({"", 0, 0, "connectivity"}, "grid connectivity must be 4 or 8, found " +
+  if (options_.connectivity != 4 && options_.connectivity != 8 && options_.connectivity != 16)
+    throw InputError({"", 0, 0, "connectivity"}, "grid connectivity must be 4, 8 or 16, found " +
                                                      std::to_string(options_.connectivity));
   if (options_.heuristic == GridHeuristic::automatic)
-    options_.heuristic =
-        options_.connectivity == 8 ? GridHeuristic::octile : GridHeuristic::manhattan;
+    options_.heuristic = options_.connectivity == 16  ? GridHeuristic::sixteen
+                         : options_.connectivity == 8 ? GridHeuristic::octile
+                                                      : GridHeuristic::manhattan;
+  if (options_.connectivity == 16 && (options_.heuristic == GridHeuristic::octile ||
+                                      options_.heuristic == GridHeuristic::manhattan))
+    throw InputError({"", 0, 0, "grid.heuristic"},
+                     "grid.heuristic=" + to_string(options_.heuristic) +
+                         " overestimates on a 16-connected grid (a knight move of length sqrt(5) "
+                         "covers an octile distance of 1 + sqrt(2)); use auto, sixteen, euclidean, "
+                         "chebyshev or zero");
   if (options_.heuristic == GridHeuristic::octile && options_.connectivity == 4)
     options_.heuristic =
         GridHeuristic::manhattan;  // octile would still be admissible; manhattan is tighter
@@ -184,6 +196,7 @@ OccupancyGrid::OccupancyGrid(const FreeSpace& space, GridOptions options)
                      "grid resolution must be a positive finite number, found " +
                          std::to_string(options_.resolution));
   diagonal_ = cell_ * std::sqrt(2.0);
+  knight_ = cell_ * std::sqrt(5.0);
   const Box bounds = space.bounds_box();
   origin_ = options_.origin.value_or(bounds.empty() ? box.min : bounds.min);
   const double cols = std::ceil((box.max.x - origin_.x) / cell_);
@@ -263,7 +276,7 @@ OccupancyGrid::OccupancyGrid(const FreeSpace& space, GridOptions options)
         open[k] = blocked_[padded(c + dx[k], r + dy[k])] == 0;
         if (open[k]) mask |= 1u << k;
       }
-      for (int k = 0; k < 4 && options_.connectivity == 8; ++k) {
+      for (int k = 0; k < 4 && options_.connectivity >= 8; ++k) {
         const int k2 = (k + 1) % 4;
         if (open[k] && open[k2] && blocked_[padded(c + dx[k] + dx[k2], r + dy[k] + dy[k2])] == 0)
           mask |= 1u << (4 + k);
@@ -279,7 +292,9 @@ OccupancyGrid::OccupancyGrid(const FreeSpace& space, GridOptions options)
     for (int r = 0; r < height_; ++r)
       for (int c = 0; c < width_; ++c)
         height_of_[std::size_t(r) * width_ + c] = space.height_at(cell_centre(c, r));
-  } else {
+  }
+  if (options_.connectivity == 16) build_knight_moves(space, frame, {});
+  if (height_of_.empty()) {
     // Connected components answer "unreachable" without a search; one-way height steps make
     // the graph directed, where undirected components would be wrong.
     components_ = search::ComponentLabels(*this);
@@ -331,7 +346,7 @@ void OccupancyGrid::build_corner_moves(const FreeSpace& space, const CellFrame& 
                                {x, y - 1, x, y - 1}};
       const int dx[8] = {1, 0, -1, 0, 1, -1, -1, 1}, dy[8] = {0, 1, 0, -1, 1, 1, -1, -1};
       unsigned mask = 0;
-      for (int k = 0; k < options_.connectivity; ++k) {
+      for (int k = 0; k < std::min(options_.connectivity, 8); ++k) {
         const int tx = x + dx[k], ty = y + dy[k];
         if (tx < 0 || ty < 0 || tx >= across_ || ty >= down_ || closed[node(tx, ty)]) continue;
         const bool first = free_cell(cells[k][0], cells[k][1]);
@@ -349,6 +364,90 @@ void OccupancyGrid::build_corner_moves(const FreeSpace& space, const CellFrame& 
       moves_[node(x, y)] = static_cast<std::uint8_t>(mask);
     }
   }
+  if (options_.connectivity == 16) build_knight_moves(space, frame, closed);
+}
+
+void OccupancyGrid::build_knight_moves(const FreeSpace& space, const CellFrame& frame,
+                                       const std::vector<std::uint8_t>& closed) {
+  // Cell sides carrying a wall (for_each_wall_side): a knight move crossing one is not offered.
+  // vertical[y (width + 1) + x]: the side on lattice line x beside cell row y; horizontal[y width
+  // + x]: the side on lattice line y beside cell column x.
+  const auto free_cell = [&](int cx, int cy) { return blocked_[padded(cx, cy)] == 0; };
+  std::vector<std::uint8_t> vertical, horizontal;
+  for_each_wall_side(space, frame, free_cell, [&](int x, int y, bool is_vertical) {
+    if (vertical.empty()) {
+      vertical.assign(std::size_t(width_ + 1) * std::size_t(height_), 0);
+      horizontal.assign(std::size_t(width_) * std::size_t(height_ + 1), 0);
+    }
+    if (is_vertical)
+      vertical[std::size_t(y) * std::size_t(width_ + 1) + std::size_t(x)] = 1;
+    else
+      horizontal[std::size_t(y) * std::size_t(width_) + std::size_t(x)] = 1;
+  });
+  // Whether a wall lies on the side between the orthogonally adjacent cells a and b.
+  const auto wall_between = [&](int ax, int ay, int bx, int by) {
+    if (vertical.empty()) return false;
+    if (ax != bx)
+      return vertical[std::size_t(ay) * std::size_t(width_ + 1) + std::size_t(std::max(ax, bx))] !=
+             0;
+    return horizontal[std::size_t(std::max(ay, by)) * std::size_t(width_) + std::size_t(ax)] != 0;
+  };
+  for (int k = 0; k < 8; ++k) {
+    const auto [dx, dy] = knight_offset(k);
+    knight_offset_[k] = std::int64_t(dy) * across_ + dx;
+  }
+  knights_.assign(node_count(), 0);
+  const bool costs = !cost_.empty();
+  if (costs) knight_cost_.assign(8 * node_count(), 1.0);
+  const auto cost_of = [&](int cx, int cy) { return cost_[std::size_t(cy) * width_ + cx]; };
+  for (int y = 0; y < down_; ++y) {
+    for (int x = 0; x < across_; ++x) {
+      const std::size_t n = std::size_t(y) * std::size_t(across_) + std::size_t(x);
+      if (corners() ? closed[n] != 0 : blocked(x, y)) continue;
+      unsigned mask = 0;
+      for (int k = 0; k < 8; ++k) {
+        const auto [dx, dy] = knight_offset(k);
+        const int tx = x + dx, ty = y + dy;
+        if (tx < 0 || ty < 0 || tx >= across_ || ty >= down_) continue;
+        const int sx = dx > 0 ? 1 : -1, sy = dy > 0 ? 1 : -1;
+        const bool tall = dy == 2 || dy == -2;
+        double multiplier = 1.0;
+        if (!corners()) {
+          // Centre to centre, (1, 2) runs through (0, 0), (0, 1), (1, 1), (1, 2), a quarter of
+          // its length in each, crossing the three sides between them at 1/4, 1/2 and 3/4 of
+          // their length: never through a cell corner, so no other cell is touched.
+          const int cells[4][2] = {
+              {x, y}, {tall ? x : x + sx, tall ? y + sy : y}, {x + sx, y + sy}, {tx, ty}};
+          bool ok = true;
+          for (int i = 0; i < 4 && ok; ++i) ok = free_cell(cells[i][0], cells[i][1]);
+          for (int i = 0; i + 1 < 4 && ok; ++i)
+            ok = !wall_between(cells[i][0], cells[i][1], cells[i + 1][0], cells[i + 1][1]);
+          for (int i = 0; i + 1 < 4 && ok && !height_of_.empty(); ++i)
+            ok = height_of_[std::size_t(cells[i + 1][1]) * width_ + cells[i + 1][0]] -
+                     height_of_[std::size_t(cells[i][1]) * width_ + cells[i][0]] <=
+                 max_climb_;
+          if (!ok) continue;
+          if (costs) {
+            multiplier = 0.0;
+            for (const auto& c : cells) multiplier += 0.25 * cost_of(c[0], c[1]);
+          }
+        } else {
+          // Corner to corner, (1, 2) runs through the cells (0, 0) and (0, 1), half its length
+          // in each, crossing the side between them at its midpoint; it meets the lattice only
+          // at its two ends.
+          if (closed[std::size_t(ty) * std::size_t(across_) + std::size_t(tx)] != 0) continue;
+          const int cx = tall ? (dx > 0 ? x : x - 1) : (dx > 0 ? x : x - 2);
+          const int cy = tall ? (dy > 0 ? y : y - 2) : (dy > 0 ? y : y - 1);
+          const int ex = tall ? cx : cx + 1, ey = tall ? cy + 1 : cy;
+          if (!free_cell(cx, cy) || !free_cell(ex, ey) || wall_between(cx, cy, ex, ey)) continue;
+          if (costs) multiplier = 0.5 * (cost_of(cx, cy) + cost_of(ex, ey));
+        }
+        mask |= 1u << unsigned(k);
+        if (costs) knight_cost_[8 * n + std::size_t(k)] = multiplier;
+      }
+      knights_[n] = static_cast<std::uint8_t>(mask);
+    }
+  }
 }
 
 double OccupancyGrid::heuristic_cells(int dx, int dy) const {
@@ -363,6 +462,15 @@ double OccupancyGrid::heuristic_cells(int dx, int dy) const {
       return double(std::max(dx, dy));
     case GridHeuristic::euclidean:
       return std::hypot(double(dx), double(dy));
+    case GridHeuristic::sixteen: {
+      // The shortest 16-connected path on an open grid: knight moves plus straight ones below
+      // the knight's slope, knight moves plus diagonals above it (the two moves whose directions
+      // bracket the target's; Rivera et al., "The 2^k Neighborhoods for Grid Path Planning", JAIR
+      // 2020).
+      const int hi = std::max(dx, dy), lo = std::min(dx, dy);
+      if (2 * lo <= hi) return lo * std::sqrt(5.0) + double(hi - 2 * lo);
+      return double(hi - lo) * std::sqrt(5.0) + double(2 * lo - hi) * std::sqrt(2.0);
+    }
     case GridHeuristic::zero:
     case GridHeuristic::automatic:
       return 0.0;
@@ -439,9 +547,8 @@ std::optional<std::vector<Segment>> OccupancyGrid::corridor(Point /*start*/,
   // as seen in the direction of travel (a on the left, b on the right).
   std::vector<Segment> portals;
   const auto w = std::uint32_t(width_);
-  for (std::size_t k = 1; k < path.size(); ++k) {
-    const int ax = int(path[k - 1] % w), ay = int(path[k - 1] / w);
-    const int bx = int(path[k] % w), by = int(path[k] / w);
+  // The portal between neighbouring cells a and b.
+  const auto portal = [&](int ax, int ay, int bx, int by) {
     const double x = origin_.x + std::max(ax, bx) * cell_, y = origin_.y + std::max(ay, by) * cell_;
     if (ax != bx && ay != by) {
       portals.push_back({{x, y}, {x, y}});
@@ -451,6 +558,22 @@ std::optional<std::vector<Segment>> OccupancyGrid::corridor(Point /*start*/,
     } else {
       const Point west{origin_.x + ax * cell_, y}, east{origin_.x + (ax + 1) * cell_, y};
       portals.push_back(by > ay ? Segment{west, east} : Segment{east, west});
+    }
+  };
+  for (std::size_t k = 1; k < path.size(); ++k) {
+    const int ax = int(path[k - 1] % w), ay = int(path[k - 1] / w);
+    const int bx = int(path[k] % w), by = int(path[k] / w);
+    const int dx = bx - ax, dy = by - ay;
+    if (std::abs(dx) + std::abs(dy) == 3) {
+      // A knight move crosses the three sides between the four cells it runs through.
+      const int sx = dx > 0 ? 1 : -1, sy = dy > 0 ? 1 : -1;
+      const bool tall = std::abs(dy) == 2;
+      const int mx = tall ? ax : ax + sx, my = tall ? ay + sy : ay;
+      portal(ax, ay, mx, my);
+      portal(mx, my, ax + sx, ay + sy);
+      portal(ax + sx, ay + sy, bx, by);
+    } else {
+      portal(ax, ay, bx, by);
     }
   }
   return portals;

@@ -49,9 +49,10 @@ enum class GridSearch : std::uint8_t {
   astar,     ///< A* over every cell (any grid)
   jps,       ///< jump point search with block-based (64 cells at a time) jumping
   jps_plus,  ///< jump point search over precomputed jump distances (JPS+)
+  theta,     ///< Theta* over the grid's nodes: any-angle paths (plan/grid_methods.hpp)
 };
 
-/// "astar", "jps", "jps+"; throws InputError (key "grid.search") on an unknown name.
+/// "astar", "jps", "jps+", "theta"; throws InputError (key "grid.search") on an unknown name.
 GridSearch parse_grid_search(const std::string& name);
 std::string to_string(GridSearch search);
 

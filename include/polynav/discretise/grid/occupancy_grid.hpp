@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "polynav/discretise/discretisation.hpp"
@@ -17,9 +18,9 @@ namespace polynav {
 class FreeSpace;
 struct CellFrame;
 
-enum class GridHeuristic { automatic, manhattan, octile, chebyshev, euclidean, zero };
+enum class GridHeuristic { automatic, manhattan, octile, chebyshev, euclidean, zero, sixteen };
 
-/// "manhattan", "octile", ... ; throws InputError (key "heuristic") on an unknown name.
+/// "manhattan", "octile", "sixteen", ... ; throws InputError (key "heuristic") on an unknown name.
 GridHeuristic parse_grid_heuristic(const std::string& name);
 std::string to_string(GridHeuristic heuristic);
 
@@ -34,10 +35,14 @@ struct GridOptions {
   /// MovingAI maps), else the longest side of the free space / 256. [Limit: >= 0, finite]
   /// [Units: scene units]
   double resolution = 0.0;
-  /// 4 (orthogonal moves) or 8 (plus diagonals that never cut a blocked corner).
+  /// 4 (orthogonal moves), 8 (plus diagonals that never cut a blocked corner) or 16 (plus the
+  /// eight knight moves (+-1, +-2) and (+-2, +-1), each allowed only when every cell its segment
+  /// passes through is free).
   int connectivity = 8;
-  /// automatic = octile for 8-connected grids, manhattan for 4-connected ones. Every heuristic is
-  /// scaled by the cell size and the cheapest cost multiplier, so all stay admissible.
+  /// automatic = octile for 8-connected grids, manhattan for 4-connected ones, sixteen for
+  /// 16-connected ones. Every heuristic is scaled by the cell size and the cheapest cost
+  /// multiplier, so all stay admissible; octile and manhattan overestimate a knight move and are
+  /// refused on 16-connected grids.
   GridHeuristic heuristic = GridHeuristic::automatic;
   /// Memory budget: a grid with more cells is refused. [Limit: > 0]
   std::size_t max_cells = std::size_t{1} << 25;
@@ -55,11 +60,15 @@ struct GridOptions {
 /// Square cells of side `cell_size()`; cell (cx, cy) covers [ox + cx s, ox + (cx+1) s] x
 /// [oy + cy s, oy + (cy+1) s] (y up). A cell is free when its closed square lies in free space,
 /// so moving in a straight line between free neighbours is always a valid motion; diagonal moves
-/// also need both orthogonal neighbours free (no corner cutting). No move crosses a wall (a
-/// boundary edge with free space on both sides) lying along a cell side. Each cell carries the
-/// highest cost multiplier that applies anywhere in it, so grid costs never underestimate; a move
-/// costs its length times the mean of its two cells' multipliers. With terrain heights, a move that
-/// climbs more than the agent's max_climb (height at the cells' centres) is not offered.
+/// also need both orthogonal neighbours free (no corner cutting). On 16-connected grids a knight
+/// move needs every cell its segment passes through free: between centres, (1, 2) passes through
+/// the cells (0, 1) and (1, 1) and crosses three cell sides at interior points (never a cell
+/// corner); between corners, it crosses the two cells beside the side whose midpoint it passes. No
+/// move crosses a wall (a boundary edge with free space on both sides) lying along a cell side.
+/// Each cell carries the highest cost multiplier that applies anywhere in it, so grid costs never
+/// underestimate; a move costs its length times the mean of its two cells' multipliers. With
+/// terrain heights, a move that climbs more than the agent's max_climb (height at the cells'
+/// centres) is not offered.
 ///
 /// The grid is an implicit graph: neighbours come from the cell index, nothing is stored per
 /// edge. Node id = cy * width + cx; corner-aligned, node id = y * (width + 1) + x for the corner
@@ -145,6 +154,15 @@ class OccupancyGrid final : public Discretisation {
   /// height limits are checked by for_each_neighbour). @pre n < node_count()
   unsigned moves(search::NodeId n) const { return moves_[n]; }
 
+  /// 16-connected grids: the knight moves out of node n the grid allows, one bit each, in the
+  /// order of knight_offset() (height limits included); 0 on other grids.
+  unsigned knight_moves(search::NodeId n) const { return knights_.empty() ? 0u : knights_[n]; }
+  /// The cell offset (dx, dy) of knight move k (0 .. 7): counter-clockwise from (2, 1).
+  static std::pair<int, int> knight_offset(int k) {
+    constexpr int dx[8] = {2, 1, -1, -2, -2, -1, 1, 2}, dy[8] = {1, 2, 2, 1, -1, -2, -2, -1};
+    return {dx[k], dy[k]};
+  }
+
   /// SearchGraph: the arcs from cell n to its free neighbours.
   template <class F>
   void for_each_neighbour(search::NodeId n, F&& f) const {
@@ -162,6 +180,16 @@ class OccupancyGrid final : public Discretisation {
       else
         f(to, cost_.empty() ? length : length * 0.5 * (cost_[n] + cost_[to]));
     }
+    // Knight moves exist only on 16-connected grids; elsewhere this is one predictable branch.
+    if (!knights_.empty()) [[unlikely]] {
+      unsigned knights = knights_[n];
+      while (knights != 0) {
+        const int k = std::countr_zero(knights);
+        knights &= knights - 1;
+        const auto to = search::NodeId(std::int64_t(n) + knight_offset_[k]);
+        f(to, knight_cost_.empty() ? knight_ : knight_ * knight_cost_[8 * std::size_t(n) + k]);
+      }
+    }
   }
 
  private:
@@ -170,6 +198,10 @@ class OccupancyGrid final : public Discretisation {
   }
   double heuristic_cells(int dx, int dy) const;
   void build_corner_moves(const FreeSpace& space, const CellFrame& frame);
+  // Knight moves of a 16-connected grid; `closed` marks the corners no path passes through
+  // (corner-aligned grids; empty for centre-aligned ones).
+  void build_knight_moves(const FreeSpace& space, const CellFrame& frame,
+                          const std::vector<std::uint8_t>& closed);
 
   const FreeSpace* space_;
   GridOptions options_;
@@ -179,6 +211,7 @@ class OccupancyGrid final : public Discretisation {
   int down_ = 0;    // rows of nodes
   double cell_ = 1.0;
   double diagonal_ = std::sqrt(2.0);
+  double knight_ = std::sqrt(5.0);
   Point origin_;
   std::vector<std::uint8_t> blocked_;  // (width+2) x (height+2), border blocked
   // Per cell, bit k: move k allowed (0-3 east, north, west, south; 4-7 the diagonals between
@@ -189,6 +222,11 @@ class OccupancyGrid final : public Discretisation {
   std::vector<double> move_cost_;  // corner-aligned with costs: per node and move, multiplier
   std::vector<double> height_of_;  // per cell; empty without heights
   double max_climb_ = INFINITY;
+  // 16-connected grids: per node, bit k: knight move k allowed (knight_offset), the id offset of
+  // each, and with costs the multiplier of each (mean over the cells it crosses, per length).
+  std::vector<std::uint8_t> knights_;
+  std::int64_t knight_offset_[8] = {};
+  std::vector<double> knight_cost_;
   double heuristic_scale_ = 1.0;  // cheapest multiplier
   search::ComponentLabels components_;
 };
