@@ -105,6 +105,7 @@ py::dict row_to_dict(const experiment::Row& r) {
   d["space_ms"] = r.space_ms;
   d["nodes"] = r.nodes;
   d["message"] = r.message;
+  d["reference_method"] = r.reference_method;
   return d;
 }
 
@@ -133,6 +134,8 @@ experiment::Row dict_to_row(const py::dict& d) {
   r.space_ms = d["space_ms"].cast<double>();
   r.nodes = d["nodes"].cast<std::size_t>();
   r.message = d["message"].cast<std::string>();
+  if (d.contains("reference_method"))
+    r.reference_method = d["reference_method"].cast<std::string>();
   return r;
 }
 

@@ -350,7 +350,8 @@ void add_experiment_command(CLI::App& app) {
       ->check(CLI::IsMember({"auto", "centres", "corners"}))
       ->capture_default_str();
   cmd->add_option("--reference-max-corners", args->reference_max_corners,
-                  "Skip the visibility-graph reference on scenes with more corners")
+                  "Scenes with more corners are scored against navmesh.search=optimal "
+                  "(Polyanya) instead of the visibility graph (none with weighted regions)")
       ->type_name("N")
       ->capture_default_str();
   cmd->add_flag("!--no-progress", args->progress, "No progress bar (shown only on a terminal)");
@@ -359,9 +360,11 @@ void add_experiment_command(CLI::App& app) {
           "CSV columns (the first 21 are fixed; more may follow):\n"
           "  scene,method,options,smoother,query,start_x,start_y,goal_x,goal_y,status,length,\n"
           "  cost,reference,ratio,waypoints,turning,clearance,build_ms,search_us,smooth_us,\n"
-          "  expanded,raw_length,space_ms,nodes,message\n"
-          "reference is the visibility graph's optimum (its cost in scenes with weighted "
-          "regions),\nratio = length / reference (cost / reference with regions), turning the "
+          "  expanded,raw_length,space_ms,nodes,message,reference_method\n"
+          "reference is the exact optimum from reference_method: the visibility graph (its cost "
+          "in\nscenes with weighted regions), or navmesh.search=optimal on larger scenes "
+          "without regions;\nratio = length / reference (cost / reference with regions), turning "
+          "the "
           "total turning\nangle in radians, clearance the least distance to the free-space "
           "boundary.\n\n"
           "Examples:\n"

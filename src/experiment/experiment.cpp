@@ -228,31 +228,52 @@ Results run(const std::vector<SceneInput>& scenes, const Options& options) {
     const std::string& name = scenes[s].name;
     const std::vector<Query>& queries = work[s].queries;
     const std::shared_ptr<const FreeSpace> space = spaces[s];
-    SceneReport report{name, queries.size(), space_ms[s], false, {}};
+    SceneReport report{name, queries.size(), space_ms[s], false, {}, {}};
     const auto progress = [&](std::size_t done) {
       if (options.progress) options.progress(done_before + done, total);
     };
 
-    // The reference: the visibility graph's optimum, when its quadratic build is affordable.
+    // The reference: the visibility graph's optimum when its quadratic build is affordable, else
+    // the navigation mesh searched by Polyanya, the same Euclidean optimum, where that is the
+    // objective (no weighted regions) and both see the same free space (zero-width gaps closed).
     std::vector<double> reference(queries.size(), NAN);
-    if (space->corners().size() > options.reference_max_corners) {
-      report.reference_note = std::to_string(space->corners().size()) +
-                              " corners, more than the reference's budget of " +
-                              std::to_string(options.reference_max_corners);
-    } else {
-      PlanOptions ref_options;
+    const bool weighted = !space->regions().empty();
+    PlanOptions ref_options;
+    ref_options.method.clear();  // set below when there is a reference to build
+    ref_options.smoother = "none";
+    const std::size_t corners = space->corners().size();
+    const std::string over_budget = std::to_string(corners) +
+                                    " corners, more than the visibility graph's budget of " +
+                                    std::to_string(options.reference_max_corners);
+    if (corners <= options.reference_max_corners) {
       ref_options.method = "visgraph";
-      ref_options.smoother = "none";
       ref_options.settings.set("visgraph.max_nodes", std::to_string(options.reference_max_corners));
+    } else if (weighted) {
+      report.reference_note =
+          over_budget +
+          ", and weighted regions (navmesh.search=optimal gives the shortest path, not the "
+          "cheapest)";
+    } else if (space->open_gaps()) {
+      report.reference_note = over_budget +
+                              ", and zero-width gaps open (navmesh.search=optimal keeps them "
+                              "closed, so its paths may be longer than the optimum)";
+    } else {
+      ref_options.method = "navmesh";
+      ref_options.settings.set("navmesh.search", std::string("optimal"));
+      report.reference_note = over_budget + ": scored against navmesh.search=optimal (Polyanya)";
+    }
+    if (!ref_options.method.empty()) {
       std::optional<Planner> ref;
       try {
         ref.emplace(space, ref_options);
       } catch (const InputError& e) {
-        report.reference_note = e.message();
+        report.reference_note =
+            (ref_options.method == "navmesh" ? over_budget + "; " : "") + e.message();
       }
       if (ref) {
         report.has_reference = true;
-        const bool weighted = !space->regions().empty();
+        report.reference_method =
+            ref_options.method == "navmesh" ? "navmesh.search=optimal" : "visgraph";
         parallel_for(
             queries.size(), options.jobs,
             [&](std::size_t i) {
@@ -304,6 +325,7 @@ Results run(const std::vector<SceneInput>& scenes, const Options& options) {
               row.nodes = r.stats.nodes;
               row.message = r.message;
               row.reference = reference[i];
+              row.reference_method = report.reference_method;
               if (r.waypoints.empty()) continue;
               row.length = r.length;
               row.cost = r.cost;

@@ -70,10 +70,11 @@ std::string fixed(double v, int decimals) {
 
 const std::vector<std::string>& csv_columns() {
   static const std::vector<std::string> columns = {
-      "scene",      "method",   "options",   "smoother", "query",     "start_x",   "start_y",
-      "goal_x",     "goal_y",   "status",    "length",   "cost",      "reference", "ratio",
-      "waypoints",  "turning",  "clearance", "build_ms", "search_us", "smooth_us", "expanded",
-      "raw_length", "space_ms", "nodes",     "message"};
+      "scene",     "method",          "options",   "smoother",   "query",     "start_x",
+      "start_y",   "goal_x",          "goal_y",    "status",     "length",    "cost",
+      "reference", "ratio",           "waypoints", "turning",    "clearance", "build_ms",
+      "search_us", "smooth_us",       "expanded",  "raw_length", "space_ms",  "nodes",
+      "message",   "reference_method"};
   return columns;
 }
 
@@ -102,7 +103,8 @@ std::string csv_line(const Row& r) {
                                 number(r.raw_length),
                                 number(r.space_ms),
                                 std::to_string(r.nodes),
-                                quoted(r.message)};
+                                quoted(r.message),
+                                quoted(r.reference_method)};
   for (const std::string& f : fields) s += "," + f;
   return s;
 }
@@ -131,6 +133,8 @@ std::vector<Row> read_csv(const std::filesystem::path& path) {
   std::size_t at = 0;
   int line = 0;
   const auto& columns = csv_columns();
+  const std::size_t older_columns = columns.size() - 1;  // without reference_method
+  std::size_t width = columns.size();                    // this file's, from its header
   while (at < text.size()) {
     ++line;
     std::vector<Field> fields;
@@ -167,7 +171,9 @@ std::vector<Row> read_csv(const std::filesystem::path& path) {
       break;
     }
     if (line == 1) {
-      for (std::size_t i = 0; i < columns.size(); ++i)
+      // Files written before the last column (reference_method) was added read as well.
+      width = fields.size() == older_columns ? older_columns : columns.size();
+      for (std::size_t i = 0; i < width; ++i)
         if (i >= fields.size() || fields[i].text != columns[i])
           throw InputError({file, 1, i < fields.size() ? fields[i].column : 1, {}},
                            "not a polynav experiment CSV: expected column " +
@@ -175,8 +181,8 @@ std::vector<Row> read_csv(const std::filesystem::path& path) {
                                (i < fields.size() ? fields[i].text : std::string()) + "'");
       continue;
     }
-    if (fields.size() != columns.size())
-      throw InputError({file, line, 1, {}}, "expected " + std::to_string(columns.size()) +
+    if (fields.size() != width)
+      throw InputError({file, line, 1, {}}, "expected " + std::to_string(width) +
                                                 " fields, found " + std::to_string(fields.size()));
     const auto real = [&](std::size_t i) {
       const std::string& t = fields[i].text;
@@ -223,6 +229,7 @@ std::vector<Row> read_csv(const std::filesystem::path& path) {
     r.space_ms = real(22);
     r.nodes = whole(23);
     r.message = fields[24].text;
+    if (width > 25) r.reference_method = fields[25].text;
     rows.push_back(std::move(r));
   }
   if (line == 0) throw InputError({file, 0, 0, {}}, "empty file; expected the CSV header");
@@ -345,9 +352,25 @@ void write_summary(std::ostream& out, const std::vector<Row>& rows,
           << right(fixed(100.0 * (mean / optimum - 1.0), 3) + "%", 10) << "\n";
     }
   }
-  for (const SceneReport& s : scenes)
-    if (!s.has_reference)
+  // Which reference each scene was scored against, where it is not the visibility graph.
+  for (const SceneReport& s : scenes) {
+    if (!s.has_reference) {
       out << "no reference for scene '" << s.name << "': " << s.reference_note << "\n";
+    } else if (s.reference_method != "visgraph") {
+      out << "reference for scene '" << s.name << "': " << s.reference_method
+          << (s.reference_note.empty() ? "" : " (" + s.reference_note + ")") << "\n";
+    }
+  }
+  if (scenes.empty()) {  // rows read back from files: their reference_method column tells
+    std::vector<std::pair<std::string, std::string>> seen;
+    for (const Row& r : rows) {
+      if (r.reference_method.empty() || r.reference_method == "visgraph") continue;
+      const std::pair<std::string, std::string> key{r.scene, r.reference_method};
+      if (std::find(seen.begin(), seen.end(), key) != seen.end()) continue;
+      seen.push_back(key);
+      out << "reference for scene '" << r.scene << "': " << r.reference_method << "\n";
+    }
+  }
 }
 
 void write_ompl_log(std::ostream& out, const std::vector<Row>& rows, const std::string& name,

@@ -85,6 +85,7 @@ void Planner::prepare(std::unique_ptr<Method> method) {
   // The first query's search arrays are allocated now, not in that query's time.
   auto workspace = std::make_unique<QueryWorkspace>();
   workspace->astar.reserve(method_->discretisation().node_count() + 2);
+  method_->prepare(*workspace);
   pool_.push_back(std::move(workspace));
 }
 
@@ -97,7 +98,9 @@ std::unique_ptr<QueryWorkspace> Planner::borrow() const {
       return w;
     }
   }
-  return std::make_unique<QueryWorkspace>();
+  auto workspace = std::make_unique<QueryWorkspace>();
+  method_->prepare(*workspace);
+  return workspace;
 }
 
 void Planner::give_back(std::unique_ptr<QueryWorkspace> workspace) const {

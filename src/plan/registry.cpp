@@ -1,13 +1,18 @@
 #include "polynav/plan/registry.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <limits>
 #include <sstream>
+#include <optional>
+#include <span>
+#include <string>
 
 #include "polynav/discretise/grid/jump_point_grid.hpp"
 #include "polynav/discretise/grid/occupancy_grid.hpp"
 #include "polynav/discretise/navmesh/navmesh.hpp"
+#include "polynav/discretise/navmesh/polyanya.hpp"
 #include "polynav/discretise/quadtree/quadtree.hpp"
 #include "polynav/discretise/visibility_graph/visibility_graph.hpp"
 #include "polynav/error.hpp"
@@ -111,6 +116,128 @@ std::unique_ptr<Method> build_visgraph(const FreeSpace& space, const OptionValue
   return std::make_unique<MethodOf<VisibilityGraph>>(space, options);
 }
 
+// The navigation mesh searched by Polyanya (navmesh.search=optimal): not A* over a graph, so its
+// own Method. The polygons and point location are the NavMesh's; the search state (nodes, open
+// list, best length per turning point) lives in the workspace's method state, sized at build.
+class NavMeshOptimal final : public Method {
+ public:
+  NavMeshOptimal(const FreeSpace& space, const NavMeshOptions& options)
+      : mesh_(space, options), search_(mesh_), weighted_(!space.regions().empty()) {}
+
+  const Discretisation& discretisation() const override { return mesh_; }
+
+  void prepare(QueryWorkspace& workspace) const override { (void)state(workspace); }
+
+  RawPath find_path(Point start, Point goal, const QueryOptions& options,
+                    QueryWorkspace& workspace) const override {
+    if (const std::optional<double> direct = mesh_.direct_cost(start, goal)) {
+      // One polygon holds both: the straight segment, without a search.
+      RawPath out = empty();
+      out.status = search::SearchStatus::found;
+      out.points = {start, goal};
+      out.graph_cost = distance(start, goal);
+      out.message = note();
+      return out;
+    }
+    std::size_t reached = 0;
+    return run(start, std::span(&goal, 1), options, workspace, reached);
+  }
+
+  RawPath find_path_to_any(Point start, std::span<const Point> goals, const QueryOptions& options,
+                           QueryWorkspace& workspace, std::size_t& reached_goal) const override {
+    if (goals.empty()) {
+      reached_goal = 0;
+      RawPath out = empty();
+      out.message = "the goal set is empty";
+      return out;
+    }
+    return run(start, goals, options, workspace, reached_goal);
+  }
+
+  Reach reach(Point, double, QueryWorkspace&) const override {
+    Reach out;
+    out.message =
+        "reach needs a graph, and navmesh.search=optimal builds none; use navmesh.search=graph";
+    return out;
+  }
+
+ private:
+  struct State final : MethodState {
+    PolyanyaWorkspace workspace;
+    PolyanyaResult result;
+  };
+
+  State& state(QueryWorkspace& workspace) const {
+    if (auto* s = dynamic_cast<State*>(workspace.method_state.get())) return *s;
+    auto made = std::make_unique<State>();
+    search_.prepare(made->workspace);
+    State& s = *made;
+    workspace.method_state = std::move(made);
+    return s;
+  }
+
+  RawPath empty() const {
+    RawPath out;
+    out.method = mesh_.method();
+    out.method_has_corridors = out.has_corridor = false;
+    return out;
+  }
+
+  // Said with every path found in a scene with weighted regions, as the visibility graph's
+  // lengths are: Polyanya minimises length.
+  std::string note() const {
+    return weighted_ ? "navmesh.search=optimal minimises length: in this weighted scene the path "
+                       "is the shortest, not the cheapest"
+                     : std::string();
+  }
+
+  RawPath run(Point start, std::span<const Point> goals, const QueryOptions& options,
+              QueryWorkspace& workspace, std::size_t& reached_goal) const {
+    State& s = state(workspace);
+    PolyanyaResult& r = s.result;
+    search_.search(start, goals, options.search, options.record_expanded, s.workspace, r);
+    RawPath out = empty();
+    out.status = r.status;
+    out.stats = r.stats;
+    out.expanded = std::move(r.expanded);
+    reached_goal = r.status == search::SearchStatus::found ? r.goal : goals.size();
+    switch (r.status) {
+      case search::SearchStatus::found:
+        out.points = r.points;
+        out.graph_cost = r.length;
+        out.message = note();
+        break;
+      case search::SearchStatus::no_path:
+        out.message =
+            "no path: no goal is reachable from the start through the navigation mesh "
+            "(expanded " +
+            std::to_string(r.stats.expanded) + " nodes, all that are reachable)";
+        break;
+      case search::SearchStatus::limit_reached: {
+        search::SearchResult explained;
+        explained.status = r.status;
+        explained.limit = r.limit;
+        explained.stats = r.stats;
+        explained.limit_value =
+            r.limit == search::SearchLimit::cost ? options.search.max_cost
+            : r.limit == search::SearchLimit::expansions
+                ? double(options.search.max_expansions)
+                : std::chrono::duration<double, std::milli>(options.search.max_time).count();
+        out.message = explained.explanation();
+        break;
+      }
+      default:
+        out.message = "the start or the goal lies in no polygon of the navigation mesh";
+        break;
+    }
+    return out;
+  }
+
+  NavMesh mesh_;
+  Polyanya search_;
+  bool weighted_;
+};
+
 std::unique_ptr<Method> build_navmesh(const FreeSpace& space, const OptionValues& o) {
   NavMeshOptions options;
   options.source = parse_navmesh_source(o.text("source"));
@@ -118,6 +245,9 @@ std::unique_ptr<Method> build_navmesh(const FreeSpace& space, const OptionValues
   options.merge = o.flag("merge");
   options.max_triangles = count_or_unlimited(o.number("max_triangles"));
   options.landmarks = std::size_t(o.integer("landmarks"));
+  options.search = parse_navmesh_search(o.text("search"));
+  if (options.search == NavMeshSearch::optimal)
+    return std::make_unique<NavMeshOptimal>(space, options);
   return std::make_unique<MethodOf<NavMesh>>(space, options);
 }
 
@@ -308,7 +438,14 @@ const std::vector<MethodEntry>& method_registry() {
                       0);
           s.max = 64;
           return s;
-        }()},
+        }(),
+        choice("search", "graph",
+               "graph: A* over the nodes (navmesh.nodes), with a corridor for funnel; optimal: "
+               "Polyanya (Cui, Harabor and Grastien 2017), the exact Euclidean shortest path "
+               "through the polygons, no graph built (nodes and landmarks do not apply, no "
+               "corridor, no reach); in weighted scenes the shortest path, not the cheapest; "
+               "refused where heights differ by more than the agent's max_climb",
+               {"graph", "optimal"})},
        build_navmesh},
   };
   return table;

@@ -96,6 +96,65 @@ TEST(Experiment, RowsAreCompleteOrderedAndScoredAgainstTheOptimum) {
   for (const SceneReport& s : results.scenes) EXPECT_TRUE(s.has_reference) << s.reference_note;
 }
 
+// Past the visibility graph's budget an unweighted scene is scored against Polyanya
+// (navmesh.search=optimal): the same optimum, named in every row and in the summary. A weighted
+// scene past the budget has no reference, and the summary says why.
+TEST(Experiment, LargeScenesAreScoredAgainstTheOptimalNavmeshSearch) {
+  Options options;
+  options.methods = {parse_method_spec("grid"), parse_method_spec("navmesh")};
+  options.smoothers = {"none"};
+  options.random = RandomQueries{12, 5, true};
+  const std::vector<SceneInput> scenes = {input("maze.yaml"), input("island.yaml")};
+  const Results small = run(scenes, options);
+  options.reference_max_corners = 1;
+  const Results large = run(scenes, options);
+  ASSERT_EQ(small.rows.size(), large.rows.size());
+  for (std::size_t i = 0; i < small.rows.size(); ++i) {
+    const Row &s = small.rows[i], &l = large.rows[i];
+    SCOPED_TRACE(csv_line(l));
+    EXPECT_EQ(s.reference_method, "visgraph");
+    EXPECT_EQ(l.reference_method, "navmesh.search=optimal");
+    ASSERT_TRUE(std::isfinite(l.reference));
+    EXPECT_NEAR(l.reference, s.reference, 1e-9 * s.reference);
+    EXPECT_NEAR(l.ratio, s.ratio, 1e-9 * s.ratio);
+  }
+  for (const SceneReport& r : large.scenes) {
+    EXPECT_TRUE(r.has_reference);
+    EXPECT_EQ(r.reference_method, "navmesh.search=optimal");
+  }
+  std::ostringstream summary;
+  write_summary(summary, large.rows, large.scenes);
+  EXPECT_NE(summary.str().find("reference for scene 'maze': navmesh.search=optimal"),
+            std::string::npos)
+      << summary.str();
+  std::ostringstream from_rows;  // a summary of rows read back names it too
+  write_summary(from_rows, large.rows, {});
+  EXPECT_NE(from_rows.str().find("reference for scene 'island': navmesh.search=optimal"),
+            std::string::npos)
+      << from_rows.str();
+
+  // Weighted regions: Polyanya minimises length, not cost, so no reference past the budget.
+  Scene weighted;
+  weighted.bounds = {{0, 0}, {20, 0}, {20, 10}, {0, 10}};
+  weighted.obstacles.push_back({{{{9, 0}, {11, 0}, {11, 4}, {9, 4}}, {}}, {}});
+  Region mud;
+  mud.cost = 4;
+  mud.polygon = {{5, 4}, {15, 4}, {15, 6}, {5, 6}};
+  weighted.regions.push_back(mud);
+  SceneInput in;
+  in.name = "mud";
+  in.scene = weighted;
+  const Results none = run({in}, options);
+  ASSERT_EQ(none.scenes.size(), 1u);
+  EXPECT_FALSE(none.scenes[0].has_reference) << none.scenes[0].reference_method;
+  EXPECT_NE(none.scenes[0].reference_note.find("weighted regions"), std::string::npos)
+      << none.scenes[0].reference_note;
+  for (const Row& r : none.rows) {
+    EXPECT_TRUE(std::isnan(r.reference));
+    EXPECT_TRUE(r.reference_method.empty());
+  }
+}
+
 TEST(Experiment, RandomQueriesAreFreeConnectedAndFixedByTheSeed) {
   const SceneInput scene = input("maze.yaml");
   const FreeSpace space(scene.scene);
@@ -177,6 +236,7 @@ TEST(Experiment, CsvReadsBackBitForBit) {
   ASSERT_EQ(back.size(), rows.size());
   for (std::size_t i = 0; i < rows.size(); ++i) EXPECT_EQ(csv_line(back[i]), csv_line(rows[i]));
   EXPECT_EQ(back.front().message, rows.front().message);
+  EXPECT_EQ(back.front().reference_method, "visgraph");
   // The contract's leading columns.
   std::ifstream in(path);
   std::string header;
@@ -186,6 +246,28 @@ TEST(Experiment, CsvReadsBackBitForBit) {
                          "build_ms,search_us,smooth_us,expanded",
                          0),
             0u);
+  // reference_method is the last column, after the ones before it was added.
+  EXPECT_EQ(header.substr(header.size() - std::string(",message,reference_method").size()),
+            ",message,reference_method");
+  in.close();
+  // A file written before that column was added still reads, with the column empty.
+  {
+    std::ofstream out(path, std::ios::binary);
+    const std::string without = header.substr(0, header.rfind(','));
+    out << without << "\n";
+    for (const Row& r : rows) {
+      const std::string line = csv_line(r);
+      out << line.substr(0, line.rfind(',')) << "\n";
+    }
+  }
+  const std::vector<Row> older = read_csv(path);
+  ASSERT_EQ(older.size(), rows.size());
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    EXPECT_TRUE(older[i].reference_method.empty());
+    Row expected = rows[i];
+    expected.reference_method.clear();
+    EXPECT_EQ(csv_line(older[i]), csv_line(expected));
+  }
   fs::remove(path);
 }
 

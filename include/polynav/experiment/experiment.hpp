@@ -79,8 +79,12 @@ struct Options {
   std::optional<RandomQueries> random;
   unsigned jobs = 1;  ///< threads planning queries; the rows do not depend on it
   Shard shard;
-  /// Score against the visibility graph's optimum; scenes with more corners than this get no
-  /// reference (its build is quadratic in them), and the summary says so.
+  /// Score against the visibility graph's optimum on scenes with at most this many corners (its
+  /// build is quadratic in them). Larger scenes without weighted regions (and with zero-width
+  /// gaps closed) are scored against the navigation mesh searched by Polyanya
+  /// (navmesh.search=optimal), the same exact Euclidean optimum without a quadratic build; other
+  /// large scenes get no reference. Each row names its reference method; the summary says which
+  /// scenes used which, and why a scene has none.
   std::size_t reference_max_corners = 20000;
   /// Called from the thread that called run() after each batch of queries: runs done, runs
   /// in all.
@@ -112,6 +116,9 @@ struct Row {
   double space_ms = NAN;    ///< free-space build, once per scene
   std::size_t nodes = 0;    ///< nodes of the method's graph
   std::string message;      ///< why not found, or a smoother's note
+  /// What `reference` came from: "visgraph", "navmesh.search=optimal", or empty when the scene
+  /// has no reference.
+  std::string reference_method;
 };
 
 /// What is known of each scene beyond its rows.
@@ -120,7 +127,10 @@ struct SceneReport {
   std::size_t queries = 0;
   double space_ms = 0.0;
   bool has_reference = false;
-  std::string reference_note;  ///< why there is no reference (too many corners, ...)
+  std::string reference_method;  ///< as Row::reference_method
+  /// Why there is no reference (too many corners and weighted regions, ...), or why the
+  /// reference is not the visibility graph.
+  std::string reference_note;
 };
 
 struct Results {

@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <concepts>
 #include <limits>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -47,6 +48,12 @@ struct QueryOptions {
   bool record_expanded = false;  ///< fill RawPath::expanded (for pictures)
 };
 
+/// Search state of a method that is not searched by the driver's A* (the navigation mesh's
+/// Polyanya): the method keeps its own type here (Method::prepare makes it).
+struct MethodState {
+  virtual ~MethodState() = default;
+};
+
 /// The search state of one query at a time; reuse one per thread so that nothing is allocated
 /// per query once it has grown to the graph.
 struct QueryWorkspace {
@@ -58,6 +65,7 @@ struct QueryWorkspace {
   std::vector<std::vector<Attachment>> goal_arcs;  // per goal, for searches with goal nodes
   std::vector<search::NodeId> goal_nodes;          // the nodes goals attach to (query graphs)
   std::vector<search::NodeId> extra_goal_nodes;    // the goals' own nodes in a goal-set search
+  std::unique_ptr<MethodState> method_state;       // a method's own search state, if any
 };
 
 /// A discretisation the driver can search: a search graph with an admissible heuristic.

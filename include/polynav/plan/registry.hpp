@@ -29,6 +29,10 @@ class Method {
                                    const QueryOptions& options, QueryWorkspace& workspace,
                                    std::size_t& reached_goal) const = 0;
   virtual Reach reach(Point from, double max_cost, QueryWorkspace& workspace) const = 0;
+  /// Readies a workspace for this method's queries before the first one (a method with search
+  /// state of its own puts it in QueryWorkspace::method_state, sized to the method, so that
+  /// queries do not allocate it).
+  virtual void prepare(QueryWorkspace& workspace) const { (void)workspace; }
 };
 
 /// The Method of a concrete discretisation, built in place.

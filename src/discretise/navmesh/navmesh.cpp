@@ -69,6 +69,17 @@ NavMeshSource parse_navmesh_source(const std::string& name) {
                    "unknown polygon source '" + name + "'; expected auto, mesh or rebuild");
 }
 
+NavMeshSearch parse_navmesh_search(const std::string& name) {
+  if (name == "graph") return NavMeshSearch::graph;
+  if (name == "optimal") return NavMeshSearch::optimal;
+  throw InputError({"", 0, 0, "search"},
+                   "unknown navmesh search '" + name + "'; expected graph or optimal");
+}
+
+std::string_view navmesh_search_name(NavMeshSearch search) {
+  return search == NavMeshSearch::optimal ? "optimal" : "graph";
+}
+
 namespace {
 
 // Why the scene's mesh faces cannot serve as the polygons, or empty when they can.
@@ -109,6 +120,12 @@ NavMesh::NavMesh(const FreeSpace& space, NavMeshOptions options)
   const auto t0 = Clock::now();
   min_cost_ = space.min_cost();
   directed_ = space.has_heights() && std::isfinite(space.agent().max_climb);
+  if (options_.search == NavMeshSearch::optimal) {
+    // Without a graph the node placement and the landmarks do not apply; the vertex nodes stay
+    // (Polyanya's turning points, and points to draw).
+    options_.nodes = NavMeshNodes::vertices;
+    options_.landmarks = 0;
+  }
   bool from_mesh = false;
   if (options_.source != NavMeshSource::rebuild) {
     const std::string problem = mesh_faces_problem(space);
@@ -121,6 +138,20 @@ NavMesh::NavMesh(const FreeSpace& space, NavMeshOptions options)
     build_from_faces(space);
   } else {
     build(space);
+  }
+  if (directed_ && options_.search == NavMeshSearch::optimal && !height_.empty()) {
+    // Polyanya takes every straight motion through the polygons to be valid both ways. With a
+    // climb limit that holds when no two heights differ by more than the limit (each polygon has
+    // one height); otherwise some steps up are refused and the search could not know which.
+    const auto [lo, hi] = std::minmax_element(height_.begin(), height_.end());
+    const double climb = space.agent().max_climb;
+    if (*hi - *lo > climb) {
+      std::ostringstream text;
+      text << "navmesh.search=optimal does not apply: heights differ by up to " << *hi - *lo
+           << ", more than the agent's max_climb " << climb
+           << ", so some moves are one way; use navmesh.search=graph";
+      throw InputError({"", 0, 0, "search"}, text.str());
+    }
   }
   build_graph();
   stats_.build_ms = ms_since(t0);
@@ -538,6 +569,14 @@ Segment NavMesh::oriented(std::size_t k, std::uint32_t from) const {
 }
 
 void NavMesh::build_graph() {
+  if (options_.search == NavMeshSearch::optimal) {
+    // Polyanya searches the polygons themselves: the vertex nodes name its turning points (one
+    // per vertex and free sector), and there are no arcs and no landmarks to compute.
+    build_vertex_nodes();
+    graph_ = search::CsrGraph(node_at_.size(), std::vector<search::Edge>{},
+                              search::Direction::undirected);
+    return;
+  }
   std::vector<search::Edge> edges;
   const FreeSpace& space = *space_;
   const double climb = space.agent().max_climb;
@@ -618,7 +657,7 @@ void NavMesh::build_graph() {
   }
 }
 
-void NavMesh::build_vertex_graph(std::vector<search::Edge>& edges) {
+void NavMesh::build_vertex_nodes() {
   // Corners at one point are one node when a portal joins their polygons along an edge ending
   // there (or passing through it): union-find over the corners.
   const std::size_t corners = points_.size();
@@ -664,6 +703,11 @@ void NavMesh::build_vertex_graph(std::vector<search::Edge>& edges) {
     for (std::size_t c = 0; c < corners; ++c)
       node_corners_[next[corners_[c].node]++] = std::uint32_t(c);
   }
+}
+
+void NavMesh::build_vertex_graph(std::vector<search::Edge>& edges) {
+  build_vertex_nodes();
+  const auto polygons = std::uint32_t(cost_.size());
 
   // Every two corners of a polygon: the segment between them lies in the (closed, convex, free)
   // polygon. A pair on a shared edge is listed by both polygons: keep one arc per direction.
@@ -942,13 +986,14 @@ Primitives NavMesh::primitives() const {
 }
 
 std::string NavMesh::summary() const {
+  const std::string graph = optimal() ? "no graph: searched by Polyanya (navmesh.search=optimal)"
+                                      : std::to_string(node_count()) + " nodes";
   if (stats().from_mesh)
     return std::to_string(stats().polygons) + " convex polygons (the mesh's faces), " +
-           std::to_string(stats().portals) + " portals; " + std::to_string(node_count()) + " nodes";
+           std::to_string(stats().portals) + " portals; " + graph;
   return std::to_string(stats().triangles) + " triangles (" +
          std::to_string(stats().free_triangles) + " free), " + std::to_string(stats().polygons) +
-         " convex polygons, " + std::to_string(stats().portals) + " portals; " +
-         std::to_string(node_count()) + " nodes";
+         " convex polygons, " + std::to_string(stats().portals) + " portals; " + graph;
 }
 
 }  // namespace polynav

@@ -53,6 +53,16 @@ enum class NavMeshSource : std::uint8_t {
 /// "auto", "mesh" or "rebuild"; throws InputError (key "source") on anything else.
 NavMeshSource parse_navmesh_source(const std::string& name);
 
+/// How a query is searched.
+enum class NavMeshSearch : std::uint8_t {
+  graph,    ///< A* over the graph of nodes (NavMeshNodes) through the query driver
+  optimal,  ///< Polyanya (discretise/navmesh/polyanya.hpp): the Euclidean shortest path, no graph
+};
+/// "graph" or "optimal"; throws InputError (key "search") on anything else.
+NavMeshSearch parse_navmesh_search(const std::string& name);
+/// The name parse_navmesh_search reads.
+std::string_view navmesh_search_name(NavMeshSearch search);
+
 struct NavMeshOptions {
   /// Where the polygons come from. [Default: automatic: a `.mesh` file's faces already are convex
   /// polygons tiling free space]
@@ -65,6 +75,12 @@ struct NavMeshOptions {
   bool merge = true;
   /// Budget on the triangulation's faces: a larger one is refused. [Limit: > 0]
   std::size_t max_triangles = std::size_t{1} << 23;
+  /// How queries are searched. With `optimal` no graph is built (no arcs, no landmarks: `nodes`
+  /// and `landmarks` do not apply); the vertex nodes remain as points for pictures, and the
+  /// polygons, portals and point location serve Polyanya (polyanya.hpp). Refused (InputError,
+  /// key "search") where moves are one way: heights that differ by more than the agent's
+  /// max_climb (a climb limit that no two heights exceed changes nothing).
+  NavMeshSearch search = NavMeshSearch::graph;
   /// Landmarks of the ALT heuristic (search/landmarks.hpp): the search is bounded by the graph's
   /// own costs as well as by straight-line distance, so it expands far fewer nodes. Each costs one
   /// double per node and one Dijkstra search at build; a query reads the 4 best for it, so more
@@ -135,7 +151,8 @@ class NavMesh final : public Discretisation {
  public:
   /// Builds the mesh over space, which must outlive it.
   /// @throws InputError (key "max_triangles") when the triangulation exceeds the budget, (key
-  /// "source") when the source is `mesh` and the scene's mesh faces cannot be used.
+  /// "source") when the source is `mesh` and the scene's mesh faces cannot be used, (key
+  /// "search") when the search is `optimal` and heights differ by more than the climb limit.
   explicit NavMesh(const FreeSpace& space, NavMeshOptions options = {});
 
   std::string_view method() const override { return "navmesh"; }
@@ -146,8 +163,9 @@ class NavMesh final : public Discretisation {
   std::string unattached_reason(std::string_view which) const override;
   /// Start and goal in one polygon: the straight segment between them.
   std::optional<double> direct_cost(Point start, Point goal) const override;
+  /// None where moves are one way, and none with search `optimal` (the graph has no arcs).
   const search::ComponentLabels* components() const override {
-    return directed_ ? nullptr : &components_;
+    return directed_ || optimal() ? nullptr : &components_;
   }
   /// The polygon of node n (with portal nodes, the polygon on the node's side); empty for a
   /// vertex node, which stands for a point.
@@ -157,9 +175,12 @@ class NavMesh final : public Discretisation {
   /// left, Segment::b on the right.
   std::optional<std::vector<Segment>> corridor(Point start, std::span<const search::NodeId> path,
                                                Point end) const override;
-  bool has_corridors() const override { return true; }
+  /// True for the graph search; Polyanya's paths (search `optimal`) are already taut and come
+  /// without a corridor.
+  bool has_corridors() const override { return !optimal(); }
   /// "N triangles (M free), P convex polygons, Q portals; R nodes", or for the scene's own faces
-  /// "P convex polygons (the mesh's faces), Q portals; R nodes".
+  /// "P convex polygons (the mesh's faces), Q portals; R nodes"; with search `optimal`, "...; no
+  /// graph: searched by Polyanya" instead of the nodes.
   std::string summary() const override;
   /// The polygons outlined, the portals' midpoints or the centres as nodes.
   Primitives primitives() const override;
@@ -198,6 +219,20 @@ class NavMesh final : public Discretisation {
     return {points_.data() + polygon_first_[i], polygon_first_[i + 1] - polygon_first_[i]};
   }
   double polygon_cost(std::size_t i) const { return cost_[i]; }
+  /// The polygon across edge k of polygon i (from vertex k to vertex k + 1), or -1 where the
+  /// edge is a wall or lies on the boundary of free space. Across an edge, the other polygon
+  /// lists the same two vertices in the other order.
+  std::int64_t neighbour(std::size_t i, std::size_t k) const {
+    const std::int32_t portal = corners_[polygon_first_[i] + k].portal;
+    return portal < 0 ? -1 : std::int64_t(other_side(std::size_t(portal), std::uint32_t(i)));
+  }
+  /// The vertex node of corner k of polygon i: one per polygon vertex and free sector round it
+  /// (a pinch point has one per side). Defined for `vertices` nodes and for search `optimal`.
+  search::NodeId vertex_node(std::size_t i, std::size_t k) const {
+    return corners_[polygon_first_[i] + k].node;
+  }
+  /// Whether queries are searched by Polyanya (NavMeshOptions::search).
+  bool optimal() const { return options_.search == NavMeshSearch::optimal; }
   std::size_t portal_count() const { return portals_.size(); }
   /// Landmarks of the ALT heuristic in use (none where moves are one way).
   std::size_t landmark_count() const { return landmarks_.count(); }
@@ -251,6 +286,8 @@ class NavMesh final : public Discretisation {
   template <class Arrive>
   bool turn_round(search::NodeId v, std::uint32_t from, Arrive&& arrive, int turn,
                   std::vector<Segment>& out, std::vector<std::uint32_t>& chain) const;
+  // The vertex nodes: corners joined through portals along edges ending at their vertex.
+  void build_vertex_nodes();
   void build_vertex_graph(std::vector<search::Edge>& edges);
   // The landmark bounds of a query (see heuristic()).
   search::LandmarkTarget landmark_target(std::span<const Attachment> starts,
