@@ -43,11 +43,15 @@ CgalPolygonWithHoles to_cgal(const Polygon& shape) {
 
 // A regular polygon around the origin that contains the disc of `radius`: its inradius is at
 // least `radius`, so every Minkowski sum with it contains the true sum with the disc.
-CgalPolygon circumscribed_disc(double radius, double tolerance) {
+// `rounding` is the largest distance a vertex of the result moves when it is rounded back to
+// doubles: the inradius exceeds the radius by that, so the rounded boundary still keeps the
+// agent's clearance.
+CgalPolygon circumscribed_disc(double radius, double tolerance, double rounding) {
   const int sides = circumscribed_sides(radius, tolerance);
-  // The vertices are rounded to doubles; the relative margin keeps the inradius >= radius
-  // despite that rounding (its effect on the width is ~1e-12 * radius).
-  const double circumradius = radius / std::cos(std::numbers::pi / sides) * (1.0 + 1e-12);
+  // The disc's own vertices are rounded to doubles too; the relative margin keeps the inradius
+  // >= radius + rounding despite that (its effect on the width is ~1e-12 * radius).
+  const double circumradius =
+      (radius + rounding) / std::cos(std::numbers::pi / sides) * (1.0 + 1e-12);
   CgalPolygon disc;
   for (int i = 0; i < sides; ++i) {
     const double angle = 2.0 * std::numbers::pi * i / sides;
@@ -96,7 +100,13 @@ std::vector<BoundaryRing> build_configuration_space(const Scene& scene, double t
   for (const Obstacle& obstacle : scene.obstacles) blocked.push_back(to_cgal(obstacle.shape));
 
   if (radius > 0.0) {
-    const CgalPolygon disc = circumscribed_disc(radius, tolerance);
+    // Vertices of the sum are rounded to nearest on the way back to doubles (to_ring): by at
+    // most half a unit in the last place of the largest coordinate in each axis. Two units
+    // cover that with room, and far from the origin they are more than 1e-12 of the radius.
+    const double far = std::max(
+        {std::abs(frame[0].x), std::abs(frame[0].y), std::abs(frame[2].x), std::abs(frame[2].y)});
+    const double rounding = 2.0 * (std::nextafter(far, INFINITY) - far);
+    const CgalPolygon disc = circumscribed_disc(radius, tolerance, rounding);
     for (CgalPolygonWithHoles& part : blocked) part = CGAL::minkowski_sum_2(part, disc);
   }
 

@@ -74,7 +74,9 @@ TEST(Experiment, RowsAreCompleteOrderedAndScoredAgainstTheOptimum) {
           EXPECT_TRUE(std::isfinite(r.reference)) << csv_line(r);
           // Never shorter than the optimum; the visibility graph's own path is the optimum.
           EXPECT_GE(r.ratio, 1.0 - 1e-9) << csv_line(r);
-          if (r.method == "visgraph") {
+          // spline trades length for curvature: its contract is validity, not length.
+          const bool shortening = r.smoother != "spline";
+          if (r.method == "visgraph" && shortening) {
             EXPECT_NEAR(r.ratio, 1.0, 1e-9) << csv_line(r);
           }
           EXPECT_NEAR(r.ratio, r.length / r.reference, 1e-12);
@@ -82,7 +84,9 @@ TEST(Experiment, RowsAreCompleteOrderedAndScoredAgainstTheOptimum) {
           EXPECT_GE(r.turning, 0.0);
           EXPECT_LE(r.turning, double(r.waypoints) * M_PI);
           EXPECT_GE(r.clearance, 0.0);
-          EXPECT_LE(r.length, r.raw_length * (1 + 1e-12));
+          if (shortening) {
+            EXPECT_LE(r.length, r.raw_length * (1 + 1e-12));
+          }
           EXPECT_GE(r.search_us, 0.0);
           EXPECT_GE(r.build_ms, 0.0);
         }

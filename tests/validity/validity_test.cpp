@@ -187,11 +187,11 @@ TEST(ExactChecker, AgreesWithLineOfSightOnRandomSegments) {
 // from FreeSpace rounding the vertices it constructs to the nearest double, which may move free
 // space's boundary into the blocked side by up to half a unit in the last place of the
 // coordinates. Each test runs once its GTEST_SKIP is removed (after the fix).
-TEST(KnownInvalidPaths, DiscClearanceShortOfTheRadiusByRounding) {
-  GTEST_SKIP() << "inflated vertices are rounded to nearest: the circumscribed polygon's margin "
-                  "(1e-12 of the radius, 1e-15 here) is less than half a unit in the last place "
-                  "of coordinates near 17 (1.8e-15), so this visgraph path passes 5.9e-16 closer "
-                  "than the radius 0.001 to the box's corner (17.375, 18.1875)";
+TEST(RoundingRegressions, DiscClearanceKeepsTheRadiusDespiteRounding) {
+  // Inflated vertices are rounded to nearest: a margin of 1e-12 of the radius (1e-15 here) was
+  // less than half a unit in the last place of coordinates near 17 (1.8e-15), and this visgraph
+  // path passed 5.9e-16 closer than the radius 0.001 to the box's corner (17.375, 18.1875). The
+  // disc's inradius now also covers the rounding of the largest coordinate.
   const Scene scene =
       scene_of(0.001, {{rect(16.3125, 16.6875, 17.375, 18.1875), {}}}, rect(0, 0, 20, 20));
   PlanOptions options;
