@@ -4,9 +4,9 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
-#include <sstream>
 #include <optional>
 #include <span>
+#include <sstream>
 #include <string>
 
 #include "polynav/discretise/grid/jump_point_grid.hpp"
