@@ -60,11 +60,68 @@ CgalPolygon circumscribed_disc(double radius, double tolerance, double rounding)
   return disc;
 }
 
-Ring to_ring(const CgalPolygon& polygon) {
+// A double point near the exact vertex `v` on the free side (the left) of both boundary edges at
+// it, u -> v and v -> w, decided exactly. Rounding a vertex where two obstacles' edges cross to
+// nearest can put it a fraction of a unit in the last place inside an obstacle, and a point
+// agent would then turn there. On the left of both lines the vertex is in free space, and so are
+// its two edges: each lies on the left of its own line, as its other end does too. The cone of
+// such points opens at v, so walking into it finds one.
+Point round_into_free(const CgalPoint& u, const CgalPoint& v, const CgalPoint& w) {
+  const Point nearest{CGAL::to_double(v.x()), CGAL::to_double(v.y())};
+  const auto on_free_side = [&](Point q) {
+    const CgalPoint exact_q(q.x, q.y);
+    return CGAL::orientation(u, v, exact_q) != CGAL::RIGHT_TURN &&
+           CGAL::orientation(v, w, exact_q) != CGAL::RIGHT_TURN;
+  };
+  // An input vertex converts exactly (its interval is a single double) and is already free.
+  const auto ix = CGAL::to_interval(v.x()), iy = CGAL::to_interval(v.y());
+  if (ix.first == ix.second && iy.first == iy.second) return nearest;
+  if (on_free_side(nearest)) return nearest;
+
+  // Candidates at growing distances: back along the incoming edge, on along the outgoing one
+  // (on an axis-parallel edge these stay exactly on its line, so points on the obstacle's side
+  // stay in free space), then into the cone along the bisector of the two directions.
+  const Point pu{CGAL::to_double(u.x()), CGAL::to_double(u.y())};
+  const Point pw{CGAL::to_double(w.x()), CGAL::to_double(w.y())};
+  const auto unit = [](Point d) {
+    const double n = std::hypot(d.x, d.y);
+    return n > 0.0 ? Point{d.x / n, d.y / n} : Point{0.0, 0.0};
+  };
+  const Point a = unit({nearest.x - pu.x, nearest.y - pu.y});
+  const Point b = unit({pw.x - nearest.x, pw.y - nearest.y});
+  const double turn = a.x * b.y - a.y * b.x;
+  Point into = turn > 0.0 ? Point{b.x - a.x, b.y - a.y} : Point{a.x - b.x, a.y - b.y};
+  if (std::abs(turn) < 1e-12) into = {-a.y, a.x};  // straight on: the left normal
+  into = unit(into);
+  const double ulp = std::max(std::nextafter(std::abs(nearest.x), INFINITY) - std::abs(nearest.x),
+                              std::nextafter(std::abs(nearest.y), INFINITY) - std::abs(nearest.y));
+  // The cone is narrow when the edges are nearly parallel: a step of 2^k units finds room for a
+  // double within it after about log2(1 / angle) doublings. The walk stops short of the
+  // vertex's neighbours: a step that long would mean edges parallel to within rounding, which
+  // leaves nothing better than the nearest double.
+  const double reach =
+      std::max(0.25 * std::min(distance(pu, nearest), distance(nearest, pw)), 2.0 * ulp);
+  for (double step = ulp; step <= reach; step *= 2.0) {
+    for (const Point d : {Point{-a.x, -a.y}, b, into}) {
+      const Point q{nearest.x + d.x * step, nearest.y + d.y * step};
+      if (on_free_side(q)) {
+        return q;
+      }
+    }
+  }
+  return nearest;
+}
+
+// `into_free`: round each vertex with round_into_free; otherwise to its nearest double, which
+// suits a boundary whose inflation keeps a margin of more than the rounding.
+Ring to_ring(const CgalPolygon& polygon, bool into_free) {
   Ring ring;
-  ring.reserve(polygon.size());
-  for (const CgalPoint& p : polygon.vertices()) {
-    const Point q{CGAL::to_double(p.x()), CGAL::to_double(p.y())};
+  const std::size_t n = polygon.size();
+  ring.reserve(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const CgalPoint& v = polygon[i];
+    const Point q = into_free ? round_into_free(polygon[(i + n - 1) % n], v, polygon[(i + 1) % n])
+                              : Point{CGAL::to_double(v.x()), CGAL::to_double(v.y())};
     // Distinct exact vertices can round to the same double; a zero-length edge carries nothing.
     if (ring.empty() || !(ring.back() == q)) ring.push_back(q);
   }
@@ -103,6 +160,7 @@ std::vector<BoundaryRing> build_configuration_space(const Scene& scene, double t
     // Vertices of the sum are rounded to nearest on the way back to doubles (to_ring): by at
     // most half a unit in the last place of the largest coordinate in each axis. Two units
     // cover that with room, and far from the origin they are more than 1e-12 of the radius.
+    // (A point agent has no such margin: its vertices are rounded into free space instead.)
     const double far = std::max(
         {std::abs(frame[0].x), std::abs(frame[0].y), std::abs(frame[2].x), std::abs(frame[2].y)});
     const double rounding = 2.0 * (std::nextafter(far, INFINITY) - far);
@@ -124,10 +182,10 @@ std::vector<BoundaryRing> build_configuration_space(const Scene& scene, double t
   for (std::uint32_t c = 0; c < components.size(); ++c) {
     const CgalPolygonWithHoles& component = components[c];
     // CGAL returns outer boundaries counter-clockwise and holes clockwise: free on the left.
-    Ring outer = to_ring(component.outer_boundary());
+    Ring outer = to_ring(component.outer_boundary(), radius == 0.0);
     if (outer.size() >= 3) rings.push_back({std::move(outer), c, true});
     for (const CgalPolygon& hole : component.holes()) {
-      Ring ring = to_ring(hole);
+      Ring ring = to_ring(hole, radius == 0.0);
       if (ring.size() >= 3) rings.push_back({std::move(ring), c, false});
     }
   }

@@ -74,8 +74,8 @@ struct Tally {
   std::uint64_t other = 0;       ///< any other status (internal_error, limit_reached, ...)
   std::string other_example;     ///< the first of them: status, message, scene seed, query
   std::uint64_t invalid = 0;     ///< found paths the checker rejects
-  /// Of those, the ones whose Verdict::depth is positive and at most rounding_depth(): explained
-  /// by FreeSpace rounding constructed vertices to the nearest double (see the report).
+  /// Of those, the ones whose Verdict::depth is positive and at most rounding_depth(): the
+  /// signature of a constructed vertex rounded into an obstacle, which FreeSpace avoids.
   std::uint64_t invalid_by_rounding = 0;
   double max_depth = 0.0;       ///< the largest Verdict::depth among the invalid paths
   std::uint64_t fell_back = 0;  ///< the planner replaced an invalid smoothed path by the raw
@@ -117,10 +117,11 @@ SweepResult run_sweep(const SweepOptions& options,
                       const std::function<void(const Rejection&)>& on_failure,
                       const std::function<void(const SweepResult&)>& on_scene = {});
 
-/// How far FreeSpace's rounding may move its boundary into the blocked side: a constructed
-/// vertex rounded to the nearest double moves by at most half a unit in the last place (ulp) in
-/// each coordinate, so by at most 0.71 ulp, and every point of an edge between two such
-/// vertices by no more; two ulps of the scene's largest coordinate bound that.
+/// How far rounding to the nearest double could move a boundary into the blocked side: a
+/// constructed vertex moves by at most half a unit in the last place (ulp) in each coordinate,
+/// so by at most 0.71 ulp, and every point of an edge between two such vertices by no more; two
+/// ulps of the scene's largest coordinate bound that. FreeSpace rounds into free space instead,
+/// so an invalid path this shallow points at that rounding.
 double rounding_depth(const Scene& scene);
 
 /// CPU time of the calling thread, in seconds.
