@@ -409,7 +409,7 @@ std::vector<Query> parse_scenario(std::string_view text, const std::string& file
 
     Query query;
     query.name = std::to_string(n);
-    query.where = {file_name, n, 0, {}};
+    query.where = {file_name, n, 1, {}};  // the record starts the line
     if (cells) {
       if (map_width != cells->width || map_height != cells->height) {
         fail(file_name, n, row.field(2).column,

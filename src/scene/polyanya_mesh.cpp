@@ -63,13 +63,16 @@ class TokenStream {
       }
     }
     end_line_ = lines.line_number();
+    // The end of the file is located just after its last token.
+    if (!tokens_.empty() && tokens_.back().line == end_line_)
+      end_column_ = tokens_.back().column + int(tokens_.back().text.size());
   }
 
   std::size_t remaining() const { return tokens_.size() - next_; }
 
   const Token& next(const std::string& what) {
     if (next_ == tokens_.size()) {
-      throw InputError({file_, end_line_, 0, {}},
+      throw InputError({file_, end_line_, end_column_, {}},
                        "unexpected end of file: expected " + what +
                            " (the file is truncated or the header's counts are too large)");
     }
@@ -108,6 +111,7 @@ class TokenStream {
   std::vector<Token> tokens_;
   std::size_t next_ = 0;
   int end_line_ = 0;
+  int end_column_ = 1;
 };
 
 // How a version names its faces and counts its ids in messages, as its files do: versions 1 and 2
@@ -120,7 +124,8 @@ struct Naming {
 
 struct Face {
   std::vector<std::uint32_t> vertices;  // canonical vertex ids, counter-clockwise once oriented
-  int line = 0;
+  int line = 0;                         // where the face's record starts
+  int column = 0;
   int index = 0;
   bool traversable = true;
   bool flat = false;  // no area: adds nothing to the union and is left out of it
@@ -180,7 +185,7 @@ bool orient_face(Face& face, const std::vector<Point>& points, const Naming& nam
   if (o == collinear) {
     for (std::size_t i = 0; i < n; ++i) {
       if (orient(prev, here, points[v[i]]) != collinear) {
-        throw InputError({file, face.line, 0, {}},
+        throw InputError({file, face.line, face.column, {}},
                          face_name(face, naming) + " is not a simple polygon: it doubles back at " +
                              format_point(here));
       }
@@ -252,7 +257,7 @@ void refuse_t_junctions(const std::vector<DirectedEdge>& boundary, const std::ve
         continue;
       }
       const Face& face = faces[std::size_t(e.face)];
-      throw InputError({file, face.line, 0, {}},
+      throw InputError({file, face.line, face.column, {}},
                        vertex_name(*it, points, naming) + " lies inside the edge from " +
                            format_point(a) + " to " + format_point(b) + " of " +
                            face_name(face, naming) +
@@ -387,15 +392,15 @@ Scene parse_polyanya_mesh(std::string_view text, const std::string& file_name) {
   const long long base = naming.base;
   constexpr long long max_count = std::numeric_limits<std::int32_t>::max();
   const long long vertex_count = in.integer("the vertex count V", 0, max_count);
+  const Token counts = in.previous();  // errors about the counts point at their line's start
   const long long face_count =
       in.integer(v3 ? "the face count F" : "the polygon count P", 0, max_count);
-  const int counts_line = in.previous().line;
   // A vertex takes at least 3 numbers and a polygon at least 7 (version 3: 2 and 8); refusing
   // impossible counts here keeps a corrupt header from reserving memory.
   const long long least =
       v3 ? vertex_count * 2 + face_count * 8 : vertex_count * 3 + face_count * 7;
   if (least > static_cast<long long>(in.remaining())) {
-    throw InputError({file_name, counts_line, 0, {}},
+    throw InputError({file_name, counts.line, counts.column, {}},
                      "the header declares " + std::to_string(vertex_count) + " vertices and " +
                          std::to_string(face_count) + " " + naming.faces +
                          " but the file holds only " + std::to_string(in.remaining()) +
@@ -443,6 +448,7 @@ Scene parse_polyanya_mesh(std::string_view text, const std::string& file_name) {
     if (v3) {
       const Token& flag = in.next("the traversable flag of " + name);
       face.line = flag.line;
+      face.column = flag.column;
       const auto t = reader_text::parse_integer(flag.text);
       if (!t || (*t != 0 && *t != 1)) {
         in.fail(flag, "the traversable flag of " + name +
@@ -452,7 +458,10 @@ Scene parse_polyanya_mesh(std::string_view text, const std::string& file_name) {
       face.traversable = *t == 1;
     }
     const Token& count_token = in.next("the vertex count of " + name);
-    if (!v3) face.line = count_token.line;
+    if (!v3) {
+      face.line = count_token.line;
+      face.column = count_token.column;
+    }
     const auto n = reader_text::parse_integer(count_token.text);
     if (!n || *n < 3 || *n > vertex_count) {
       in.fail(count_token, "the vertex count of " + name + " must be an integer in [3, " +
@@ -495,7 +504,7 @@ Scene parse_polyanya_mesh(std::string_view text, const std::string& file_name) {
     std::sort(sorted.begin(), sorted.end());
     const auto repeat = std::adjacent_find(sorted.begin(), sorted.end());
     if (repeat != sorted.end()) {
-      throw InputError({file_name, face.line, 0, {}},
+      throw InputError({file_name, face.line, face.column, {}},
                        face_name(face, naming) + " is not a simple polygon: it visits " +
                            vertex_name(*repeat, points, naming) + " twice");
     }
@@ -503,7 +512,7 @@ Scene parse_polyanya_mesh(std::string_view text, const std::string& file_name) {
     if (!face.flat && face.traversable) ++free_faces;
   }
   if (free_faces == 0) {
-    throw InputError({file_name, counts_line, 0, {}},
+    throw InputError({file_name, counts.line, counts.column, {}},
                      v3 ? "the mesh has no traversable face of positive area"
                         : "the mesh has no polygon of positive area");
   }
@@ -522,7 +531,7 @@ Scene parse_polyanya_mesh(std::string_view text, const std::string& file_name) {
   for (std::size_t i = 1; i < edges.size(); ++i) {
     if (edges[i].from == edges[i - 1].from && edges[i].to == edges[i - 1].to) {
       const Face& later = faces[std::size_t(edges[i].face)];
-      throw InputError({file_name, later.line, 0, {}},
+      throw InputError({file_name, later.line, later.column, {}},
                        face_name(later, naming) + " and " +
                            face_name(faces[std::size_t(edges[i - 1].face)], naming) +
                            " overlap: both run from " + format_point(points[edges[i].from]) +
@@ -587,7 +596,7 @@ Scene parse_polyanya_mesh(std::string_view text, const std::string& file_name) {
     }
     if (best == none || claimed[best]) {
       const Face& near = faces[std::size_t(boundary[e].face)];
-      throw InputError({file_name, near.line, 0, {}},
+      throw InputError({file_name, near.line, near.column, {}},
                        "the boundary of the mesh is ambiguous at " +
                            vertex_name(v_id, points, naming) + ": " + naming.faces +
                            " overlap there or a vertex lies inside another " + naming.face +

@@ -635,7 +635,7 @@ struct BadMesh {
   std::string file;
   int line;
   std::string value;
-  int column = -1;  // checked when >= 0; 0 = the message names the line only
+  int column = -1;  // checked when >= 0
 };
 
 std::ostream& operator<<(std::ostream& os, const BadMesh& b) {
@@ -655,6 +655,7 @@ TEST_P(BadMeshInput, ThrowsInputErrorNamingFileLineAndValue) {
     EXPECT_EQ(e.where().file, path.string());
     EXPECT_EQ(e.where().line, GetParam().line) << what;
     EXPECT_EQ(what.rfind(path.string() + ":" + std::to_string(GetParam().line), 0), 0u) << what;
+    EXPECT_GT(e.where().column, 0) << "every error is located to a column: " << what;
     if (GetParam().column >= 0) {
       EXPECT_EQ(e.where().column, GetParam().column) << what;
       const std::string column =
@@ -716,19 +717,19 @@ INSTANTIATE_TEST_SUITE_P(
                 "traversable faces must agree",
                 20},
         BadMesh{"v3_too_few_faces.mesh", 16,
-                "unexpected end of file: expected the traversable flag of face 5", 0},
+                "unexpected end of file: expected the traversable flag of face 5", 22},
         BadMesh{"v3_too_many_faces.mesh", 17,
                 "unexpected '0' after the last of the 4 faces the header declares", 1},
         BadMesh{"v3_impossible_counts.mesh", 3,
                 "the header declares 9 vertices and 200 faces but the file holds only 58 more "
                 "numbers",
-                0},
+                1},
         BadMesh{"v3_two_vertex_face.mesh", 13,
                 "the vertex count of face 1 must be an integer in [3, 9], found '2'", 3},
         BadMesh{"v3_vertex_id_zero.mesh", 13, "vertex 1 of face 1 must be in [1, 9], found 0", 5},
         BadMesh{"v3_no_traversable_face.mesh", 3,
-                "the mesh has no traversable face of positive area", 0},
-        BadMesh{"v3_overlapping.mesh", 17, "face 5 (line 17) and face 1 (line 13) overlap", 0}),
+                "the mesh has no traversable face of positive area", 1},
+        BadMesh{"v3_overlapping.mesh", 17, "face 5 (line 17) and face 1 (line 13) overlap", 1}),
     [](const ::testing::TestParamInfo<BadMesh>& param) {
       std::string name = param.param.file;
       for (char& c : name) {
