@@ -11,6 +11,7 @@
 #include <cstring>
 #include <filesystem>
 #include <iostream>
+#include <limits>
 #include <string>
 
 #include "polynav/error.hpp"
@@ -27,7 +28,8 @@ const char* const exit_codes_help =
 
 const char* const global_options_help =
     "Global options, before or after the subcommand (see 'polynav --help'):\n"
-    "  --radius R, --inflation-tolerance T, --map-unknown blocked|free, --map-simplify T";
+    "  --radius R, --inflation-tolerance T, --map-unknown blocked|free, --map-simplify T,\n"
+    "  --max-points N";
 
 namespace {
 
@@ -118,6 +120,11 @@ void add_global_options(CLI::App& app) {
                  "never opening a closed passage (>= 0; default 0 = exact cells)")
       ->type_name("T")
       ->check(non_negative_finite);
+  app.add_option("--max-points",
+                 "Native scenes: the most points read in all, a list named by a YAML\n"
+                 "alias counting each time (>= 1; default 2000000)")
+      ->type_name("N")
+      ->check(CLI::Range(std::size_t{1}, std::numeric_limits<std::size_t>::max()));
 }
 
 SceneOptions scene_options(const CLI::App& command) {
@@ -136,6 +143,9 @@ SceneOptions scene_options(const CLI::App& command) {
   }
   if (const CLI::Option* o = root.get_option_no_throw("--map-simplify"); o && o->count() > 0) {
     options.load.simplify = o->as<double>();
+  }
+  if (const CLI::Option* o = root.get_option_no_throw("--max-points"); o && o->count() > 0) {
+    options.load.max_points = o->as<std::size_t>();
   }
   return options;
 }

@@ -28,10 +28,10 @@ extern const char* const global_options_help;
 struct SceneOptions {
   std::optional<double> radius;      // replaces the scene's agent radius
   double inflation_tolerance = 0.0;  // FreeSpaceOptions::inflation_tolerance
-  LoadOptions load;                  // --map-unknown, --map-simplify
+  LoadOptions load;                  // --map-unknown, --map-simplify, --max-points
 };
 
-// Adds --radius, --inflation-tolerance, --map-unknown and --map-simplify to the application.
+// Adds --radius, --inflation-tolerance, --map-unknown, --map-simplify and --max-points.
 void add_global_options(CLI::App& app);
 // The global options as parsed, seen from any subcommand.
 SceneOptions scene_options(const CLI::App& command);

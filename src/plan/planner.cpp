@@ -30,6 +30,7 @@ FreeSpaceOptions free_space_options(const Settings& settings) {
   options.inflation_tolerance = values.number("inflation_tolerance");
   options.open_gaps = values.text("gaps") == "open";
   options.max_vertices = std::size_t(values.number("max_vertices"));
+  options.max_build_seconds = values.number("max_build_seconds");
   return options;
 }
 

@@ -83,6 +83,7 @@ std::unique_ptr<Method> build_grid(const FreeSpace& space, const OptionValues& o
   options.heuristic = parse_grid_heuristic(o.text("heuristic"));
   options.max_cells = count_or_unlimited(o.number("max_cells"));
   options.align = o.text("align") == "corner" ? GridAlign::corner : GridAlign::centre;
+  options.max_build_seconds = space.max_build_seconds();
   const GridSearch search = parse_grid_search(o.text("search"));
   if (o.text("paths") == "central") {
     if (search == GridSearch::theta)
@@ -106,6 +107,7 @@ std::unique_ptr<Method> build_quadtree(const FreeSpace& space, const OptionValue
   options.corners = o.flag("corners");
   options.balance = o.flag("balance");
   options.max_leaves = count_or_unlimited(o.number("max_leaves"));
+  options.max_build_seconds = space.max_build_seconds();
   return std::make_unique<MethodOf<Quadtree>>(space, options);
 }
 
@@ -113,6 +115,7 @@ std::unique_ptr<Method> build_visgraph(const FreeSpace& space, const OptionValue
   VisibilityGraphOptions options;
   options.bitangent_only = o.flag("bitangent_only");
   options.max_nodes = count_or_unlimited(o.number("max_nodes"));
+  options.max_build_seconds = space.max_build_seconds();
   return std::make_unique<MethodOf<VisibilityGraph>>(space, options);
 }
 
@@ -246,6 +249,7 @@ std::unique_ptr<Method> build_navmesh(const FreeSpace& space, const OptionValues
   options.max_triangles = count_or_unlimited(o.number("max_triangles"));
   options.landmarks = std::size_t(o.integer("landmarks"));
   options.search = parse_navmesh_search(o.text("search"));
+  options.max_build_seconds = space.max_build_seconds();
   if (options.search == NavMeshSearch::optimal)
     return std::make_unique<NavMeshOptimal>(space, options);
   return std::make_unique<MethodOf<NavMesh>>(space, options);
@@ -533,6 +537,10 @@ const std::vector<OptionSpec>& space_option_specs() {
               "budget on the vertices the exact union of inflated obstacles takes (its time "
               "grows faster than linearly: about 40 s at 200,000)",
               1),
+      number("max_build_seconds", "300",
+             "wall-clock budget of building free space, and of building the method over it, "
+             "checked between steps (the exact union is bounded by max_vertices instead)",
+             "s", 0.0, true),
   };
   return specs;
 }

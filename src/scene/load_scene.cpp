@@ -71,7 +71,7 @@ bool looks_like_ros_map(std::string_view text) {
 Scene read_native(const fs::path& path, const LoadOptions& options) {
   const std::string text = read_text(path, detail::max_native_scene_bytes);
   if (looks_like_ros_map(text)) return detail::read_ros_map(text, path, options);
-  return parse_native_scene(text, path.string());
+  return parse_native_scene(text, path.string(), options.max_points);
 }
 
 Scene read_map(const fs::path& path, const LoadOptions& options) {

@@ -41,7 +41,8 @@ using detail::Style;
 
 class NativeReader : public detail::DocumentReader {
  public:
-  using DocumentReader::DocumentReader;
+  NativeReader(const detail::Document& doc, std::string file, std::size_t max_points)
+      : DocumentReader(doc, std::move(file)), max_points_(max_points) {}
 
   Scene read();
 
@@ -72,6 +73,7 @@ class NativeReader : public detail::DocumentReader {
   RawRegion read_region(const Item& item);
   Query read_query(const Item& item);
 
+  std::size_t max_points_;
   std::size_t points_ = 0;
 };
 
@@ -84,9 +86,10 @@ Point NativeReader::point(NodeId n, const Where& where) {
     fail(where(), "a point must be two numbers [x, y], got " + std::to_string(doc_.size(n)) +
                       (doc_.size(n) == 1 ? " value: " : " values: ") + describe(n));
   }
-  if (++points_ > detail::max_native_scene_points) {
-    fail(where(), "the scene has more than " + std::to_string(detail::max_native_scene_points) +
-                      " points, the most a native scene may have");
+  if (++points_ > max_points_) {
+    fail(where(), "the scene has more than " + std::to_string(max_points_) +
+                      " points (a list a YAML alias names counts each time), the most polynav "
+                      "reads unless told: raise it with --max-points N (LoadOptions::max_points)");
   }
   const auto coordinate = [&](std::size_t i, const char* name) {
     const NodeId c = doc_.child(n, i);
@@ -269,7 +272,8 @@ Scene NativeReader::read() {
 
 }  // namespace
 
-Scene parse_native_scene(std::string_view text, const std::string& source_name) {
+Scene parse_native_scene(std::string_view text, const std::string& source_name,
+                         std::size_t max_points) {
   if (text.size() > detail::max_native_scene_bytes) {
     throw InputError({source_name, 0, 0, ""},
                      "the scene is " + std::to_string(text.size() >> 20) +
@@ -281,7 +285,7 @@ Scene parse_native_scene(std::string_view text, const std::string& source_name) 
     throw InputError({source_name, 0, 0, ""},
                      "the scene is empty; a scene is a map with at least version: and bounds:");
   }
-  Scene scene = NativeReader(doc, source_name).read();
+  Scene scene = NativeReader(doc, source_name, max_points).read();
   if (scene.name.empty()) scene.name = std::filesystem::path(source_name).stem().string();
   return scene;
 }

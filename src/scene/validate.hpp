@@ -14,9 +14,6 @@ namespace polynav::detail {
 // The largest native scene file read. yaml-cpp reads a few megabytes a second, so this keeps a
 // load within seconds; larger worlds belong in mesh or map files.
 inline constexpr std::size_t max_native_scene_bytes = std::size_t{16} << 20;
-// The most points a native scene may hold in all; with YAML aliases a small file can name the
-// same list many times, so the file size alone does not bound this.
-inline constexpr std::size_t max_native_scene_points = 2'000'000;
 
 // A ring exactly as written in the input, and where it was written (messages name its points
 // and edges by their position in the input: edge i joins point i to the next point, and the

@@ -138,7 +138,8 @@ int circumscribed_sides(double radius, double tolerance) {
   return std::clamp(static_cast<int>(std::ceil(needed)), 8, 1024);
 }
 
-std::vector<BoundaryRing> build_configuration_space(const Scene& scene, double tolerance) {
+std::vector<BoundaryRing> build_configuration_space(const Scene& scene, double tolerance,
+                                                    const BuildClock& clock) {
   const double radius = scene.agent.radius;
   Box box = bounding_box(scene.bounds);
   const double margin = std::max({box.width(), box.height(), 1.0}) + 4.0 * radius;
@@ -165,11 +166,15 @@ std::vector<BoundaryRing> build_configuration_space(const Scene& scene, double t
         {std::abs(frame[0].x), std::abs(frame[0].y), std::abs(frame[2].x), std::abs(frame[2].y)});
     const double rounding = 2.0 * (std::nextafter(far, INFINITY) - far);
     const CgalPolygon disc = circumscribed_disc(radius, tolerance, rounding);
-    for (CgalPolygonWithHoles& part : blocked) part = CGAL::minkowski_sum_2(part, disc);
+    for (CgalPolygonWithHoles& part : blocked) {
+      clock.check("free space (inflating the obstacles)");
+      part = CGAL::minkowski_sum_2(part, disc);
+    }
   }
 
   // Overlapping and touching parts merge here: the union is regularised, so obstacles that
   // touch become one blocked set and the gap between them is no passage.
+  clock.check("free space");
   CgalPolygonSet blocked_set;
   blocked_set.join(blocked.begin(), blocked.end());
   CgalPolygonSet free_set(to_cgal(frame, CGAL::COUNTERCLOCKWISE));

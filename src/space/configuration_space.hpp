@@ -18,6 +18,8 @@ int circumscribed_sides(double radius, double tolerance);
 /// regular polygon so the result never exceeds the true configuration space. Exact Boolean
 /// operations (CGAL, exact constructions); vertices are rounded to doubles at the end.
 /// Each returned ring carries the index of its connected component.
-std::vector<BoundaryRing> build_configuration_space(const Scene& scene, double tolerance);
+/// `clock` is checked between the Minkowski sums (the union cannot stop midway).
+std::vector<BoundaryRing> build_configuration_space(const Scene& scene, double tolerance,
+                                                    const BuildClock& clock);
 
 }  // namespace polynav::detail

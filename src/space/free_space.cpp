@@ -49,6 +49,7 @@ struct FreeSpace::Impl {
   bool given_free_space = false;  // the scene defined free space directly (map, mesh)
   double tolerance = 0.0;
   bool open_gaps = false;
+  double max_build_seconds = default_max_build_seconds;
 
   std::vector<BoundaryRing> rings;
   std::vector<double> ring_area;  // |area| of each ring
@@ -264,7 +265,9 @@ FreeSpace::FreeSpace(const Scene& scene, FreeSpaceOptions options) : impl_(new I
   // Again here, not only at load: scenes built in code and radii given on the command line
   // reach FreeSpace without passing load_scene.
   check_scale(scene);
+  const BuildClock clock(options.max_build_seconds);
   Impl& s = *impl_;
+  s.max_build_seconds = options.max_build_seconds;
   s.agent = scene.agent;
   s.regions = scene.regions;
   s.original_bounds = scene.bounds;
@@ -318,7 +321,8 @@ FreeSpace::FreeSpace(const Scene& scene, FreeSpaceOptions options) : impl_(new I
                            "; their time grows faster than the vertices (about 40 s at 200,000): "
                            "raise it with --set space.max_vertices=N, or merge obstacles");
     }
-    s.rings = detail::build_configuration_space(scene, s.tolerance);
+    s.rings = detail::build_configuration_space(scene, s.tolerance, clock);
+    clock.check("free space");
     std::uint32_t max_component = 0;
     for (const BoundaryRing& ring : s.rings)
       max_component = std::max(max_component, ring.component);
@@ -744,6 +748,10 @@ std::optional<std::uint32_t> FreeSpace::component(Point p) const {
 
 bool FreeSpace::open_gaps() const {
   return impl_->open_gaps;
+}
+
+double FreeSpace::max_build_seconds() const {
+  return impl_->max_build_seconds;
 }
 
 std::size_t FreeSpace::component_count() const {

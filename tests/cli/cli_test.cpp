@@ -705,6 +705,40 @@ TEST_F(Cli, HugeAndFarCoordinatesAreRefusedWithTheirPlace) {
   expect_one_error_line(r);
 }
 
+// Aliases let a few bytes name one list many times: the point budget counts every use. Here
+// one box is named ten times: 40 points, and the bounds' 4.
+TEST_F(Cli, YamlAliasesCountAgainstThePointBudgetWhichAnOptionRaises) {
+  const fs::path scene = write("alias-points.yaml",
+                               "version: 1\n"
+                               "bounds: [[0, 0], [10, 0], [10, 10], [0, 10]]\n"
+                               "obstacles: [&box [[1, 1], [2, 1], [2, 2], [1, 2]], *box, *box, "
+                               "*box, *box, *box, *box, *box, *box, *box]\n");
+  RunResult r = run({"validate", scene.string(), "--max-points", "43"});
+  EXPECT_EQ(r.exit_code, 2);
+  expect_one_error_line(r);
+  EXPECT_TRUE(contains(r.err, "alias-points.yaml:3:")) << r.err;
+  EXPECT_TRUE(contains(r.err, "obstacles[9][3]: the scene has more than 43 points")) << r.err;
+  EXPECT_TRUE(contains(r.err, "--max-points")) << r.err;
+  r = run({"validate", scene.string(), "--max-points", "44"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  r = run({"validate", scene.string(), "--max-points", "0"});
+  EXPECT_EQ(r.exit_code, 2);
+  expect_one_error_line(r);
+}
+
+TEST_F(Cli, ABuildOverItsTimeBudgetIsStoppedNamingTheOption) {
+  const std::string maze = (fs::path(POLYNAV_SOURCE_DIR) / "scenes" / "maze.yaml").string();
+  RunResult r =
+      run({"plan", maze, "--method", "visgraph", "--set", "space.max_build_seconds=1e-9"});
+  EXPECT_EQ(r.exit_code, 2);
+  expect_one_error_line(r);
+  EXPECT_TRUE(contains(r.err, "space.max_build_seconds")) << r.err;
+  EXPECT_TRUE(contains(r.err, "building free space")) << r.err;
+  r = run({"plan", maze, "--set", "space.max_build_seconds=0"});
+  EXPECT_EQ(r.exit_code, 2) << "the budget must be positive";
+  expect_one_error_line(r);
+}
+
 TEST_F(Cli, AnInvalidQueryExitsTwoAndSaysWhyOnStderr) {
   const fs::path scene = write("walls.yaml",
                                "version: 1\n"

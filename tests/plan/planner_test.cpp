@@ -6,6 +6,10 @@
 #include <algorithm>
 #include <random>
 
+#include "polynav/discretise/grid/occupancy_grid.hpp"
+#include "polynav/discretise/navmesh/navmesh.hpp"
+#include "polynav/discretise/quadtree/quadtree.hpp"
+#include "polynav/discretise/visibility_graph/visibility_graph.hpp"
 #include "polynav/plan/planner.hpp"
 
 namespace polynav {
@@ -61,6 +65,53 @@ TEST(Planner, APathThroughAnObstacleIsAnInternalErrorNotAnAnswer) {
   EXPECT_EQ(r.status, search::SearchStatus::internal_error);
   EXPECT_TRUE(r.waypoints.empty());
   EXPECT_NE(r.message.find("failed the exact validity check"), std::string::npos) << r.message;
+}
+
+// The time budget of a build: an exhausted one stops every discretisation with an InputError
+// naming space.max_build_seconds, and the option reaches them through the planner.
+TEST(Planner, EveryBuildStopsAtItsTimeBudgetNamingTheOption) {
+  Scene scene = walled_scene();
+  scene.agent.radius = 0.25;
+  const auto space = std::make_shared<const FreeSpace>(scene);
+  EXPECT_EQ(space->max_build_seconds(), default_max_build_seconds);
+  constexpr double spent = 1e-12;  // over by the first check
+  const auto expect_stopped = [](const auto& build, std::string_view what) {
+    try {
+      build();
+      ADD_FAILURE() << what << ": built despite an exhausted budget";
+    } catch (const InputError& e) {
+      EXPECT_EQ(e.where().key_path, "space.max_build_seconds") << e.what();
+      EXPECT_NE(std::string(e.what()).find("building " + std::string(what)), std::string::npos)
+          << e.what();
+    }
+  };
+  GridOptions grid;
+  grid.max_build_seconds = spent;
+  expect_stopped([&] { OccupancyGrid g(*space, grid); }, "the grid");
+  QuadtreeOptions quadtree;
+  quadtree.max_build_seconds = spent;
+  expect_stopped([&] { Quadtree q(*space, quadtree); }, "the quadtree");
+  VisibilityGraphOptions visgraph;
+  visgraph.max_build_seconds = spent;
+  expect_stopped([&] { VisibilityGraph v(*space, visgraph); }, "the visibility graph");
+  NavMeshOptions navmesh;
+  navmesh.max_build_seconds = spent;
+  expect_stopped([&] { NavMesh m(*space, navmesh); }, "the navigation mesh");
+  FreeSpaceOptions free_space;
+  free_space.max_build_seconds = spent;
+  expect_stopped([&] { FreeSpace f(scene, free_space); }, "free space");
+
+  // Through the planner, for every method; a generous budget changes nothing.
+  for (const std::string& method : method_names()) {
+    PlanOptions options;
+    options.method = method;
+    options.settings.set("space.max_build_seconds", "1e-12");
+    expect_stopped([&] { Planner p(scene, options); }, "free space");
+    options.settings.set("space.max_build_seconds", "3600");
+    EXPECT_TRUE(Planner(scene, options).plan({1, 2}, {9, 8}).status ==
+                search::SearchStatus::no_path)
+        << method << ": the wall splits the box";
+  }
 }
 
 TEST(Planner, AUsersOwnMethodIsSearchedByTheSameDriver) {

@@ -188,6 +188,10 @@ struct LoadOptions {
   /// cells, so it opens no passage the map closes; a free place farther than this from every
   /// blocked cell stays free. [Limit: >= 0, finite] [Units: scene units]
   double simplify = 0.0;
+  /// Native scenes (YAML, JSON): the most points a scene may hold in all, counting a list named
+  /// by a YAML alias as often as it is named, so a small file cannot expand without bound.
+  /// [Limit: >= 1] [CLI: --max-points]
+  std::size_t max_points = 2'000'000;
 };
 
 /// Loads a scene, choosing the reader by extension and content: native YAML/JSON (`.yaml`,
@@ -199,7 +203,9 @@ Scene load_scene(const std::filesystem::path& path, const LoadOptions& options =
 /// Parses a native scene (YAML, or JSON, which is read by the same YAML 1.2 parser) from text.
 /// `source_name` is used in error messages; when it ends in `.json` the text must also be strict
 /// JSON (RFC 8259), so comments, trailing commas, single quotes and the like are refused.
-Scene parse_native_scene(std::string_view text, const std::string& source_name);
+/// `max_points` as LoadOptions::max_points.
+Scene parse_native_scene(std::string_view text, const std::string& source_name,
+                         std::size_t max_points = LoadOptions{}.max_points);
 
 /// A scene written as a native YAML scene (NativeExport::text), and what the native format could
 /// keep of it only in another form.

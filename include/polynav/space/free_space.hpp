@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "polynav/geometry.hpp"
+#include "polynav/kernel/build_clock.hpp"
 #include "polynav/scene/scene.hpp"
 
 namespace polynav {
@@ -32,6 +33,11 @@ struct FreeSpaceOptions {
   /// work starts rather than left to run for minutes. Scenes whose free space is given (maps,
   /// meshes) with a point agent do not use these operations. [Limit: >= 1]
   std::size_t max_vertices = 150'000;
+  /// Wall-clock budget of building free space, and of each discretisation built over it (they
+  /// read it through max_build_seconds()), checked between steps (BuildClock); the exact union,
+  /// which cannot stop midway, is bounded by max_vertices instead. [Units: s] [Limit: > 0;
+  /// infinity for none]
+  double max_build_seconds = default_max_build_seconds;
 };
 
 /// One ring of the free-space boundary, oriented so free space lies on its left: the outer ring
@@ -176,6 +182,8 @@ class FreeSpace {
   const std::vector<Region>& regions() const;
   /// Whether zero-width gaps are open (FreeSpaceOptions::open_gaps).
   bool open_gaps() const;
+  /// The build budget for discretisations over this space (FreeSpaceOptions::max_build_seconds).
+  double max_build_seconds() const;
   /// The inflation tolerance actually used (the resolved default).
   double inflation_tolerance() const;
   /// The box of the scene's bounds as written (before shrinking by the agent radius); grids line

@@ -235,6 +235,7 @@ OccupancyGrid::OccupancyGrid(const FreeSpace& space, GridOptions options)
     throw InputError({"", 0, 0, "align"},
                      "corner-aligned grids do not support terrain heights with a max_climb yet "
                      "(use align=centre)");
+  const BuildClock clock(options_.max_build_seconds);
   const std::size_t row = std::size_t(width_) + 2;
   blocked_.assign(row * (std::size_t(height_) + 2), 1);
   const CellFrame frame{origin_, cell_, width_, height_};
@@ -242,6 +243,7 @@ OccupancyGrid::OccupancyGrid(const FreeSpace& space, GridOptions options)
   for (int r = 0; r < height_; ++r)
     for (int c = 0; c < width_; ++c)
       if (free[std::size_t(r) * width_ + c]) blocked_[padded(c, r)] = 0;
+  clock.check("the grid");
 
   heuristic_scale_ = space.min_cost();
   max_climb_ = space.agent().max_climb;
@@ -254,6 +256,7 @@ OccupancyGrid::OccupancyGrid(const FreeSpace& space, GridOptions options)
         if (!blocked(c, r))
           cost_[std::size_t(r) * width_ + c] = space.cost_range(frame.cell(c, r)).highest;
   }
+  clock.check("the grid");
   if (corners()) {
     build_corner_moves(space, frame);
     components_ = search::ComponentLabels(*this);
@@ -293,6 +296,7 @@ OccupancyGrid::OccupancyGrid(const FreeSpace& space, GridOptions options)
       for (int c = 0; c < width_; ++c)
         height_of_[std::size_t(r) * width_ + c] = space.height_at(cell_centre(c, r));
   }
+  clock.check("the grid");
   if (options_.connectivity == 16) build_knight_moves(space, frame, {});
   if (height_of_.empty()) {
     // Connected components answer "unreachable" without a search; one-way height steps make

@@ -118,6 +118,7 @@ std::string mesh_faces_problem(const FreeSpace& space) {
 NavMesh::NavMesh(const FreeSpace& space, NavMeshOptions options)
     : space_(&space), options_(options) {
   const auto t0 = Clock::now();
+  const BuildClock clock(options_.max_build_seconds);
   min_cost_ = space.min_cost();
   directed_ = space.has_heights() && std::isfinite(space.agent().max_climb);
   if (options_.search == NavMeshSearch::optimal) {
@@ -139,6 +140,7 @@ NavMesh::NavMesh(const FreeSpace& space, NavMeshOptions options)
   } else {
     build(space);
   }
+  clock.check("the navigation mesh");
   if (directed_ && options_.search == NavMeshSearch::optimal && !height_.empty()) {
     // Polyanya takes every straight motion through the polygons to be valid both ways. With a
     // climb limit that holds when no two heights differ by more than the limit (each polygon has

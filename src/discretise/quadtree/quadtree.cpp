@@ -138,9 +138,12 @@ Quadtree::Quadtree(const FreeSpace& space, QuadtreeOptions options)
   const double estimate = estimate_leaves(space, std::ldexp(cell_, depth_), depth_);
   if (estimate > double(options_.max_leaves)) refuse(estimate, min_cell, options_.max_leaves);
 
+  const BuildClock clock(options_.max_build_seconds);
   const QuadtreeWalls walls(space);
-  build_tree(space, walls);
+  build_tree(space, walls, clock);
+  clock.check("the quadtree");
   if (options_.balance) balance_tree();
+  clock.check("the quadtree");
   build_graph(space, walls);
 }
 
@@ -201,13 +204,15 @@ void Quadtree::for_each_side_neighbour(std::size_t i, int side, F&& f) const {
   }
 }
 
-void Quadtree::build_tree(const FreeSpace& space, const QuadtreeWalls& walls) {
+void Quadtree::build_tree(const FreeSpace& space, const QuadtreeWalls& walls,
+                          const BuildClock& clock) {
   // Depth first, children in Morton order, so leaves come out sorted by Morton code.
   const bool fields = !space.regions().empty();
   std::vector<QuadtreeLeaf> pending = {{0, 0, 0, false}};
   while (!pending.empty()) {
     QuadtreeLeaf leaf = pending.back();
     pending.pop_back();
+    if (leaves_.size() % 4096 == 0) clock.check("the quadtree");
     const Box b = leaf_box(leaf);
     const BoxClass c = space.classify(b);
     bool split = c == BoxClass::mixed;

@@ -18,6 +18,7 @@ bool VisibilityGraph::visible(Point a, Point b) const {
 VisibilityGraph::VisibilityGraph(const FreeSpace& space, VisibilityGraphOptions options)
     : space_(&space), options_(options) {
   const auto t0 = std::chrono::steady_clock::now();
+  const BuildClock clock(options_.max_build_seconds);
   directed_ = space.has_heights() && std::isfinite(space.agent().max_climb);
 
   corners_ = space.corners();
@@ -37,6 +38,7 @@ VisibilityGraph::VisibilityGraph(const FreeSpace& space, VisibilityGraphOptions 
   const auto n = std::uint32_t(corners_.size());
   for (std::uint32_t u = 0; u < n; ++u) {
     const Corner& cu = corners_[u];
+    clock.check("the visibility graph");
     for (std::uint32_t w = u + 1; w < n && corners_[w].component == cu.component; ++w) {
       const Corner& cw = corners_[w];
       ++stats_.pairs;
@@ -52,6 +54,7 @@ VisibilityGraph::VisibilityGraph(const FreeSpace& space, VisibilityGraphOptions 
       if (space.climbable(cw.at, cu.at)) edges.push_back({w, u, length});
     }
   }
+  clock.check("the visibility graph");
   edge_count_ = edges.size();
   stats_.edges = edge_count_;
   graph_ =

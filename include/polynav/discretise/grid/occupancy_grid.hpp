@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "polynav/discretise/discretisation.hpp"
+#include "polynav/kernel/build_clock.hpp"
 #include "polynav/search/components.hpp"
 
 namespace polynav {
@@ -55,6 +56,10 @@ struct GridOptions {
   /// where only two diagonally opposite cells are free is a zero-width gap, closed unless free
   /// space opens gaps (FreeSpaceOptions::open_gaps); so is a corner on a wall.
   GridAlign align = GridAlign::centre;
+  /// Wall-clock budget of the build, checked between its steps (BuildClock): a longer build
+  /// stops with an InputError naming space.max_build_seconds. The planner passes the free
+  /// space's (FreeSpace::max_build_seconds). [Units: s] [Limit: > 0; infinity for none]
+  double max_build_seconds = default_max_build_seconds;
 };
 
 /// Square cells of side `cell_size()`; cell (cx, cy) covers [ox + cx s, ox + (cx+1) s] x

@@ -24,6 +24,7 @@
 
 #include "polynav/discretise/discretisation.hpp"
 #include "polynav/geometry.hpp"
+#include "polynav/kernel/build_clock.hpp"
 #include "polynav/search/components.hpp"
 #include "polynav/search/graph.hpp"
 #include "polynav/search/landmarks.hpp"
@@ -87,6 +88,10 @@ struct NavMeshOptions {
   /// landmarks cover more queries well at no cost per expansion. Not used where moves are one way
   /// (heights with a climb limit). 0 = straight-line distance alone. [Limit: 0 to 64]
   std::size_t landmarks = 32;
+  /// Wall-clock budget of the build, checked between its steps (BuildClock): a longer build
+  /// stops with an InputError naming space.max_build_seconds. The planner passes the free
+  /// space's (FreeSpace::max_build_seconds). [Units: s] [Limit: > 0; infinity for none]
+  double max_build_seconds = default_max_build_seconds;
 };
 
 /// Counters of one build.

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "polynav/discretise/discretisation.hpp"
+#include "polynav/kernel/build_clock.hpp"
 #include "polynav/search/components.hpp"
 #include "polynav/search/graph.hpp"
 
@@ -34,6 +35,10 @@ struct QuadtreeOptions {
   /// Memory budget: a tree that would have more leaves (free and blocked) is refused, from an
   /// estimate made before anything is allocated and again while building. [Limit: > 0]
   std::size_t max_leaves = std::size_t{1} << 23;
+  /// Wall-clock budget of the build, checked between its steps (BuildClock): a longer build
+  /// stops with an InputError naming space.max_build_seconds. The planner passes the free
+  /// space's (FreeSpace::max_build_seconds). [Units: s] [Limit: > 0; infinity for none]
+  double max_build_seconds = default_max_build_seconds;
 };
 
 /// One leaf of the tree in units of the bottom cells: it covers cells [x, x + size) x
@@ -134,7 +139,7 @@ class Quadtree final : public Discretisation {
   Segment shared_boundary(const QuadtreeLeaf& a, const QuadtreeLeaf& b) const;
   /// The bend of the motion between the centres of nodes a and b, if any.
   std::optional<Point> bend(search::NodeId a, search::NodeId b) const;
-  void build_tree(const FreeSpace& space, const QuadtreeWalls& walls);
+  void build_tree(const FreeSpace& space, const QuadtreeWalls& walls, const BuildClock& clock);
   void balance_tree();
   void build_graph(const FreeSpace& space, const QuadtreeWalls& walls);
 

@@ -13,6 +13,7 @@
 
 #include "polynav/discretise/discretisation.hpp"
 #include "polynav/geometry.hpp"
+#include "polynav/kernel/build_clock.hpp"
 #include "polynav/kernel/exact.hpp"
 #include "polynav/search/components.hpp"
 #include "polynav/search/graph.hpp"
@@ -29,6 +30,10 @@ struct VisibilityGraphOptions {
   /// Budget on the number of corners (the build is quadratic in it): a free space with more is
   /// refused. [Limit: > 0]
   std::size_t max_nodes = 40000;
+  /// Wall-clock budget of the build, checked between its steps (BuildClock): a longer build
+  /// stops with an InputError naming space.max_build_seconds. The planner passes the free
+  /// space's (FreeSpace::max_build_seconds). [Units: s] [Limit: > 0; infinity for none]
+  double max_build_seconds = default_max_build_seconds;
 };
 
 /// Counters of one build, for benchmarks and for judging the pruning.
