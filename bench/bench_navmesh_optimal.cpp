@@ -58,12 +58,6 @@ double mean(const std::vector<double>& v) {
   return v.empty() ? std::nan("") : s / double(v.size());
 }
 
-double polyline_length(const std::vector<Point>& points) {
-  double s = 0;
-  for (std::size_t i = 1; i < points.size(); ++i) s += distance(points[i - 1], points[i]);
-  return s;
-}
-
 struct Args {
   std::string scene, scenario, label;
   std::size_t limit = 0;  // 0: all
