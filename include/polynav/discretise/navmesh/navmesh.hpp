@@ -87,6 +87,12 @@ struct NavMeshOptions {
   /// landmarks cover more queries well at no cost per expansion. Not used where moves are one way
   /// (heights with a climb limit). 0 = straight-line distance alone. [Limit: 0 to 64]
   std::size_t landmarks = 32;
+  /// Build the polygons, their portals and point location only: no nodes, no graph, no
+  /// landmarks, and rebuilt meshes take only the boundary of free space as constraints (region
+  /// outlines are not, so no vertex is a constructed crossing; a polygon may then span regions
+  /// of different cost or height, and `search` does not apply). For code that walks the polygons
+  /// itself (the visibility graph's attachment); not a registry option.
+  bool polygons_only = false;
 };
 
 /// Counters of one build.
@@ -234,6 +240,9 @@ class NavMesh final : public Discretisation {
   /// Whether queries are searched by Polyanya (NavMeshOptions::search).
   bool optimal() const { return options_.search == NavMeshSearch::optimal; }
   std::size_t portal_count() const { return portals_.size(); }
+  /// Whether every vertex of polygon i is a given point (a boundary or mesh vertex), not a
+  /// rounded crossing of two constraints.
+  bool polygon_exact(std::size_t i) const { return exact_[i] != 0; }
   /// Landmarks of the ALT heuristic in use (none where moves are one way).
   std::size_t landmark_count() const { return landmarks_.count(); }
   /// The polygons containing p (several when p lies on a shared edge or vertex), into out.

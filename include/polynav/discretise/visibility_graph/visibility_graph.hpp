@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -20,6 +21,20 @@
 
 namespace polynav {
 
+/// How a query's start and goal find the corners they attach to (VisibilityGraph::attach).
+enum class VisibilityAttach : std::uint8_t {
+  /// Every corner is tested for tangency and the tangent ones for line of sight: O(corners) per
+  /// point. The reference the expansion is tested against.
+  scan,
+  /// A visibility search through a triangulation of free space from the point's own polygons
+  /// (triangular expansion): only the corners the point sees are reached.
+  expand,
+};
+/// "scan" or "expand"; throws InputError (key "attach") on anything else.
+VisibilityAttach parse_visibility_attach(const std::string& name);
+/// The name parse_visibility_attach reads.
+std::string_view visibility_attach_name(VisibilityAttach attach);
+
 struct VisibilityGraphOptions {
   /// Keep only bitangent edges: segments whose supporting line leaves both incident boundary
   /// edges of each end corner on one side. A shortest path only ever bends around a corner
@@ -29,6 +44,8 @@ struct VisibilityGraphOptions {
   /// Budget on the number of corners (the build is quadratic in it): a free space with more is
   /// refused. [Limit: > 0]
   std::size_t max_nodes = 40000;
+  /// How start and goal attach. [Default: expand; the same attachments as scan, exactly]
+  VisibilityAttach attach = VisibilityAttach::expand;
 };
 
 /// Counters of one build, for benchmarks and for judging the pruning.
@@ -37,7 +54,12 @@ struct VisibilityGraphBuildStats {
   std::uint64_t tangent_pairs = 0;  ///< pairs passing the O(1) tangency test at both ends
   std::uint64_t edges = 0;          ///< pairs in line of sight (edges of the graph)
   double build_ms = 0.0;            ///< wall-clock time of the construction [Units: ms]
+  double index_ms = 0.0;            ///< of it, the triangulation behind attach = expand [Units: ms]
 };
+
+namespace visibility_detail {
+struct Index;
+}
 
 /// The visibility graph of a FreeSpace.
 ///
@@ -75,6 +97,9 @@ class VisibilityGraph final : public Discretisation {
   /// Complexity: O(n^2) exact tangency tests for n corners and a line-of-sight walk per pair
   /// that survives them; O(n + E) memory for E edges.
   explicit VisibilityGraph(const FreeSpace& space, VisibilityGraphOptions options = {});
+  ~VisibilityGraph() override;
+  VisibilityGraph(VisibilityGraph&&) noexcept;
+  VisibilityGraph& operator=(VisibilityGraph&&) noexcept;
 
   std::string_view method() const override { return "visgraph"; }
   std::string_view graph_noun() const override { return "visibility graph"; }
@@ -82,8 +107,18 @@ class VisibilityGraph final : public Discretisation {
   Point node_position(search::NodeId n) const override { return corners_[n].at; }
   /// The corners p sees that a shortest path from or to p could use first: in line of sight and
   /// tangent to the line through p (p is not tested for tangency, as a path does not bend at its
-  /// end). Complexity: O(n) tangency tests plus the line-of-sight checks of the survivors.
+  /// end), in increasing node order. With attach = expand (and an index, see expands()), found by
+  /// a visibility search from p through the polygons of a triangulation of free space (Bungiu,
+  /// Hemmer, Hershberger, Huang and Kröller, "Efficient computation of visibility polygons",
+  /// EuroCG 2014): its cost grows with the polygons p sees, not with the corners of the scene.
+  /// Otherwise attach_by_scan.
   void attach(Point p, AttachDirection direction, std::vector<Attachment>& out) const override;
+  /// The same attachments found by testing every corner: O(n) tangency tests plus the
+  /// line-of-sight checks of the survivors. The reference attach is tested against.
+  void attach_by_scan(Point p, AttachDirection direction, std::vector<Attachment>& out) const;
+  /// Whether attach runs the visibility search: attach = expand, and the triangulation could be
+  /// built with every vertex a given point and every corner one of its vertices (else it scans).
+  bool expands() const { return index_ != nullptr; }
   std::string unattached_reason(std::string_view which) const override;
   /// Every path from an end that sees no corner (and not the other end) would have to bend at a
   /// corner first: an empty attachment proves there is no path.
@@ -128,6 +163,9 @@ class VisibilityGraph final : public Discretisation {
   }
   // Whether segment ab is a valid straight motion in the direction a -> b.
   bool visible(Point a, Point b) const;
+  // The triangulation and tables of attach = expand; empty where it does not apply.
+  void build_index();
+  void attach_by_expansion(Point p, AttachDirection direction, std::vector<Attachment>& out) const;
 
   const FreeSpace* space_;
   VisibilityGraphOptions options_;
@@ -137,6 +175,7 @@ class VisibilityGraph final : public Discretisation {
   std::size_t edge_count_ = 0;
   bool directed_ = false;
   VisibilityGraphBuildStats stats_;
+  std::unique_ptr<const visibility_detail::Index> index_;
 };
 
 }  // namespace polynav
