@@ -412,11 +412,12 @@ const std::vector<MethodEntry>& method_registry() {
        "exact Euclidean shortest path",
        {flag("bitangent_only", "true",
              "keep only edges tangent at both ends (loses no shortest path)"),
-        integer("max_nodes", "40000", "budget on corners: the build is quadratic in them", 1),
+        integer("max_nodes", "40000", "budget on corners: the edges can grow with their square", 1),
         choice("attach", "expand",
-               "how start and goal find the corners they see: a visibility search through a "
-               "triangulation of free space from the point (expand), or a tangency and "
-               "line-of-sight test of every corner (scan); the same corners either way",
+               "how start and goal find the corners they see, and corners each other: a "
+               "visibility search through a triangulation of free space from the point "
+               "(expand), or a tangency and line-of-sight test of every corner and pair of "
+               "corners (scan); the same corners and edges either way",
                {"expand", "scan"})},
        build_visgraph},
       {"navmesh",

@@ -1,7 +1,8 @@
 // The visibility graph's attachment by triangular expansion (visgraph.attach=expand) against
 // the scan of every corner (attach_by_scan): the same nodes and costs, exactly, from corners,
 // boundary vertices, pinches, points on edges, lattice points and random points, both ways, on
-// every bundled scene and on seeded random scenes, with closed and open gaps.
+// every bundled scene and on seeded random scenes, with closed and open gaps; and the edges
+// built by expanding from every corner against those of the pair loop (visgraph.attach=scan).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -69,10 +70,31 @@ std::vector<Point> probe_points(const FreeSpace& space, unsigned seed, std::size
   return points;
 }
 
-// Compares the two attachments at every probe point, both ways; returns the points compared.
+// The graph built by expanding from every corner has the edges of the pair loop (attach =
+// scan builds by the pair loop), arc for arc in the same order.
+void expect_same_edges(const FreeSpace& space, const VisibilityGraph& graph) {
+  VisibilityGraphOptions options;
+  options.attach = VisibilityAttach::scan;
+  const VisibilityGraph pairs(space, options);
+  ASSERT_EQ(graph.node_count(), pairs.node_count());
+  EXPECT_EQ(graph.edge_count(), pairs.edge_count());
+  for (search::NodeId u = 0; u < graph.node_count(); ++u) {
+    const auto a = graph.graph().arcs(u), b = pairs.graph().arcs(u);
+    bool same = a.size() == b.size();
+    for (std::size_t i = 0; same && i < a.size(); ++i)
+      same = a[i].to == b[i].to && a[i].cost == b[i].cost;
+    EXPECT_TRUE(same) << std::setprecision(17) << "arcs of node " << u << " at ("
+                      << graph.node_position(u).x << ", " << graph.node_position(u).y << ")";
+    if (!same) return;
+  }
+}
+
+// Compares the two attachments at every probe point, both ways, and the edges of the two
+// builds; returns the points compared.
 std::size_t expect_same_attachments(const FreeSpace& space, unsigned seed, std::size_t most) {
   const VisibilityGraph graph(space);
   EXPECT_TRUE(graph.expands()) << "attach scans instead of expanding";
+  expect_same_edges(space, graph);
   std::vector<Attachment> expanded, scanned;
   std::size_t compared = 0;
   for (const Point p : probe_points(space, seed, most)) {

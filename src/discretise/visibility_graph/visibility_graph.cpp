@@ -139,23 +139,49 @@ VisibilityGraph::VisibilityGraph(const FreeSpace& space, VisibilityGraphOptions 
   std::stable_sort(corners_.begin(), corners_.end(),
                    [](const Corner& l, const Corner& r) { return l.component < r.component; });
 
+  // The polygons first: with them, each corner's edges come from the corners it sees.
+  const auto t1 = std::chrono::steady_clock::now();
+  build_index();
+  stats_.index_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t1).count();
+
   std::vector<search::Edge> edges;
   const auto n = std::uint32_t(corners_.size());
-  for (std::uint32_t u = 0; u < n; ++u) {
+  const auto add_edge = [&](std::uint32_t u, std::uint32_t w) {
     const Corner& cu = corners_[u];
-    for (std::uint32_t w = u + 1; w < n && corners_[w].component == cu.component; ++w) {
-      const Corner& cw = corners_[w];
-      ++stats_.pairs;
-      if (options_.bitangent_only && !(tangent(cu, cw.at) && tangent(cw, cu.at))) continue;
-      ++stats_.tangent_pairs;
-      if (!space.line_of_sight(cu.at, cw.at)) continue;
-      const double length = distance(cu.at, cw.at);
-      if (!directed_) {
-        edges.push_back({u, w, length});
-        continue;
+    const Corner& cw = corners_[w];
+    const double length = distance(cu.at, cw.at);
+    if (!directed_) {
+      edges.push_back({u, w, length});
+      return;
+    }
+    if (space.climbable(cu.at, cw.at)) edges.push_back({u, w, length});
+    if (space.climbable(cw.at, cu.at)) edges.push_back({w, u, length});
+  };
+  if (index_ && options_.bitangent_only) {
+    // Output-sensitive: the expansion from each corner reaches the corners it sees that are
+    // tangent at their end; the pair is an edge when it is tangent at this end too. The same
+    // edges, in the same order, as the pair loop below.
+    std::vector<std::uint32_t> seen;
+    for (std::uint32_t u = 0; u < n; ++u) {
+      const Corner& cu = corners_[u];
+      seen_by_expansion(cu.at, AttachDirection::from_point, seen);
+      for (const std::uint32_t w : seen)
+        if (w > u && corners_[w].component == cu.component && tangent(cu, corners_[w].at))
+          add_edge(u, w);
+    }
+  } else {
+    // Every pair of one component: the tangency test at both ends, then line of sight.
+    for (std::uint32_t u = 0; u < n; ++u) {
+      const Corner& cu = corners_[u];
+      for (std::uint32_t w = u + 1; w < n && corners_[w].component == cu.component; ++w) {
+        const Corner& cw = corners_[w];
+        ++stats_.pairs;
+        if (options_.bitangent_only && !(tangent(cu, cw.at) && tangent(cw, cu.at))) continue;
+        ++stats_.tangent_pairs;
+        if (!space.line_of_sight(cu.at, cw.at)) continue;
+        add_edge(u, w);
       }
-      if (space.climbable(cu.at, cw.at)) edges.push_back({u, w, length});
-      if (space.climbable(cw.at, cu.at)) edges.push_back({w, u, length});
     }
   }
   edge_count_ = edges.size();
@@ -164,10 +190,6 @@ VisibilityGraph::VisibilityGraph(const FreeSpace& space, VisibilityGraphOptions 
       search::CsrGraph(corners_.size(), edges,
                        directed_ ? search::Direction::directed : search::Direction::undirected);
   components_ = search::ComponentLabels(graph_);
-  const auto t1 = std::chrono::steady_clock::now();
-  build_index();
-  stats_.index_ms =
-      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t1).count();
   stats_.build_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
@@ -310,6 +332,19 @@ void VisibilityGraph::build_index() {
 void VisibilityGraph::attach_by_expansion(Point p, AttachDirection direction,
                                           std::vector<Attachment>& out) const {
   out.clear();
+  thread_local std::vector<std::uint32_t> seen;
+  seen_by_expansion(p, direction, seen);
+  const bool outgoing = direction == AttachDirection::from_point;
+  for (const std::uint32_t u : seen) {
+    const Point q = corners_[u].at;
+    if (directed_ && !(outgoing ? space_->climbable(p, q) : space_->climbable(q, p))) continue;
+    out.push_back({u, distance(p, q)});
+  }
+}
+
+void VisibilityGraph::seen_by_expansion(Point p, AttachDirection direction,
+                                        std::vector<std::uint32_t>& out) const {
+  out.clear();
   const Index& ix = *index_;
   Scratch& s = scratch();
   s.begin(ix.points);
@@ -435,13 +470,10 @@ void VisibilityGraph::attach_by_expansion(Point p, AttachDirection direction,
         sight =
             (outgoing ? space_->line_of_sight(p, c.at) : space_->line_of_sight(c.at, p)) ? 1 : 0;
       if (sight == 0) continue;
-      if (directed_ && !(outgoing ? space_->climbable(p, c.at) : space_->climbable(c.at, p)))
-        continue;
-      out.push_back({u, distance(p, c.at)});
+      out.push_back(u);
     }
   }
-  std::sort(out.begin(), out.end(),
-            [](const Attachment& x, const Attachment& y) { return x.node < y.node; });
+  std::sort(out.begin(), out.end());
 }
 
 std::string VisibilityGraph::unattached_reason(std::string_view which) const {

@@ -41,17 +41,19 @@ struct VisibilityGraphOptions {
   /// along such a line, so this loses no optimality and usually drops most edges.
   /// [Default: true]
   bool bitangent_only = true;
-  /// Budget on the number of corners (the build is quadratic in it): a free space with more is
-  /// refused. [Limit: > 0]
+  /// Budget on the number of corners (the pair loop's build is quadratic in it): a free space
+  /// with more is refused. [Limit: > 0]
   std::size_t max_nodes = 40000;
-  /// How start and goal attach. [Default: expand; the same attachments as scan, exactly]
+  /// How start and goal attach, and how the edges are built: expand builds them by the same
+  /// visibility search from every corner (when bitangent_only), scan by the pair loop.
+  /// [Default: expand; the same attachments and edges as scan, exactly]
   VisibilityAttach attach = VisibilityAttach::expand;
 };
 
 /// Counters of one build, for benchmarks and for judging the pruning.
 struct VisibilityGraphBuildStats {
-  std::uint64_t pairs = 0;          ///< pairs of corners in the same component of free space
-  std::uint64_t tangent_pairs = 0;  ///< pairs passing the O(1) tangency test at both ends
+  std::uint64_t pairs = 0;          ///< pairs of corners in the same component (pair loop only)
+  std::uint64_t tangent_pairs = 0;  ///< pairs passing the tangency test at both ends (pair loop)
   std::uint64_t edges = 0;          ///< pairs in line of sight (edges of the graph)
   double build_ms = 0.0;            ///< wall-clock time of the construction [Units: ms]
   double index_ms = 0.0;            ///< of it, the triangulation behind attach = expand [Units: ms]
@@ -81,21 +83,28 @@ struct Index;
 /// the path is then NOT the cheapest one, only the shortest. With a height limit, the path is
 /// valid but not necessarily shortest (a climb limit can force bends away from corners).
 ///
-/// Construction: for each pair of corners in the same component of free space, the O(1) exact
-/// tangency test at both ends (when bitangent_only), then FreeSpace::line_of_sight, which walks
-/// the edge grid from one end and stops at the first proper crossing. That is O(n^2) constant-time
-/// tests plus, for the pairs that survive the tangency test, a walk up to the first blocking edge,
-/// instead of the O(n^3) scan of all pairs against all edges. The per-vertex rotational sweep of
-/// Lee (1978), O(n^2 log n), was not used: it sorts all n corners around each vertex, n log n
-/// exact comparisons per vertex, whereas the tangency test discards most pairs after two
-/// orientation tests; see bench/bench_visibility_graph.cpp for measured build times.
+/// Construction (attach = expand, bitangent_only): a triangulation of free space (NavMesh with
+/// polygons_only), then from every corner the visibility search of attach (see attach()): the
+/// corners it sees that are tangent at their end, kept where the pair is tangent at this end too.
+/// Its cost grows with what each corner sees, not with the square of the corners; the edges are
+/// those of the pair loop, in the same order. Otherwise (attach = scan, or all visible pairs
+/// wanted, or no usable triangulation) the pair loop: for each pair of corners in the same
+/// component of free space, the O(1) exact tangency test at both ends (when bitangent_only),
+/// then FreeSpace::line_of_sight, which walks the edge grid from one end and stops at the first
+/// proper crossing. That is O(n^2) constant-time tests plus, for the pairs that survive the
+/// tangency test, a walk up to the first blocking edge, instead of the O(n^3) scan of all pairs
+/// against all edges. The per-vertex rotational sweep of Lee (1978), O(n^2 log n), was not used:
+/// it sorts all n corners around each vertex, n log n exact comparisons per vertex, whereas the
+/// tangency test discards most pairs after two orientation tests; see
+/// bench/bench_visibility_graph.cpp for measured build times.
 class VisibilityGraph final : public Discretisation {
  public:
   /// Builds the graph over space, which must outlive it.
   /// @throws InputError (key "max_nodes") when the free space has more corners than
   ///         options.max_nodes.
-  /// Complexity: O(n^2) exact tangency tests for n corners and a line-of-sight walk per pair
-  /// that survives them; O(n + E) memory for E edges.
+  /// Complexity: one visibility search per corner (attach = expand), else O(n^2) exact tangency
+  /// tests for n corners and a line-of-sight walk per pair that survives them; O(n + E) memory
+  /// for E edges, plus the triangulation.
   explicit VisibilityGraph(const FreeSpace& space, VisibilityGraphOptions options = {});
   ~VisibilityGraph() override;
   VisibilityGraph(VisibilityGraph&&) noexcept;
@@ -166,6 +175,9 @@ class VisibilityGraph final : public Discretisation {
   // The triangulation and tables of attach = expand; empty where it does not apply.
   void build_index();
   void attach_by_expansion(Point p, AttachDirection direction, std::vector<Attachment>& out) const;
+  // The nodes p sees (line of sight in the given direction) that are tangent at their end, in
+  // increasing order; climbing is not checked.
+  void seen_by_expansion(Point p, AttachDirection direction, std::vector<std::uint32_t>& out) const;
 
   const FreeSpace* space_;
   VisibilityGraphOptions options_;
