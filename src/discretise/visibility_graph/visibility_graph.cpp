@@ -131,7 +131,7 @@ VisibilityGraph::VisibilityGraph(const FreeSpace& space, VisibilityGraphOptions 
     throw InputError({"", 0, 0, "visgraph.max_nodes"},
                      "the visibility graph would have " + std::to_string(corners_.size()) +
                          " nodes, more than the budget of " + std::to_string(options_.max_nodes) +
-                         "; its build time grows with the square of the nodes: use --method "
+                         "; its edges can grow with the square of the nodes: use --method "
                          "navmesh (or grid, quadtree) for scenes this large, or raise the budget "
                          "with --set visgraph.max_nodes=N");
   // Nodes of one component of free space get consecutive ids, so the pair loop below only
