@@ -278,10 +278,12 @@ void build_scaling(const Args& args) {
     }
     xs.push_back(double(nodes));
     ys.push_back(best);
-    std::printf("| %zu | %.0f | %zu | %llu | %.1f | %s | %s | %s | %s |\n", nodes, space_ms, edges,
-                static_cast<unsigned long long>(stats.tangent_pairs), best,
-                cell(tangent_ms).c_str(), cell(all_ms).c_str(), cell(brute).c_str(),
-                std::isnan(brute) ? "-" : (cell(brute / best) + "x").c_str());
+    // The pair loop counts tangent pairs; the default build (by expansion) has none to count.
+    const std::string tangent_pairs =
+        stats.tangent_pairs > 0 ? std::to_string(stats.tangent_pairs) : "-";
+    std::printf("| %zu | %.0f | %zu | %s | %.1f | %s | %s | %s | %s |\n", nodes, space_ms, edges,
+                tangent_pairs.c_str(), best, cell(tangent_ms).c_str(), cell(all_ms).c_str(),
+                cell(brute).c_str(), std::isnan(brute) ? "-" : (cell(brute / best) + "x").c_str());
     std::fflush(stdout);
   }
   if (xs.size() >= 2) {

@@ -116,6 +116,7 @@ std::unique_ptr<Method> build_visgraph(const FreeSpace& space, const OptionValue
   options.bitangent_only = o.flag("bitangent_only");
   options.max_nodes = count_or_unlimited(o.number("max_nodes"));
   options.max_build_seconds = space.max_build_seconds();
+  options.attach = parse_visibility_attach(o.text("attach"));
   return std::make_unique<MethodOf<VisibilityGraph>>(space, options);
 }
 
@@ -415,7 +416,13 @@ const std::vector<MethodEntry>& method_registry() {
        "exact Euclidean shortest path",
        {flag("bitangent_only", "true",
              "keep only edges tangent at both ends (loses no shortest path)"),
-        integer("max_nodes", "40000", "budget on corners: the build is quadratic in them", 1)},
+        integer("max_nodes", "40000", "budget on corners: the edges can grow with their square", 1),
+        choice("attach", "expand",
+               "how start and goal find the corners they see, and corners each other: a "
+               "visibility search through a triangulation of free space from the point "
+               "(expand), or a tangency and line-of-sight test of every corner and pair of "
+               "corners (scan); the same corners and edges either way",
+               {"expand", "scan"})},
        build_visgraph},
       {"navmesh",
        "navigation mesh: free space as convex polygons (a .mesh file's own faces, or constrained "

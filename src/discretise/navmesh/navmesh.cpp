@@ -83,13 +83,13 @@ std::string_view navmesh_search_name(NavMeshSearch search) {
 namespace {
 
 // Why the scene's mesh faces cannot serve as the polygons, or empty when they can.
-std::string mesh_faces_problem(const FreeSpace& space) {
+std::string mesh_faces_problem(const FreeSpace& space, bool polygons_only) {
   const std::optional<MeshFaces>& mesh = space.mesh_faces();
   if (!mesh)
     return "the scene has no mesh faces: only scenes read from a navigation mesh (.mesh) with a "
            "point agent (radius 0) have them";
   const std::vector<Point>& at = mesh->vertices;
-  const bool regions = !space.regions().empty();
+  const bool regions = !polygons_only && !space.regions().empty();
   for (std::size_t f = 0; f < mesh->faces.size(); ++f) {
     const std::vector<std::uint32_t>& v = mesh->faces[f];
     const std::size_t n = v.size();
@@ -127,9 +127,13 @@ NavMesh::NavMesh(const FreeSpace& space, NavMeshOptions options)
     options_.nodes = NavMeshNodes::vertices;
     options_.landmarks = 0;
   }
+  if (options_.polygons_only) {
+    options_.search = NavMeshSearch::graph;
+    options_.landmarks = 0;
+  }
   bool from_mesh = false;
   if (options_.source != NavMeshSource::rebuild) {
-    const std::string problem = mesh_faces_problem(space);
+    const std::string problem = mesh_faces_problem(space, options_.polygons_only);
     from_mesh = problem.empty();
     if (!from_mesh && options_.source == NavMeshSource::mesh)
       throw InputError({"", 0, 0, "source"},
@@ -155,7 +159,7 @@ NavMesh::NavMesh(const FreeSpace& space, NavMeshOptions options)
       throw InputError({"", 0, 0, "search"}, text.str());
     }
   }
-  build_graph();
+  if (!options_.polygons_only) build_graph();
   stats_.build_ms = ms_since(t0);
 }
 
@@ -165,7 +169,8 @@ void NavMesh::build(const FreeSpace& space) {
   // height.
   std::vector<Ring> rings;
   for (const BoundaryRing& r : space.boundary()) rings.push_back(r.points);
-  for (const Region& r : space.regions()) rings.push_back(r.polygon);
+  if (!options_.polygons_only)
+    for (const Region& r : space.regions()) rings.push_back(r.polygon);
   const auto t0 = Clock::now();
   std::size_t faces = 0;
   const navmesh_detail::Triangulation tri =

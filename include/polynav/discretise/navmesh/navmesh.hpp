@@ -92,6 +92,12 @@ struct NavMeshOptions {
   /// stops with an InputError naming space.max_build_seconds. The planner passes the free
   /// space's (FreeSpace::max_build_seconds). [Units: s] [Limit: > 0; infinity for none]
   double max_build_seconds = default_max_build_seconds;
+  /// Build the polygons, their portals and point location only: no nodes, no graph, no
+  /// landmarks, and rebuilt meshes take only the boundary of free space as constraints (region
+  /// outlines are not, so no vertex is a constructed crossing; a polygon may then span regions
+  /// of different cost or height, and `search` does not apply). For code that walks the polygons
+  /// itself (the visibility graph's attachment); not a registry option.
+  bool polygons_only = false;
 };
 
 /// Counters of one build.
@@ -239,6 +245,9 @@ class NavMesh final : public Discretisation {
   /// Whether queries are searched by Polyanya (NavMeshOptions::search).
   bool optimal() const { return options_.search == NavMeshSearch::optimal; }
   std::size_t portal_count() const { return portals_.size(); }
+  /// Whether every vertex of polygon i is a given point (a boundary or mesh vertex), not a
+  /// rounded crossing of two constraints.
+  bool polygon_exact(std::size_t i) const { return exact_[i] != 0; }
   /// Landmarks of the ALT heuristic in use (none where moves are one way).
   std::size_t landmark_count() const { return landmarks_.count(); }
   /// The polygons containing p (several when p lies on a shared edge or vertex), into out.

@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -21,28 +22,51 @@
 
 namespace polynav {
 
+/// How a query's start and goal find the corners they attach to (VisibilityGraph::attach).
+enum class VisibilityAttach : std::uint8_t {
+  /// Every corner is tested for tangency and the tangent ones for line of sight: O(corners) per
+  /// point. The reference the expansion is tested against.
+  scan,
+  /// A visibility search through a triangulation of free space from the point's own polygons
+  /// (triangular expansion): only the corners the point sees are reached.
+  expand,
+};
+/// "scan" or "expand"; throws InputError (key "attach") on anything else.
+VisibilityAttach parse_visibility_attach(const std::string& name);
+/// The name parse_visibility_attach reads.
+std::string_view visibility_attach_name(VisibilityAttach attach);
+
 struct VisibilityGraphOptions {
   /// Keep only bitangent edges: segments whose supporting line leaves both incident boundary
   /// edges of each end corner on one side. A shortest path only ever bends around a corner
   /// along such a line, so this loses no optimality and usually drops most edges.
   /// [Default: true]
   bool bitangent_only = true;
-  /// Budget on the number of corners (the build is quadratic in it): a free space with more is
-  /// refused. [Limit: > 0]
+  /// Budget on the number of corners (the pair loop's build is quadratic in it): a free space
+  /// with more is refused. [Limit: > 0]
   std::size_t max_nodes = 40000;
   /// Wall-clock budget of the build, checked between its steps (BuildClock): a longer build
   /// stops with an InputError naming space.max_build_seconds. The planner passes the free
   /// space's (FreeSpace::max_build_seconds). [Units: s] [Limit: > 0; infinity for none]
   double max_build_seconds = default_max_build_seconds;
+  /// How start and goal attach, and how the edges are built: expand builds them by the same
+  /// visibility search from every corner (when bitangent_only), scan by the pair loop.
+  /// [Default: expand; the same attachments and edges as scan, exactly]
+  VisibilityAttach attach = VisibilityAttach::expand;
 };
 
 /// Counters of one build, for benchmarks and for judging the pruning.
 struct VisibilityGraphBuildStats {
-  std::uint64_t pairs = 0;          ///< pairs of corners in the same component of free space
-  std::uint64_t tangent_pairs = 0;  ///< pairs passing the O(1) tangency test at both ends
+  std::uint64_t pairs = 0;          ///< pairs of corners in the same component (pair loop only)
+  std::uint64_t tangent_pairs = 0;  ///< pairs passing the tangency test at both ends (pair loop)
   std::uint64_t edges = 0;          ///< pairs in line of sight (edges of the graph)
   double build_ms = 0.0;            ///< wall-clock time of the construction [Units: ms]
+  double index_ms = 0.0;            ///< of it, the triangulation behind attach = expand [Units: ms]
 };
+
+namespace visibility_detail {
+struct Index;
+}
 
 /// The visibility graph of a FreeSpace.
 ///
@@ -64,22 +88,32 @@ struct VisibilityGraphBuildStats {
 /// the path is then NOT the cheapest one, only the shortest. With a height limit, the path is
 /// valid but not necessarily shortest (a climb limit can force bends away from corners).
 ///
-/// Construction: for each pair of corners in the same component of free space, the O(1) exact
-/// tangency test at both ends (when bitangent_only), then FreeSpace::line_of_sight, which walks
-/// the edge grid from one end and stops at the first proper crossing. That is O(n^2) constant-time
-/// tests plus, for the pairs that survive the tangency test, a walk up to the first blocking edge,
-/// instead of the O(n^3) scan of all pairs against all edges. The per-vertex rotational sweep of
-/// Lee (1978), O(n^2 log n), was not used: it sorts all n corners around each vertex, n log n
-/// exact comparisons per vertex, whereas the tangency test discards most pairs after two
-/// orientation tests; see bench/bench_visibility_graph.cpp for measured build times.
+/// Construction (attach = expand, bitangent_only): a triangulation of free space (NavMesh with
+/// polygons_only), then from every corner the visibility search of attach (see attach()): the
+/// corners it sees that are tangent at their end, kept where the pair is tangent at this end too.
+/// Its cost grows with what each corner sees, not with the square of the corners; the edges are
+/// those of the pair loop, in the same order. Otherwise (attach = scan, or all visible pairs
+/// wanted, or no usable triangulation) the pair loop: for each pair of corners in the same
+/// component of free space, the O(1) exact tangency test at both ends (when bitangent_only),
+/// then FreeSpace::line_of_sight, which walks the edge grid from one end and stops at the first
+/// proper crossing. That is O(n^2) constant-time tests plus, for the pairs that survive the
+/// tangency test, a walk up to the first blocking edge, instead of the O(n^3) scan of all pairs
+/// against all edges. The per-vertex rotational sweep of Lee (1978), O(n^2 log n), was not used:
+/// it sorts all n corners around each vertex, n log n exact comparisons per vertex, whereas the
+/// tangency test discards most pairs after two orientation tests; see
+/// bench/bench_visibility_graph.cpp for measured build times.
 class VisibilityGraph final : public Discretisation {
  public:
   /// Builds the graph over space, which must outlive it.
   /// @throws InputError (key "max_nodes") when the free space has more corners than
   ///         options.max_nodes.
-  /// Complexity: O(n^2) exact tangency tests for n corners and a line-of-sight walk per pair
-  /// that survives them; O(n + E) memory for E edges.
+  /// Complexity: one visibility search per corner (attach = expand), else O(n^2) exact tangency
+  /// tests for n corners and a line-of-sight walk per pair that survives them; O(n + E) memory
+  /// for E edges, plus the triangulation.
   explicit VisibilityGraph(const FreeSpace& space, VisibilityGraphOptions options = {});
+  ~VisibilityGraph() override;
+  VisibilityGraph(VisibilityGraph&&) noexcept;
+  VisibilityGraph& operator=(VisibilityGraph&&) noexcept;
 
   std::string_view method() const override { return "visgraph"; }
   std::string_view graph_noun() const override { return "visibility graph"; }
@@ -87,8 +121,18 @@ class VisibilityGraph final : public Discretisation {
   Point node_position(search::NodeId n) const override { return corners_[n].at; }
   /// The corners p sees that a shortest path from or to p could use first: in line of sight and
   /// tangent to the line through p (p is not tested for tangency, as a path does not bend at its
-  /// end). Complexity: O(n) tangency tests plus the line-of-sight checks of the survivors.
+  /// end), in increasing node order. With attach = expand (and an index, see expands()), found by
+  /// a visibility search from p through the polygons of a triangulation of free space (Bungiu,
+  /// Hemmer, Hershberger, Huang and Kröller, "Efficient computation of visibility polygons",
+  /// EuroCG 2014): its cost grows with the polygons p sees, not with the corners of the scene.
+  /// Otherwise attach_by_scan.
   void attach(Point p, AttachDirection direction, std::vector<Attachment>& out) const override;
+  /// The same attachments found by testing every corner: O(n) tangency tests plus the
+  /// line-of-sight checks of the survivors. The reference attach is tested against.
+  void attach_by_scan(Point p, AttachDirection direction, std::vector<Attachment>& out) const;
+  /// Whether attach runs the visibility search: attach = expand, and the triangulation could be
+  /// built with every vertex a given point and every corner one of its vertices (else it scans).
+  bool expands() const { return index_ != nullptr; }
   std::string unattached_reason(std::string_view which) const override;
   /// Every path from an end that sees no corner (and not the other end) would have to bend at a
   /// corner first: an empty attachment proves there is no path.
@@ -133,6 +177,12 @@ class VisibilityGraph final : public Discretisation {
   }
   // Whether segment ab is a valid straight motion in the direction a -> b.
   bool visible(Point a, Point b) const;
+  // The triangulation and tables of attach = expand; empty where it does not apply.
+  void build_index();
+  void attach_by_expansion(Point p, AttachDirection direction, std::vector<Attachment>& out) const;
+  // The nodes p sees (line of sight in the given direction) that are tangent at their end, in
+  // increasing order; climbing is not checked.
+  void seen_by_expansion(Point p, AttachDirection direction, std::vector<std::uint32_t>& out) const;
 
   const FreeSpace* space_;
   VisibilityGraphOptions options_;
@@ -142,6 +192,7 @@ class VisibilityGraph final : public Discretisation {
   std::size_t edge_count_ = 0;
   bool directed_ = false;
   VisibilityGraphBuildStats stats_;
+  std::unique_ptr<const visibility_detail::Index> index_;
 };
 
 }  // namespace polynav
