@@ -94,6 +94,10 @@ class TokenStream {
     if (!v) fail(t, what + " must be a number, found " + reader_text::quote(t.text));
     if (!std::isfinite(*v))
       fail(t, what + " must be a finite number, found " + std::string(t.text));
+    if (std::abs(*v) > ScaleLimits::max_coordinate) {
+      fail(t, what + " is beyond the largest magnitude polynav plans in (1125899906842624 = " +
+                  "2^50), found " + std::string(t.text));
+    }
     return *v;
   }
 
@@ -673,6 +677,9 @@ Scene parse_polyanya_mesh(std::string_view text, const std::string& file_name) {
   for (const Point& p : points) box.expand(p);
   scene.name = std::filesystem::path(file_name).stem().string();
   scene.bounds = {box.min, {box.max.x, box.min.y}, box.max, {box.min.x, box.max.y}};
+  // The bounds come from the vertices: checks of the scene as a whole (a scene too far from the
+  // origin for its size) name the file.
+  scene.bounds_where = {file_name, 0, 0, {}};
   MeshFaces mesh;
   mesh.vertices = points;
   for (Face& face : faces) {
