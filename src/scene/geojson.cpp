@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <filesystem>
+#include <limits>
 #include <string>
 #include <utility>
 #include <vector>
@@ -47,6 +48,14 @@ class GeoJsonReader : public DocumentReader {
     return std::string(doc_.text(type.node));
   }
 
+  // A type as written, in double quotes and on one line: a JSON string may hold escaped line
+  // breaks and other control characters, which messages show escaped.
+  static std::string quoted(std::string_view type) {
+    std::string out = "\"";
+    append_one_line(out, type, std::numeric_limits<std::size_t>::max());
+    return out + "\"";
+  }
+
   // Any GeoJSON object: a FeatureCollection, a Feature or a geometry.
   void object(const Item& item, std::vector<RawPolygon>& polygons, bool top_level) {
     const Fields f = collect(item, "a GeoJSON object");
@@ -58,7 +67,7 @@ class GeoJsonReader : public DocumentReader {
            list(required(f, "features", "the list of features"), "features")) {
         const Fields ff = collect(feature, "a Feature object");
         if (type_of(ff) != "Feature") {
-          fail(feature, "expected a Feature in \"features\", got the type \"" + type_of(ff) + "\"");
+          fail(feature, "expected a Feature in \"features\", got the type " + quoted(type_of(ff)));
         }
         object(feature, polygons, false);
       }
@@ -93,12 +102,12 @@ class GeoJsonReader : public DocumentReader {
       bool is_known = false;
       for (const std::string_view k : known) is_known = is_known || k == type;
       std::string message =
-          "only Polygon and MultiPolygon geometries can be obstacles; found \"" + type + "\"";
+          "only Polygon and MultiPolygon geometries can be obstacles; found " + quoted(type);
       if (!is_known) {
         static constexpr std::string_view names[] = {"Polygon", "MultiPolygon", "Feature",
                                                      "FeatureCollection", "GeometryCollection"};
         const std::string_view near = closest_name(type, names);
-        message = "unknown GeoJSON type \"" + type + "\"" +
+        message = "unknown GeoJSON type " + quoted(type) +
                   (near.empty() ? std::string() : " (did you mean \"" + std::string(near) + "\"?)");
       }
       fail(t, message);

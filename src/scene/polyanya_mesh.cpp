@@ -21,6 +21,7 @@
 #include "polynav/error.hpp"
 #include "polynav/kernel/exact.hpp"
 #include "readers.hpp"
+#include "validate.hpp"
 
 namespace polynav {
 namespace {
@@ -96,6 +97,10 @@ class TokenStream {
     if (!v) fail(t, what + " must be a number, found " + reader_text::quote(t.text));
     if (!std::isfinite(*v))
       fail(t, what + " must be a finite number, found " + std::string(t.text));
+    if (std::abs(*v) > ScaleLimits::max_coordinate) {
+      fail(t, what + " is beyond the largest magnitude polynav plans in (1125899906842624 = " +
+                  "2^50), found " + std::string(t.text));
+    }
     return *v;
   }
 
@@ -194,6 +199,52 @@ bool orient_face(Face& face, const std::vector<Point>& points, const Naming& nam
   }
   if (o == right_turn) std::reverse(v.begin(), v.end());
   return true;
+}
+
+// Whether a face of distinct vertices and positive area is convex: it turns the same way at every
+// vertex where it turns, never doubles back, and goes round once (the lexicographic order of
+// consecutive vertices changes twice: at the lowest vertex and at the highest). O(n), exact.
+bool is_convex(const std::vector<std::uint32_t>& v, const std::vector<Point>& points) {
+  const std::size_t n = v.size();
+  Turn way = collinear;
+  int changes = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const Point prev = points[v[(i + n - 1) % n]];
+    const Point here = points[v[i]];
+    const Point next = points[v[(i + 1) % n]];
+    const bool turns_lex = lex_less(prev, here) != lex_less(here, next);
+    const Turn t = orient(prev, here, next);
+    if (t == collinear ? turns_lex : (way != collinear && t != way)) return false;
+    if (t != collinear) way = t;
+    if (turns_lex) ++changes;
+  }
+  return changes == 2;
+}
+
+// Free space is the union of the faces, traced from their edges, so each must be a simple polygon
+// (faces that are simple but not convex are kept: navmesh.source=auto rebuilds them). Convex faces
+// are; the others are checked with the scene validator's sweep. O(n) for a convex face, else
+// O(n log n).
+void refuse_non_simple_face(const Face& face, const std::vector<Point>& points,
+                            const Naming& naming, const std::string& file) {
+  if (is_convex(face.vertices, points)) return;
+  detail::RawRing ring;
+  ring.where = {file, face.line, 0, {}};
+  for (const std::uint32_t v : face.vertices) ring.points.push_back(points[v]);
+  try {
+    detail::checked_ring(ring);
+  } catch (const InputError& e) {
+    // "ring is self-intersecting: edges 1 and 3 cross near (x, y)": the edge numbers count the
+    // face's vertices after reordering, so only how and where they meet is kept.
+    std::string how = e.message();
+    const std::string lead = "ring is self-intersecting: edges ";
+    if (how.starts_with(lead)) {
+      const std::size_t and_at = how.find(" and ", lead.size());
+      const std::size_t after = and_at == std::string::npos ? and_at : how.find(' ', and_at + 5);
+      if (after != std::string::npos) how = "two of its edges" + how.substr(after);
+    }
+    throw InputError(ring.where, face_name(face, naming) + " is not a simple polygon: " + how);
+  }
 }
 
 // Where `w` lies around `v`, rotating clockwise from the ray v->u: 0 strictly right of the ray,
@@ -509,6 +560,7 @@ Scene parse_polyanya_mesh(std::string_view text, const std::string& file_name) {
                            vertex_name(*repeat, points, naming) + " twice");
     }
     face.flat = !orient_face(face, points, naming, file_name);
+    if (!face.flat && face.traversable) refuse_non_simple_face(face, points, naming, file_name);
     if (!face.flat && face.traversable) ++free_faces;
   }
   if (free_faces == 0) {
@@ -634,6 +686,9 @@ Scene parse_polyanya_mesh(std::string_view text, const std::string& file_name) {
   for (const Point& p : points) box.expand(p);
   scene.name = std::filesystem::path(file_name).stem().string();
   scene.bounds = {box.min, {box.max.x, box.min.y}, box.max, {box.min.x, box.max.y}};
+  // The bounds come from the vertices: checks of the scene as a whole (a scene too far from the
+  // origin for its size) name the file.
+  scene.bounds_where = {file_name, 0, 0, {}};
   MeshFaces mesh;
   mesh.vertices = points;
   for (Face& face : faces) {

@@ -38,7 +38,8 @@ Scene parse_movingai_map(std::string_view text, const std::string& file_name);
 // constrained edge between two traversable faces is a wall traced along and back. Coordinates
 // are kept exactly as written (y is not flipped), so `.scen` points for the mesh apply unchanged.
 // Faces are taken to be convex as the format says; refused with file:line:column are bad counts
-// and indices, non-finite numbers, faces visiting a vertex twice, faces overlapping along an edge,
+// and indices, non-finite numbers, faces visiting a vertex twice, traversable faces that are not
+// simple polygons (edges crossing or touching), faces overlapping along an edge,
 // T-junctions (a vertex inside another face's boundary edge) and, in version 3, traversable flags
 // other than 0 or 1 and neighbour entries that do not match the faces' shared edges. O(E log E)
 // for E face edges. Messages number vertices and faces as the file does (from 0, version 3 from

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <numeric>
+#include <span>
 #include <sstream>
 
 #include "configuration_space.hpp"
@@ -123,19 +124,36 @@ void FreeSpace::Impl::build_references() {
   const int nx = grid.columns(), ny = grid.rows();
   reference.resize(grid.cell_count());
   reference_free.assign(grid.cell_count(), 0);
-  // Reference points near the cell centres, moved off any edge through them; their status by one
-  // ray per row, then along the row by the crossings between neighbouring references.
+  // Reference points: the first point on no edge among the cell's centre and then pseudo-random
+  // points of the cell (splitmix64, the same for every build); their status by one ray per row,
+  // then along the row by the crossings between neighbouring references. The candidates must not
+  // lie on one line: an edge along it would hold every one of them (an edge along a cell's
+  // diagonal held all the earlier candidates, spread along that diagonal) and a reference on an
+  // edge miscounts crossings. No three of the first 120 lie on one line in a unit cell (checked
+  // with rationals), so an edge holds at most two, and trying twice the cell's edges and a few
+  // more finds a point on none.
   std::vector<std::uint32_t> between;
   for (int y = 0; y < ny; ++y) {
     for (int x = 0; x < nx; ++x) {
       const std::size_t b = grid.index(x, y);
       const Box cell = grid.cell_box(x, y);
-      const double fx[] = {0.5, 0.382, 0.618, 0.271, 0.729, 0.153};
-      for (double f : fx) {
-        const Point c{cell.min.x + f * cell.width(), cell.max.y - f * cell.height()};
+      const std::span<const std::uint32_t> cell_edges = grid.edges_in(b);
+      const std::size_t tries = 2 * cell_edges.size() + 8;
+      std::uint64_t state = 0;
+      const auto next_fraction = [&state] {
+        state += 0x9E3779B97F4A7C15ull;
+        std::uint64_t z = state;
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+        return 0.05 + 0.9 * (double((z ^ (z >> 31)) >> 11) * 0x1p-53);
+      };
+      for (std::size_t k = 0; k < tries; ++k) {
+        const double fx = k == 0 ? 0.5 : next_fraction();
+        const double fy = k == 0 ? 0.5 : next_fraction();
+        const Point c{cell.min.x + fx * cell.width(), cell.max.y - fy * cell.height()};
         reference[b] = c;
         bool on_edge = false;
-        for (std::uint32_t e : grid.edges_in(b))
+        for (std::uint32_t e : cell_edges)
           if ((on_edge = exact::on_segment(edges[e].a, edges[e].b, c))) break;
         if (!on_edge) break;
       }

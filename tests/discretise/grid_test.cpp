@@ -188,6 +188,29 @@ TEST(OccupancyGrid, OneWayHeightSteps) {
   EXPECT_FALSE(planner.free_space().climbable({1, 1.5}, {6, 1.5}));
 }
 
+TEST(OccupancyGrid, AStepHiddenBetweenCellCentresIsNotClimbed) {
+  // A ramp at height 1 and a plateau at height 2 with a strip of ground (height 0) 0.1 wide
+  // between them: the cell centres either side of the strip differ by 1, but going up onto the
+  // plateau means climbing 2 from the strip. Down from the plateau is allowed.
+  Scene scene;
+  scene.bounds = rect(0, 0, 12, 3);
+  scene.agent.max_climb = 1.0;
+  scene.regions.push_back({"ramp", 1.0, 1.0, rect(0, 0, 5.9, 3), {}});
+  scene.regions.push_back({"plateau", 1.0, 2.0, rect(6, 0, 12, 3), {}});
+  for (const char* variant : {"8", "16", "jps"}) {
+    SCOPED_TRACE(variant);
+    PlanOptions options;
+    options.settings.set("grid.resolution", 0.5);
+    if (std::string(variant) == "16") options.settings.set("grid.connectivity", 16);
+    if (std::string(variant) == "jps") options.settings.set("grid.search", "jps");
+    Planner planner(scene, options);
+    const PlanResult up = planner.plan({1, 1.5}, {11, 1.5});
+    EXPECT_EQ(up.status, search::SearchStatus::no_path) << up.message;
+    const PlanResult down = planner.plan({11, 1.5}, {1, 1.5});
+    ASSERT_TRUE(down.found()) << down.message;
+  }
+}
+
 TEST(OccupancyGrid, RefusesBadOptionsWithMessagesNamingTheOption) {
   Scene scene;
   scene.bounds = rect(0, 0, 10, 10);

@@ -691,6 +691,13 @@ INSTANTIATE_TEST_SUITE_P(
         BadMesh{"negative_count.mesh", 3, "found -1"},
         BadMesh{"t_junction.mesh", 10,
                 "vertex 3 (1, 0) lies inside the edge from (0, 0) to (2, 0)"},
+        BadMesh{"huge_coordinate.mesh", 6,
+                "the y coordinate of vertex 2 is beyond the largest magnitude polynav plans in "
+                "(1125899906842624 = 2^50), found 1e16",
+                3},
+        BadMesh{"self_intersecting_face.mesh", 8,
+                "polygon 0 (line 8) is not a simple polygon: two of its edges cross near (1, 1)",
+                0},
         // Version 3: faces are numbered from 1 and so are vertices, as in the file.
         BadMesh{"v3_traversable_flag.mesh", 14,
                 "the traversable flag of face 2 must be 0 (not traversable) or 1 (traversable), "

@@ -135,6 +135,13 @@ TEST(GeoJson, BadFilesPointAtTheProblem) {
             "found \"LineString\"");
   EXPECT_EQ(error(R"({"type": "Polygn", "coordinates": []})"),
             "e.geojson:1:10: type: unknown GeoJSON type \"Polygn\" (did you mean \"Polygon\"?)");
+  // Escaped line breaks and tabs in a type are shown escaped: a message is one line.
+  EXPECT_EQ(error(R"({"type": "MultiPolyg\n", "coordinates": []})"),
+            "e.geojson:1:10: type: unknown GeoJSON type \"MultiPolyg\\n\" (did you mean "
+            "\"MultiPolygon\"?)");
+  EXPECT_EQ(error(R"({"type": "FeatureCollection", "features": [{"type": "Feat\ture"}]})"),
+            "e.geojson:1:44: features[0]: expected a Feature in \"features\", got the type "
+            "\"Feat\\ture\"");
   EXPECT_EQ(error(R"({"type": "Polygon", "coordinates": [[[0, 0], [1, 0], [1, 1], [0, 0]]],)"
                   "\n \"crs\": 4326}"),
             "e.geojson:2:2: crs: unknown key \"crs\"; the keys allowed here are type, coordinates, "

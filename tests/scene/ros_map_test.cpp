@@ -474,6 +474,19 @@ TEST(RosMap, ImageFormatsRefuseBrokenData) {
             "a PPM (P6) image; ROS map images must be PGM (P5 or P2), PNG or BMP");
   EXPECT_EQ(message(""), "the image file is empty");
   EXPECT_TRUE(message("\x89PNG\r\n\x1a\nbroken").starts_with("cannot decode the PNG image: "));
+  // A BMP cut short: stb_image would read zeros for the missing rows. The last row's padding
+  // may be missing (3 grey pixels a row, padded to 4 bytes; rows from byte 14 + 40 + 1024).
+  const std::string grey_bmp = test::bmp({3, 2, 1, {0, 50, 100, 150, 200, 250}});
+  ASSERT_EQ(grey_bmp.size(), 1086u);
+  EXPECT_EQ(message(grey_bmp), "");
+  EXPECT_EQ(message(grey_bmp.substr(0, 1085)), "");
+  EXPECT_EQ(message(grey_bmp.substr(0, 1084)),
+            "the BMP file ends after 1084 bytes, but its header declares 3 x 2 pixels of 8 bits "
+            "from byte 1078, 1085 bytes in all (the file is truncated)");
+  const std::string rgba_bmp = test::bmp({2, 1, 4, {1, 2, 3, 4, 5, 6, 7, 8}});
+  EXPECT_EQ(message(rgba_bmp.substr(0, rgba_bmp.size() - 1)),
+            "the BMP file ends after 129 bytes, but its header declares 2 x 1 pixels of 32 bits "
+            "from byte 122, 130 bytes in all (the file is truncated)");
   // Sixteen-bit PGM samples, most significant byte first, and comments in the header.
   static constexpr char wide_pgm[] = "P5 # comment\n2 # more\n1\n1000\n\x03\xe8\x00\x01";
   const Image wide = detail::decode_image(std::string(wide_pgm, sizeof wide_pgm - 1), 100);

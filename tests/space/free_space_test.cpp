@@ -151,6 +151,30 @@ TEST(FreeSpace, CollinearEdgesAndSegmentsThroughSeveralVertices) {
   EXPECT_TRUE(space.line_of_sight({2, 4}, {3, 5}));  // vertex to vertex across a gap
 }
 
+// Point location counts crossings from a reference point in each cell of an edge grid (about one
+// edge per cell: 3 x 3 cells of 1 x 1 here). The pentagon's first edge runs along the middle
+// cell's diagonal, where every reference candidate used to lie, and must not capture them.
+TEST(FreeSpace, AnEdgeAlongAGridCellsDiagonalLeavesPointLocationExact) {
+  Scene scene;
+  scene.bounds = rect(0, 0, 3, 3);
+  const Ring pentagon{{1, 2}, {2, 1}, {2.5, 1.2}, {2.6, 2.0}, {2, 2.5}};
+  scene.obstacles.push_back({{pentagon, {}}, {"", 0, 0, "obstacles[0]"}});
+  const FreeSpace space(scene);
+  int wrong = 0;
+  for (int i = 1; i < 60; ++i) {
+    for (int j = 1; j < 60; ++j) {
+      const Point p{0.05 * i + 0.0013, 0.05 * j + 0.0007};
+      const bool free = exact::side_of_ring(pentagon, p) != exact::Side::inside;
+      if (space.is_free(p) != free) ++wrong;
+    }
+  }
+  EXPECT_EQ(wrong, 0);
+  EXPECT_FALSE(space.is_free({1.8, 1.5}));
+  EXPECT_TRUE(space.is_free({1.2, 1.5}));
+  EXPECT_FALSE(space.line_of_sight({0.5, 1.6}, {2.9, 1.6}));
+  EXPECT_TRUE(space.line_of_sight({0.5, 1.5}, {1.4, 1.5}));
+}
+
 // Distance from p to a ring's edges.
 double ring_distance(const Ring& ring, Point p) {
   double d = INFINITY;

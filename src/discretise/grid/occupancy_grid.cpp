@@ -291,10 +291,37 @@ OccupancyGrid::OccupancyGrid(const FreeSpace& space, GridOptions options)
       space, frame, [&](int c, int r) { return !blocked(c, r); }, moves_);
 
   if (space.has_heights() && std::isfinite(max_climb_)) {
-    height_of_.resize(std::size_t(width_) * height_);
+    // A move may be climbed when every step up along the segment between the centres is within
+    // max_climb. Between two cells of one height each, those are the steps between the cells'
+    // heights; a cell of several heights (a region's edge through it) may hide a step between
+    // the centres (a sliver of low ground between a ramp and a plateau), so there the segment
+    // is followed exactly (FreeSpace::climbable).
+    const std::size_t cells = std::size_t(width_) * height_;
+    height_of_.resize(cells);
+    uniform_height_.assign(cells, 0);
     for (int r = 0; r < height_; ++r)
-      for (int c = 0; c < width_; ++c)
-        height_of_[std::size_t(r) * width_ + c] = space.height_at(cell_centre(c, r));
+      for (int c = 0; c < width_; ++c) {
+        const std::size_t n = std::size_t(r) * width_ + c;
+        height_of_[n] = space.height_at(cell_centre(c, r));
+        if (blocked(c, r)) continue;
+        const FieldRange range = space.height_range(frame.cell(c, r));
+        uniform_height_[n] = range.lowest == range.highest ? 1 : 0;
+      }
+    climbable_.assign(cells, 0);
+    for (int r = 0; r < height_; ++r)
+      for (int c = 0; c < width_; ++c) {
+        const std::size_t n = std::size_t(r) * width_ + c;
+        for (unsigned mask = moves_[n]; mask != 0; mask &= mask - 1) {
+          const int k = std::countr_zero(mask);
+          const auto to = std::size_t(std::int64_t(n) + move_offset_[k]);
+          const bool ok =
+              uniform_height_[n] != 0 && uniform_height_[to] != 0
+                  ? height_of_[to] - height_of_[n] <= max_climb_
+                  : space.climbable(cell_centre(c, r), cell_centre(int(to % std::size_t(width_)),
+                                                                   int(to / std::size_t(width_))));
+          if (ok) climbable_[n] = std::uint8_t(climbable_[n] | (1u << k));
+        }
+      }
   }
   clock.check("the grid");
   if (options_.connectivity == 16) build_knight_moves(space, frame, {});
@@ -426,10 +453,18 @@ void OccupancyGrid::build_knight_moves(const FreeSpace& space, const CellFrame& 
           for (int i = 0; i < 4 && ok; ++i) ok = free_cell(cells[i][0], cells[i][1]);
           for (int i = 0; i + 1 < 4 && ok; ++i)
             ok = !wall_between(cells[i][0], cells[i][1], cells[i + 1][0], cells[i + 1][1]);
-          for (int i = 0; i + 1 < 4 && ok && !height_of_.empty(); ++i)
+          // Heights: the steps between the four cells' heights when each has one height, else
+          // the segment followed exactly (as for the other moves).
+          bool uniform = true;
+          for (int i = 0; i < 4 && ok && !height_of_.empty(); ++i)
+            uniform =
+                uniform && uniform_height_[std::size_t(cells[i][1]) * width_ + cells[i][0]] != 0;
+          for (int i = 0; i + 1 < 4 && ok && uniform && !height_of_.empty(); ++i)
             ok = height_of_[std::size_t(cells[i + 1][1]) * width_ + cells[i + 1][0]] -
                      height_of_[std::size_t(cells[i][1]) * width_ + cells[i][0]] <=
                  max_climb_;
+          if (ok && !uniform && !height_of_.empty())
+            ok = space.climbable(cell_centre(x, y), cell_centre(tx, ty));
           if (!ok) continue;
           if (costs) {
             multiplier = 0.0;

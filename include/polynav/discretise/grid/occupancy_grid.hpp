@@ -178,7 +178,7 @@ class OccupancyGrid final : public Discretisation {
       const int k = std::countr_zero(mask);
       mask &= mask - 1;
       const auto to = search::NodeId(std::int64_t(n) + move_offset_[k]);
-      if (!height_of_.empty() && height_of_[to] - height_of_[n] > max_climb_) continue;
+      if (!climbable_.empty() && ((climbable_[n] >> k) & 1u) == 0) continue;
       const double length = k < 4 ? cell_ : diagonal_;
       if (!move_cost_.empty())
         f(to, length * move_cost_[8 * std::size_t(n) + std::size_t(k)]);
@@ -225,7 +225,11 @@ class OccupancyGrid final : public Discretisation {
   std::int64_t move_offset_[8] = {};
   std::vector<double> cost_;       // per cell; empty when every multiplier is 1
   std::vector<double> move_cost_;  // corner-aligned with costs: per node and move, multiplier
-  std::vector<double> height_of_;  // per cell; empty without heights
+  std::vector<double> height_of_;  // per cell, at its centre; empty without heights
+  // With heights and a max_climb: per cell, 1 when the cell has one height throughout, and
+  // which of its moves (bits as in moves_) can be climbed; empty otherwise.
+  std::vector<std::uint8_t> uniform_height_;
+  std::vector<std::uint8_t> climbable_;
   double max_climb_ = INFINITY;
   // 16-connected grids: per node, bit k: knight move k allowed (knight_offset), the id offset of
   // each, and with costs the multiplier of each (mean over the cells it crosses, per length).
