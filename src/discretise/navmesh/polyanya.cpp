@@ -32,9 +32,12 @@ Point crossing(Point a, Point b, Point p, Point q) {
 
 // Heap order: the smaller f first, then the larger g (deeper nodes, as search::AStar breaks
 // ties).
-bool worse(const PolyanyaWorkspace::Entry& x, const PolyanyaWorkspace::Entry& y) {
-  return x.f > y.f || (x.f == y.f && x.g < y.g);
-}
+struct Worse {
+  bool operator()(const PolyanyaWorkspace::Entry& x, const PolyanyaWorkspace::Entry& y) const {
+    return x.f > y.f || (x.f == y.f && x.g < y.g);
+  }
+};
+constexpr Worse worse{};
 
 // Root-level pruning keeps a node unless its root was reached more cheaply by more than this
 // relative margin: equal lengths computed along different routes differ by rounding, and the
@@ -122,11 +125,13 @@ void Polyanya::prepare(PolyanyaWorkspace& ws) const {
   ws.stamp = 0;
 }
 
-Point Polyanya::point(std::uint32_t id, Point start) const {
+// The helpers called per node are `inline`: the library is position-independent code, where the
+// compiler keeps out-of-line member functions as calls.
+inline Point Polyanya::point(std::uint32_t id, Point start) const {
   return id == start_id ? start : at_[id];
 }
 
-bool Polyanya::keep_root(std::uint32_t corner, double g, PolyanyaWorkspace& ws) const {
+inline bool Polyanya::keep_root(std::uint32_t corner, double g, PolyanyaWorkspace& ws) const {
   const std::uint32_t v = vertex_[corner];
   if (ws.best_stamp[v] != ws.stamp) {
     ws.best_stamp[v] = ws.stamp;
@@ -138,7 +143,7 @@ bool Polyanya::keep_root(std::uint32_t corner, double g, PolyanyaWorkspace& ws) 
   return true;
 }
 
-double Polyanya::heuristic(const PolyanyaNode& n, std::span<const Point> goals) const {
+inline double Polyanya::heuristic(const PolyanyaNode& n, std::span<const Point> goals) const {
   double best = std::numeric_limits<double>::infinity();
   const Point r = n.root;
   for (Point t : goals) {
