@@ -32,9 +32,12 @@ Point crossing(Point a, Point b, Point p, Point q) {
 
 // Heap order: the smaller f first, then the larger g (deeper nodes, as search::AStar breaks
 // ties).
-bool worse(const PolyanyaWorkspace::Entry& x, const PolyanyaWorkspace::Entry& y) {
-  return x.f > y.f || (x.f == y.f && x.g < y.g);
-}
+struct Worse {
+  bool operator()(const PolyanyaWorkspace::Entry& x, const PolyanyaWorkspace::Entry& y) const {
+    return x.f > y.f || (x.f == y.f && x.g < y.g);
+  }
+};
+constexpr Worse worse{};
 
 // Root-level pruning keeps a node unless its root was reached more cheaply by more than this
 // relative margin: equal lengths computed along different routes differ by rounding, and the
@@ -96,6 +99,31 @@ Polyanya::Polyanya(const NavMesh& mesh) : mesh_(&mesh) {
       }
     }
   }
+  // Pockets: peel polygons with at most one neighbour left, as long as there are any; each
+  // peeled polygon's pocket is itself and what was peeled behind it, and its exit the one
+  // neighbour it had left (none when its whole component was a tree).
+  pocket_exit_.assign(polygons, no_parent);
+  {
+    std::vector<std::uint32_t> left(polygons, 0), peel;
+    std::vector<std::uint8_t> peeled(polygons, 0);
+    for (std::size_t i = 0; i < polygons; ++i) {
+      for (std::uint32_t c = first_[i]; c < first_[i + 1]; ++c) left[i] += opposite_[c] >= 0;
+      if (left[i] <= 1) peel.push_back(std::uint32_t(i));
+    }
+    while (!peel.empty()) {
+      const std::uint32_t i = peel.back();
+      peel.pop_back();
+      peeled[i] = 1;
+      for (std::uint32_t c = first_[i]; c < first_[i + 1]; ++c) {
+        if (opposite_[c] < 0) continue;
+        const std::uint32_t j = polygon_[std::size_t(opposite_[c])];
+        if (peeled[j]) continue;
+        pocket_exit_[i] = j;
+        if (--left[j] == 1) peel.push_back(j);
+      }
+    }
+  }
+
   turn_.assign(nodes, 0);
   for (std::size_t v = 0; v < nodes; ++v) {
     if (has[v] == 0) continue;
@@ -119,14 +147,17 @@ void Polyanya::prepare(PolyanyaWorkspace& ws) const {
   ws.best_g.assign(turn_.size(), 0.0);
   ws.best_stamp.assign(turn_.size(), 0);
   ws.goal_stamp.assign(first_.size() - 1, 0);
+  ws.pocket_stamp.assign(first_.size() - 1, 0);
   ws.stamp = 0;
 }
 
-Point Polyanya::point(std::uint32_t id, Point start) const {
+// The helpers called per node are `inline`: the library is position-independent code, where the
+// compiler keeps out-of-line member functions as calls.
+inline Point Polyanya::point(std::uint32_t id, Point start) const {
   return id == start_id ? start : at_[id];
 }
 
-bool Polyanya::keep_root(std::uint32_t corner, double g, PolyanyaWorkspace& ws) const {
+inline bool Polyanya::keep_root(std::uint32_t corner, double g, PolyanyaWorkspace& ws) const {
   const std::uint32_t v = vertex_[corner];
   if (ws.best_stamp[v] != ws.stamp) {
     ws.best_stamp[v] = ws.stamp;
@@ -138,7 +169,12 @@ bool Polyanya::keep_root(std::uint32_t corner, double g, PolyanyaWorkspace& ws) 
   return true;
 }
 
-double Polyanya::heuristic(const PolyanyaNode& n, std::span<const Point> goals) const {
+inline bool Polyanya::dead_end(std::uint32_t from, std::uint32_t to,
+                               const PolyanyaWorkspace& ws) const {
+  return pocket_exit_[to] == from && ws.pocket_stamp[to] != ws.stamp;
+}
+
+inline double Polyanya::heuristic(const PolyanyaNode& n, std::span<const Point> goals) const {
   double best = std::numeric_limits<double>::infinity();
   const Point r = n.root;
   for (Point t : goals) {
@@ -192,6 +228,7 @@ void Polyanya::edge_on(std::uint32_t a, std::uint32_t b, Point root, double g, s
   // from the root to the edge). The polygon beyond is reached only by turning at the edge's nearer
   // end, where a path may turn there: root it there, seeing that polygon whole. Where the nearer
   // end is no turning point, that polygon is reached round it through the polygons on both sides.
+  if (dead_end(polygon_[a], polygon_[std::size_t(opposite_[a])], ws)) return;
   const std::uint32_t w = exact::collinear_between(root, at_[b], at_[a]) ? a : b;
   if (!turn_[vertex_[w]]) return;
   const double g2 = g + distance(root, at_[w]);
@@ -230,6 +267,7 @@ void Polyanya::expand(const PolyanyaNode& n, std::uint32_t index, Point start,
   PolyanyaNode s;
   s.parent = index;
   const auto add = [&](PolyanyaNode& node) {
+    if (dead_end(poly, polygon_[node.edge], ws)) return;
     node.f = node.g + weight * heuristic(node, goals);
     ws.successors.push_back(node);
   };
@@ -469,6 +507,7 @@ void Polyanya::search(Point start, std::span<const Point> goals,
   if (++ws.stamp == 0) {  // the stamps wrapped: forget every mark
     std::fill(ws.best_stamp.begin(), ws.best_stamp.end(), 0u);
     std::fill(ws.goal_stamp.begin(), ws.goal_stamp.end(), 0u);
+    std::fill(ws.pocket_stamp.begin(), ws.pocket_stamp.end(), 0u);
     ws.stamp = 1;
   }
   ws.nodes.clear();
@@ -478,6 +517,10 @@ void Polyanya::search(Point start, std::span<const Point> goals,
     mesh_->locate(goals[i], ws.located);
     for (const std::uint32_t p : ws.located) {
       ws.goal_stamp[p] = ws.stamp;
+      // The pockets holding the goal: its polygon's, and every one that holds that.
+      for (std::uint32_t x = p; x != no_parent && ws.pocket_stamp[x] != ws.stamp;
+           x = pocket_exit_[x])
+        ws.pocket_stamp[x] = ws.stamp;
       ws.goal_polygons.emplace_back(p, std::uint32_t(i));
     }
   }
@@ -533,6 +576,7 @@ void Polyanya::search(Point start, std::span<const Point> goals,
         }
         continue;
       }
+      if (dead_end(poly, polygon_[std::size_t(opposite_[c])], ws)) continue;
       PolyanyaNode n;
       n.parent = no_parent;
       n.root_id = start_id;

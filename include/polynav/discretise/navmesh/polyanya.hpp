@@ -16,6 +16,10 @@
 /// bound. A node with a single successor is expanded at once without going through the open list
 /// (the paper's intermediate pruning), and a node whose root was reached before by a cheaper path
 /// is dropped (root-level pruning: the shortest path's nodes have the least g at their roots).
+/// A node entering a pocket without a goal is never made (dead-end pruning, generalised from
+/// the paper's dead-end polygons to trees of them): a pocket is a set of polygons joined in a
+/// tree and to the rest of the mesh by one edge only, and a path leaving it by the edge it
+/// entered by is longer than the straight piece of that edge.
 ///
 /// Exactness: intervals are closed, and each end of an interval is the crossing of an edge with
 /// a ray from the root through a point given exactly (a mesh vertex, the start, or the previous
@@ -81,11 +85,12 @@ struct PolyanyaWorkspace {
     double f, g;
     std::uint32_t node;
   };
-  std::vector<Entry> open;                // binary heap on (f, then larger g)
-  std::vector<PolyanyaNode> successors;   // of the node being expanded
-  std::vector<double> best_g;             // per turning point (vertex node)
-  std::vector<std::uint32_t> best_stamp;  // best_g[v] is current when equal to stamp
-  std::vector<std::uint32_t> goal_stamp;  // per polygon: holds a goal when equal to stamp
+  std::vector<Entry> open;                  // binary heap on (f, then larger g)
+  std::vector<PolyanyaNode> successors;     // of the node being expanded
+  std::vector<double> best_g;               // per turning point (vertex node)
+  std::vector<std::uint32_t> best_stamp;    // best_g[v] is current when equal to stamp
+  std::vector<std::uint32_t> goal_stamp;    // per polygon: holds a goal when equal to stamp
+  std::vector<std::uint32_t> pocket_stamp;  // per polygon: its pocket holds a goal (= stamp)
   std::vector<std::pair<std::uint32_t, std::uint32_t>> goal_polygons;  // (polygon, goal)
   std::vector<std::uint32_t> located;
   std::uint32_t stamp = 0;
@@ -129,6 +134,9 @@ class Polyanya {
   // Root-level pruning: whether a node rooted at corner c with cost g may be kept (and if so,
   // records g as the best).
   bool keep_root(std::uint32_t corner, double g, PolyanyaWorkspace& ws) const;
+  // Dead-end pruning: whether entering polygon `to` from its neighbour `from` leads only into a
+  // pocket without a goal.
+  bool dead_end(std::uint32_t from, std::uint32_t to, const PolyanyaWorkspace& ws) const;
 
   const NavMesh* mesh_;
   std::vector<Point> at_;             // per corner (polygon by polygon, counter-clockwise)
@@ -140,6 +148,9 @@ class Polyanya {
   std::vector<std::int32_t> opposite_;
   std::vector<std::uint32_t> vertex_;  // the corner's vertex node
   std::vector<std::uint8_t> turn_;     // per vertex node: a path may turn there
+  // Per polygon of a pocket (a tree of polygons hanging off the rest of the mesh by one edge):
+  // its neighbour on the way out of the pocket; -1 (as unsigned) elsewhere.
+  std::vector<std::uint32_t> pocket_exit_;
 };
 
 }  // namespace polynav
