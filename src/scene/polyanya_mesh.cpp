@@ -229,7 +229,7 @@ void refuse_non_simple_face(const Face& face, const std::vector<Point>& points,
                             const Naming& naming, const std::string& file) {
   if (is_convex(face.vertices, points)) return;
   detail::RawRing ring;
-  ring.where = {file, face.line, 0, {}};
+  ring.where = {file, face.line, face.column, {}};
   for (const std::uint32_t v : face.vertices) ring.points.push_back(points[v]);
   try {
     detail::checked_ring(ring);

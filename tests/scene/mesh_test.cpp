@@ -697,7 +697,7 @@ INSTANTIATE_TEST_SUITE_P(
                 3},
         BadMesh{"self_intersecting_face.mesh", 8,
                 "polygon 0 (line 8) is not a simple polygon: two of its edges cross near (1, 1)",
-                0},
+                1},
         // Version 3: faces are numbered from 1 and so are vertices, as in the file.
         BadMesh{"v3_traversable_flag.mesh", 14,
                 "the traversable flag of face 2 must be 0 (not traversable) or 1 (traversable), "
