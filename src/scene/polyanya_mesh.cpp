@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <limits>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <tuple>
@@ -317,6 +318,32 @@ void refuse_t_junctions(const std::vector<DirectedEdge>& boundary, const std::ve
   }
 }
 
+// Faces that overlap without sharing a directed edge: their edges cross, or one face (or a group
+// of faces) lies inside another. The boundary edges then bound some places twice, which the
+// winding number of the boundary (the number of faces covering a place) shows.
+void refuse_overlapping_faces(const std::vector<DirectedEdge>& boundary,
+                              const std::vector<Point>& points, const std::vector<Face>& faces,
+                              const Naming& naming, const std::string& file) {
+  std::vector<detail::DirectedSegment> segments;
+  segments.reserve(boundary.size());
+  for (const DirectedEdge& e : boundary) segments.push_back({points[e.from], points[e.to]});
+  const std::optional<detail::CoverDefect> defect = detail::find_cover_defect(segments);
+  if (!defect) return;
+  const DirectedEdge& e = boundary[defect->segment];
+  const Face& face = faces[std::size_t(e.face)];
+  const InputLocation where{file, face.line, face.column, {}};
+  if (defect->other) {
+    // Edges of one face meet only when it is not simple, which was refused before.
+    const Face& other = faces[std::size_t(boundary[*defect->other].face)];
+    throw InputError(where, face_name(face, naming) + " and " + face_name(other, naming) +
+                                " overlap: their edges " + defect->how);
+  }
+  throw InputError(where, face_name(face, naming) + " overlaps another " + naming.face +
+                              ": the area beside its edge from " + format_point(points[e.from]) +
+                              " to " + format_point(points[e.to]) + " is covered by " +
+                              std::to_string(defect->times) + " " + naming.faces);
+}
+
 // Version 3: every neighbour entry must say what lies across its edge. An entry k != 0 names the
 // other face with that edge (vertices at the same coordinates being the same vertex), and that
 // face names this one back; 0 (the border of the mesh) means no other face has the edge. Between
@@ -613,6 +640,7 @@ Scene parse_polyanya_mesh(std::string_view text, const std::string& file_name) {
   }
 
   refuse_t_junctions(boundary, points, faces, naming, file_name);
+  refuse_overlapping_faces(boundary, points, faces, naming, file_name);
 
   // Outgoing boundary edges of each vertex as ranges of `boundary` (sorted by origin), and the
   // number of boundary edges touching each vertex.

@@ -120,13 +120,17 @@ class BelowOnSweep {
   const std::vector<SweepEdge>* edges_;
 };
 
-// Finds two edges that meet although they may not, or reports that there are none. Edges of the
-// same ring that are consecutive (share a point) are allowed to meet there; the caller has ruled
-// out consecutive edges that overlap. Shamos and Hoey's sweep ("Geometric intersection problems",
+// Sweeps `edges` left to right and finds two that meet although `may_meet(a, b)` says they may
+// not, or reports that there are none. Shamos and Hoey's sweep ("Geometric intersection problems",
 // FOCS 1976): any meeting pair becomes adjacent on the sweep line before the sweep passes the
-// leftmost meeting place, so testing each newly adjacent pair finds one. O(n log n).
-std::optional<std::pair<std::uint32_t, std::uint32_t>> find_meeting_edges(
-    const std::vector<SweepEdge>& edges, const std::vector<std::size_t>& ring_sizes) {
+// leftmost meeting place, so testing each newly adjacent pair finds one. Edges may meet where one
+// ends and the other starts (the sweep never compares them), and the caller has ruled out such
+// pairs that overlap. `on_insert(e, below)` sees each edge as it enters the sweep line, edges
+// starting at one point bottom to top, with the edge just below it (or none); returning false
+// stops the sweep. O(n log n).
+template <class MayMeet, class OnInsert>
+std::optional<std::pair<std::uint32_t, std::uint32_t>> sweep_edges(
+    const std::vector<SweepEdge>& edges, const MayMeet& may_meet, const OnInsert& on_insert) {
   struct Event {
     std::uint32_t edge;
     bool insert;
@@ -140,28 +144,24 @@ std::optional<std::pair<std::uint32_t, std::uint32_t>> find_meeting_edges(
   const auto where = [&](const Event& ev) -> const KPoint& {
     return ev.insert ? edges[ev.edge].left : edges[ev.edge].right;
   };
+  const BelowOnSweep below_on_sweep(&edges);
   // At one point, removals come first: an edge ending where another starts is then never
-  // compared with it, which is what consecutive ring edges need.
+  // compared with it, which is what consecutive ring edges need. Insertions there go bottom to
+  // top, so each one's neighbour below is final when on_insert sees it.
   std::sort(events.begin(), events.end(), [&](const Event& a, const Event& b) {
     const auto c = CGAL::compare_xy(where(a), where(b));
     if (c != CGAL::EQUAL) return c == CGAL::SMALLER;
-    return a.insert < b.insert;
+    if (a.insert != b.insert) return a.insert < b.insert;
+    return a.insert && below_on_sweep(a.edge, b.edge);
   });
 
-  const auto may_meet = [&](std::uint32_t ia, std::uint32_t ib) {
-    const SweepEdge& a = edges[ia];
-    const SweepEdge& b = edges[ib];
-    if (a.ring != b.ring) return true;
-    const std::size_t n = ring_sizes[a.ring];
-    return !((a.edge + 1) % n == b.edge || (b.edge + 1) % n == a.edge);
-  };
   const auto meet = [&](std::uint32_t ia, std::uint32_t ib) {
     return may_meet(ia, ib) && CGAL::do_intersect(KSegment(edges[ia].left, edges[ia].right),
                                                   KSegment(edges[ib].left, edges[ib].right));
   };
 
   using Status = std::set<std::uint32_t, BelowOnSweep>;
-  Status status{BelowOnSweep(&edges)};
+  Status status{below_on_sweep};
   std::vector<Status::iterator> position(edges.size(), status.end());
   for (const Event& ev : events) {
     if (ev.insert) {
@@ -173,6 +173,8 @@ std::optional<std::pair<std::uint32_t, std::uint32_t>> find_meeting_edges(
       if (std::next(it) != status.end() && meet(ev.edge, *std::next(it))) {
         return std::pair{ev.edge, *std::next(it)};
       }
+      const std::uint32_t* below = it != status.begin() ? &*std::prev(it) : nullptr;
+      if (!on_insert(ev.edge, below)) return std::nullopt;
     } else {
       const auto it = position[ev.edge];
       const auto above = std::next(it);
@@ -185,6 +187,20 @@ std::optional<std::pair<std::uint32_t, std::uint32_t>> find_meeting_edges(
     }
   }
   return std::nullopt;
+}
+
+// Two edges of the given rings that meet other than consecutive edges of one ring at their shared
+// point, if any.
+std::optional<std::pair<std::uint32_t, std::uint32_t>> find_meeting_edges(
+    const std::vector<SweepEdge>& edges, const std::vector<std::size_t>& ring_sizes) {
+  const auto may_meet = [&](std::uint32_t ia, std::uint32_t ib) {
+    const SweepEdge& a = edges[ia];
+    const SweepEdge& b = edges[ib];
+    if (a.ring != b.ring) return true;
+    const std::size_t n = ring_sizes[a.ring];
+    return !((a.edge + 1) % n == b.edge || (b.edge + 1) % n == a.edge);
+  };
+  return sweep_edges(edges, may_meet, [](std::uint32_t, const std::uint32_t*) { return true; });
 }
 
 bool on_segment(const KPoint& p, const KPoint& a, const KPoint& b) {
@@ -429,6 +445,77 @@ Polygon checked_polygon(const RawRing& outer, const std::vector<RawRing>& holes)
   p.outer = std::move(rings[0].points);
   for (std::size_t h = 0; h < holes.size(); ++h) p.holes.push_back(std::move(rings[h + 1].points));
   return p;
+}
+
+std::optional<CoverDefect> find_cover_defect(const std::vector<DirectedSegment>& segments) {
+  // Each distinct segment once, left to right, with its net direction: +1 when it runs from its
+  // left end to its right end (its left side, where the region is, is then above it on the
+  // sweep line), -1 the other way; two segments along the same two points add up.
+  struct Merged {
+    KPoint left, right;
+    int up = 0;
+    std::size_t first = 0;  // the lowest index of the segments merged into it
+  };
+  std::vector<Merged> merged;
+  merged.reserve(segments.size());
+  for (std::size_t i = 0; i < segments.size(); ++i) {
+    KPoint a = to_k(segments[i].from);
+    KPoint b = to_k(segments[i].to);
+    const bool forward = lex_less(a, b);
+    if (!forward) std::swap(a, b);
+    merged.push_back({a, b, forward ? 1 : -1, i});
+  }
+  std::sort(merged.begin(), merged.end(), [](const Merged& a, const Merged& b) {
+    if (a.left != b.left) return lex_less(a.left, b.left);
+    if (a.right != b.right) return lex_less(a.right, b.right);
+    return a.first < b.first;
+  });
+  std::vector<SweepEdge> edges;
+  std::vector<int> up;
+  std::vector<std::size_t> first;
+  for (const Merged& m : merged) {
+    if (!edges.empty() && edges.back().left == m.left && edges.back().right == m.right) {
+      up.back() += m.up;
+      continue;
+    }
+    edges.push_back({m.left, m.right, 0, std::uint32_t(edges.size())});
+    up.push_back(m.up);
+    first.push_back(m.first);
+  }
+
+  // Segments may meet only at an end of both, and not run on from it in the same direction. (One
+  // ending where the other starts is never compared: the sweep removes the first before it
+  // inserts the second.)
+  const auto may_meet = [&](std::uint32_t ia, std::uint32_t ib) {
+    const SweepEdge& a = edges[ia];
+    const SweepEdge& b = edges[ib];
+    if (a.left == b.left) return CGAL::collinear(a.left, a.right, b.right);
+    if (a.right == b.right) return CGAL::collinear(a.left, a.right, b.left);
+    return true;
+  };
+  // The winding number of the boundary just above each segment: the one just below it (above
+  // the segment below, or 0 with none) plus its direction. With no segments meeting, it is
+  // constant along the segment, and every part of the plane the segments bound borders one.
+  std::vector<int> above(edges.size(), 0);
+  std::optional<CoverDefect> defect;
+  const auto on_insert = [&](std::uint32_t e, const std::uint32_t* below) {
+    const int under = below ? above[*below] : 0;
+    above[e] = under + up[e];
+    for (const int w : {under, above[e]}) {
+      if (w != 0 && w != 1) {
+        defect = CoverDefect{first[e], std::nullopt, "", w};
+        return false;
+      }
+    }
+    return true;
+  };
+  if (const auto hit = sweep_edges(edges, may_meet, on_insert)) {
+    std::size_t a = first[hit->first];
+    std::size_t b = first[hit->second];
+    if (a > b) std::swap(a, b);
+    return CoverDefect{b, a, describe_meeting(edges[hit->first], edges[hit->second]), 0};
+  }
+  return defect;
 }
 
 }  // namespace polynav::detail

@@ -4,6 +4,8 @@
 // compiles quickly).
 
 #include <cstddef>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "polynav/error.hpp"
@@ -33,5 +35,27 @@ Ring checked_ring(const RawRing& ring);
 // outer ring (not touching it) and the holes pairwise disjoint (not touching either). Throws
 // InputError at the offending ring's location.
 Polygon checked_polygon(const RawRing& outer, const std::vector<RawRing>& holes);
+
+// A directed edge of the boundary of a region, the region on its left.
+struct DirectedSegment {
+  Point from;
+  Point to;
+};
+
+// Where directed boundary segments fail to bound a region covered exactly once.
+struct CoverDefect {
+  std::size_t segment = 0;           // the segment where it shows (the later one of a pair)
+  std::optional<std::size_t> other;  // the segment it meets away from their shared ends, if any
+  std::string how;                   // how the two meet: "cross near (x, y)", "overlap from ..."
+  int times = 0;                     // else: how often the region beside `segment` is covered
+};
+
+// Checks that `segments` bound a region that covers each point of the plane once or not at all:
+// no two segments meet except at an end of both (segments along the same two points are summed,
+// so a pair running both ways, a wall, cancels), and the winding number of the segments, the
+// region being on their left, is 0 or 1 everywhere. Faces tiling a region meet that, their
+// shared edges cancelled; overlapping faces do not, whether their edges cross or one lies inside
+// another (Shamos and Hoey's sweep, carrying the winding number below each segment). O(n log n).
+std::optional<CoverDefect> find_cover_defect(const std::vector<DirectedSegment>& segments);
 
 }  // namespace polynav::detail

@@ -736,7 +736,19 @@ INSTANTIATE_TEST_SUITE_P(
         BadMesh{"v3_vertex_id_zero.mesh", 13, "vertex 1 of face 1 must be in [1, 9], found 0", 5},
         BadMesh{"v3_no_traversable_face.mesh", 3,
                 "the mesh has no traversable face of positive area", 1},
-        BadMesh{"v3_overlapping.mesh", 17, "face 5 (line 17) and face 1 (line 13) overlap", 1}),
+        BadMesh{"v3_overlapping.mesh", 17, "face 5 (line 17) and face 1 (line 13) overlap", 1},
+        // Faces that overlap without sharing an edge: edges crossing, a face inside another,
+        // a face over two that tile a square (crossing only their shared, cancelled edge).
+        BadMesh{"crossing_faces.mesh", 11,
+                "polygon 1 (line 11) and polygon 0 (line 10) overlap: their edges cross near "
+                "(1.5, 0.5)",
+                1},
+        BadMesh{"face_inside_face.mesh", 11,
+                "polygon 1 (line 11) overlaps another polygon: the area beside its edge from "
+                "(0.5, 0.5) to (2, 0.5) is covered by 2 polygons",
+                1},
+        BadMesh{"face_over_split_square.mesh", 13, "polygon 2 (line 13) overlaps another polygon",
+                1}),
     [](const ::testing::TestParamInfo<BadMesh>& param) {
       std::string name = param.param.file;
       for (char& c : name) {

@@ -370,5 +370,126 @@ TEST(PolygonValidation, AgreesWithBruteForceOnRandomHoles) {
   EXPECT_LT(accepted, 9'800);
 }
 
+// ---------------------------------------------------------------------------------------------
+// find_cover_defect: directed boundary segments of faces, shared edges cancelled.
+
+// The boundary of a set of counter-clockwise faces: every directed edge whose reverse is not an
+// edge of another face (each reverse cancels one edge), as a mesh reader traces it.
+std::vector<DirectedSegment> boundary_of(const std::vector<std::vector<Point>>& faces) {
+  std::vector<DirectedSegment> edges;
+  for (const auto& f : faces) {
+    for (std::size_t i = 0; i < f.size(); ++i) edges.push_back({f[i], f[(i + 1) % f.size()]});
+  }
+  std::vector<bool> gone(edges.size(), false);
+  for (std::size_t i = 0; i < edges.size(); ++i) {
+    for (std::size_t j = i + 1; j < edges.size() && !gone[i]; ++j) {
+      if (!gone[j] && edges[i].from == edges[j].to && edges[i].to == edges[j].from) {
+        gone[i] = gone[j] = true;
+      }
+    }
+  }
+  std::vector<DirectedSegment> kept;
+  for (std::size_t i = 0; i < edges.size(); ++i) {
+    if (!gone[i]) kept.push_back(edges[i]);
+  }
+  return kept;
+}
+
+std::vector<Point> square(double x, double y, double s) {
+  return {{x, y}, {x + s, y}, {x + s, y + s}, {x, y + s}};
+}
+
+TEST(CoverDefect, AcceptsFacesTilingARegionWithHolesAndPinches) {
+  // A 3x3 block of unit squares, the centre one split into two triangles, and a fourth row
+  // touching the block only at a corner; then the same with the centre removed (a hole).
+  std::vector<std::vector<Point>> faces;
+  for (int x = 0; x < 3; ++x) {
+    for (int y = 0; y < 3; ++y) {
+      if (x == 1 && y == 1) continue;
+      faces.push_back(square(x, y, 1));
+    }
+  }
+  faces.push_back(square(3, 3, 1));
+  EXPECT_FALSE(find_cover_defect(boundary_of(faces)));
+  faces.push_back({{1, 1}, {2, 1}, {2, 2}});
+  faces.push_back({{1, 1}, {2, 2}, {1, 2}});
+  EXPECT_FALSE(find_cover_defect(boundary_of(faces)));
+  // A wall: a segment in both directions, free on both sides.
+  std::vector<DirectedSegment> walled = boundary_of(faces);
+  walled.push_back({{1, 1}, {2, 2}});
+  walled.push_back({{2, 2}, {1, 1}});
+  EXPECT_FALSE(find_cover_defect(walled));
+}
+
+TEST(CoverDefect, FindsAFaceInsideAnotherAndCrossingEdges) {
+  const auto inside = find_cover_defect(boundary_of({square(0, 0, 4), square(1, 1, 1)}));
+  ASSERT_TRUE(inside);
+  EXPECT_FALSE(inside->other);
+  EXPECT_EQ(inside->times, 2);
+  EXPECT_GE(inside->segment, 4u) << "the inner square's edge shows it";
+
+  // Two squares overlapping at a corner: the place covered twice is met before the crossing.
+  EXPECT_TRUE(find_cover_defect(boundary_of({square(0, 0, 2), square(1, 1, 2)})));
+  const auto crossing =
+      find_cover_defect(boundary_of({{{0, 0}, {2, 0}, {0, 2}}, {{1, 0.5}, {3, 0.5}, {1, 2.5}}}));
+  ASSERT_TRUE(crossing);
+  ASSERT_TRUE(crossing->other);
+  EXPECT_EQ(crossing->how.rfind("cross near", 0), 0u) << crossing->how;
+
+  // Collinear edges of two faces on the same side of their line.
+  const auto along = find_cover_defect(boundary_of({square(0, 0, 2), {{1, 0}, {3, 0}, {3, 1}}}));
+  ASSERT_TRUE(along);
+  ASSERT_TRUE(along->other);
+  EXPECT_EQ(along->how.rfind("overlap from", 0), 0u) << along->how;
+}
+
+// Random faces on a 5x5 lattice: unit squares and diamonds (a cell's side midpoints), some
+// repeated. Oracle, cell by cell: a defect exactly when a cell is covered twice (two faces in
+// it), or a diamond's corner lies inside the side of a square in the next cell whose side is on
+// the boundary (a vertex inside another face's edge).
+TEST(CoverDefect, AgreesWithCellCountsOnRandomLatticeFaces) {
+  std::mt19937 rng(7);
+  int defects = 0;
+  for (int trial = 0; trial < 2000; ++trial) {
+    constexpr int n = 5;
+    int squares[n][n] = {};
+    int diamonds[n][n] = {};
+    std::vector<std::vector<Point>> faces;
+    const int count = 1 + int(rng() % 12);
+    for (int k = 0; k < count; ++k) {
+      const int x = int(rng() % n);
+      const int y = int(rng() % n);
+      if (rng() % 3 == 0) {
+        ++diamonds[x][y];
+        faces.push_back(
+            {{x + 0.5, double(y)}, {x + 1.0, y + 0.5}, {x + 0.5, y + 1.0}, {double(x), y + 0.5}});
+      } else {
+        ++squares[x][y];
+        faces.push_back(square(x, y, 1));
+      }
+    }
+    bool expected = false;
+    for (int x = 0; x < n; ++x) {
+      for (int y = 0; y < n; ++y) {
+        if (squares[x][y] + diamonds[x][y] > 1) expected = true;
+        if (diamonds[x][y] == 0 || squares[x][y] > 0) continue;
+        const int dx[] = {1, -1, 0, 0};
+        const int dy[] = {0, 0, 1, -1};
+        for (int d = 0; d < 4; ++d) {
+          const int nx = x + dx[d];
+          const int ny = y + dy[d];
+          if (nx >= 0 && nx < n && ny >= 0 && ny < n && squares[nx][ny] > 0) expected = true;
+        }
+      }
+    }
+    const auto defect = find_cover_defect(boundary_of(faces));
+    EXPECT_EQ(defect.has_value(), expected) << "trial " << trial;
+    defects += expected;
+  }
+  // Both answers are exercised.
+  EXPECT_GT(defects, 200);
+  EXPECT_LT(defects, 1800);
+}
+
 }  // namespace
 }  // namespace polynav::detail
