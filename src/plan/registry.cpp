@@ -117,6 +117,7 @@ std::unique_ptr<Method> build_visgraph(const FreeSpace& space, const OptionValue
   options.max_nodes = count_or_unlimited(o.number("max_nodes"));
   options.max_build_seconds = space.max_build_seconds();
   options.attach = parse_visibility_attach(o.text("attach"));
+  options.taut = o.flag("taut");
   return std::make_unique<MethodOf<VisibilityGraph>>(space, options);
 }
 
@@ -422,7 +423,10 @@ const std::vector<MethodEntry>& method_registry() {
                "visibility search through a triangulation of free space from the point "
                "(expand), or a tangency and line-of-sight test of every corner and pair of "
                "corners (scan); the same corners and edges either way",
-               {"expand", "scan"})},
+               {"expand", "scan"}),
+        flag("taut", "true",
+             "search only taut successors: from a corner, the corners round which the path "
+             "wraps the obstacle (loses no shortest path; not with a climb limit)")},
        build_visgraph},
       {"navmesh",
        "navigation mesh: free space as convex polygons (a .mesh file's own faces, or constrained "

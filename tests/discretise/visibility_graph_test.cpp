@@ -330,8 +330,9 @@ TEST(VisibilityGraph, DegenerateMeshesMatchTheOracle) {
   EXPECT_GT(checked, 0);
 }
 
-// The independent oracle on seeded random scenes, with the bitangent pruning on and off, and
-// with an agent radius (inflated, merged obstacles). The grid's valid paths bound it from above.
+// The independent oracle on seeded random scenes, with the bitangent pruning on and off, the
+// taut search on and off, and with an agent radius (inflated, merged obstacles). The grid's valid
+// paths bound it from above.
 TEST(VisibilityGraph, MatchesBruteForceDijkstraOnRandomScenes) {
   int found = 0, unreachable = 0, searched = 0, grid_found = 0;
   std::size_t pinches = 0;
@@ -346,6 +347,9 @@ TEST(VisibilityGraph, MatchesBruteForceDijkstraOnRandomScenes) {
     all_options.bitangent_only = false;
     VisibilityGraph all(space, all_options);
     EXPECT_LE(pruned.edge_count(), all.edge_count());
+    VisibilityGraphOptions every_successor;
+    every_successor.taut = false;
+    VisibilityGraph untaut(space, every_successor);
     PlanOptions grid_options;
     grid_options.method = "grid";
     grid_options.settings.set("grid.resolution", 0.25);
@@ -357,7 +361,7 @@ TEST(VisibilityGraph, MatchesBruteForceDijkstraOnRandomScenes) {
                                         << " -> " << goal.x << ", " << goal.y);
       const double expected = oracle.length(start, goal);
       ++(std::isinf(expected) ? unreachable : found);
-      for (VisibilityGraph* graph : {&pruned, &all}) {
+      for (VisibilityGraph* graph : {&pruned, &all, &untaut}) {
         const RawPath r = query(*graph, start, goal);
         searched += r.points.size() > 2 ? 1 : 0;
         if (std::isinf(expected)) {

@@ -25,6 +25,25 @@ std::string_view visibility_attach_name(VisibilityAttach attach) {
   return attach == VisibilityAttach::scan ? "scan" : "expand";
 }
 
+namespace {
+
+// Which half turn round corner c point p lies in, counter-clockwise from the ray from c.at
+// through c.after (where the free sector starts): 0 below 180 degrees, 1 from 180 on.
+int half_of(const Corner& c, Point p) {
+  const int o = exact::orientation(c.at, c.after, p);
+  if (o != 0) return o > 0 ? 0 : 1;
+  return exact::same_direction(c.at, c.after, p) ? 0 : 1;
+}
+
+// Whether p comes before q counter-clockwise round corner c from that ray (exact).
+bool ccw_before(const Corner& c, Point p, Point q) {
+  const int hp = half_of(c, p), hq = half_of(c, q);
+  if (hp != hq) return hp < hq;
+  return exact::orientation(c.at, p, q) > 0;
+}
+
+}  // namespace
+
 namespace visibility_detail {
 
 // The convex polygons of a triangulation of free space (NavMesh with polygons_only: every vertex
@@ -190,12 +209,63 @@ VisibilityGraph::VisibilityGraph(const FreeSpace& space, VisibilityGraphOptions 
   clock.check("the visibility graph");
   edge_count_ = edges.size();
   stats_.edges = edge_count_;
-  graph_ =
-      search::CsrGraph(corners_.size(), edges,
-                       directed_ ? search::Direction::directed : search::Direction::undirected);
+  taut_ = options_.taut && !directed_;
+  if (taut_) {
+    // Both arcs of each edge, each corner's sorted counter-clockwise from its free sector's start.
+    std::vector<search::Edge> arcs;
+    arcs.reserve(2 * edges.size());
+    for (const search::Edge& e : edges) {
+      arcs.push_back(e);
+      arcs.push_back({e.to, e.from, e.cost});
+    }
+    std::sort(arcs.begin(), arcs.end(), [&](const search::Edge& a, const search::Edge& b) {
+      if (a.from != b.from) return a.from < b.from;
+      return ccw_before(corners_[a.from], corners_[a.to].at, corners_[b.to].at);
+    });
+    graph_ = search::CsrGraph(corners_.size(), arcs, search::Direction::directed);
+    half_.resize(corners_.size());
+    for (std::uint32_t v = 0; v < n; ++v) {
+      const std::span<const search::Arc> around = graph_.arcs(v);
+      half_[v] =
+          std::uint32_t(std::partition_point(around.begin(), around.end(),
+                                             [&](const search::Arc& a) {
+                                               return half_of(corners_[v], corners_[a.to].at) == 0;
+                                             }) -
+                        around.begin());
+    }
+  } else {
+    graph_ =
+        search::CsrGraph(corners_.size(), edges,
+                         directed_ ? search::Direction::directed : search::Direction::undirected);
+  }
   components_ = search::ComponentLabels(graph_);
   stats_.build_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+std::span<const search::Arc> VisibilityGraph::taut_arcs(search::NodeId v,
+                                                        search::NodeId parent) const {
+  const std::span<const search::Arc> arcs = graph_.arcs(v);
+  if (parent >= corners_.size()) return arcs;
+  // With u's angle round v, counter-clockwise from the free sector's start, at a: the path
+  // u -> v -> w is taut when w's angle differs from a by 180 degrees or more within the sector.
+  // Those w lie beyond the ray from v away from u (orientation(u, v, w) of one sign, or 0):
+  // among the first half turn when a is in the second, else among the second.
+  const Corner& c = corners_[v];
+  const Point u = corners_[parent].at;
+  const auto side = [&](const search::Arc& a) {
+    return exact::orientation(u, c.at, corners_[a.to].at);
+  };
+  if (half_of(c, u) == 1) {
+    const std::span<const search::Arc> first = arcs.first(half_[v]);
+    const auto end = std::partition_point(first.begin(), first.end(),
+                                          [&](const search::Arc& a) { return side(a) <= 0; });
+    return {first.begin(), end};
+  }
+  const std::span<const search::Arc> second = arcs.subspan(half_[v]);
+  const auto begin = std::partition_point(second.begin(), second.end(),
+                                          [&](const search::Arc& a) { return side(a) < 0; });
+  return {begin, second.end()};
 }
 
 void VisibilityGraph::attach(Point p, AttachDirection direction,

@@ -8,6 +8,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -16,6 +18,7 @@
 #include "polynav/geometry.hpp"
 #include "polynav/kernel/build_clock.hpp"
 #include "polynav/kernel/exact.hpp"
+#include "polynav/search/astar.hpp"
 #include "polynav/search/components.hpp"
 #include "polynav/search/graph.hpp"
 #include "polynav/space/free_space.hpp"
@@ -53,6 +56,14 @@ struct VisibilityGraphOptions {
   /// visibility search from every corner (when bitangent_only), scan by the pair loop.
   /// [Default: expand; the same attachments and edges as scan, exactly]
   VisibilityAttach attach = VisibilityAttach::expand;
+  /// Searches only taut successors: from a corner v reached from u, only the corners w where
+  /// the path u -> v -> w wraps round the obstacle at v (a bend of at least 180 degrees on the
+  /// free side). A bend of less can be cut short near v, so no shortest path has one (the
+  /// taut-path pruning of Oh and Leong, "Edge N-Level Sparse Visibility Graphs", SoCS 2017);
+  /// each corner's arcs are sorted by angle, so the taut ones are found by binary search. Not
+  /// applied where the graph is directed (a climb limit can make the shorter cut unclimbable).
+  /// [Default: true; the same lengths as without]
+  bool taut = true;
 };
 
 /// Counters of one build, for benchmarks and for judging the pruning.
@@ -166,6 +177,34 @@ class VisibilityGraph final : public Discretisation {
     graph_.for_each_neighbour(n, f);
   }
 
+  /// The graph A* searches for one query when options().taut: the arcs of a corner that keep
+  /// the path from its parent in `astar` taut (every arc where the parent is no corner, the
+  /// start).
+  class TautGraph {
+   public:
+    TautGraph(const VisibilityGraph& graph, const search::AStar& astar)
+        : graph_(&graph), astar_(&astar) {}
+    std::size_t node_count() const { return graph_->node_count(); }
+    template <class F>
+    void for_each_neighbour(search::NodeId n, F&& f) const {
+      for (const search::Arc& a : graph_->taut_arcs(n, astar_->parent_of(n))) f(a.to, a.cost);
+    }
+    void prefetch(search::NodeId n) const { graph_->graph_.prefetch(n); }
+
+   private:
+    const VisibilityGraph* graph_;
+    const search::AStar* astar_;
+  };
+  /// The query's graph (plan/query.hpp), or nothing to search all arcs.
+  std::optional<TautGraph> query_graph(const search::AStar& astar,
+                                       std::span<const search::NodeId> /*goals*/) const {
+    if (!taut_) return std::nullopt;
+    return TautGraph(*this, astar);
+  }
+  /// The arcs of corner v that keep a path arriving from `parent` taut at v: all of them when
+  /// parent is no corner. @pre the arcs are sorted by angle (taut search on)
+  std::span<const search::Arc> taut_arcs(search::NodeId v, search::NodeId parent) const;
+
  private:
   // Whether the line through the corner and q leaves both incident edges on one side: the line
   // separates them exactly when it enters the blocked wedge (narrower than 180 degrees) on one
@@ -191,6 +230,10 @@ class VisibilityGraph final : public Discretisation {
   search::ComponentLabels components_;
   std::size_t edge_count_ = 0;
   bool directed_ = false;
+  // Taut search: each corner's arcs sorted counter-clockwise from the ray to its `after`
+  // neighbour (the free sector's start), the first half_[v] of them less than 180 degrees round.
+  bool taut_ = false;
+  std::vector<std::uint32_t> half_;
   VisibilityGraphBuildStats stats_;
   std::unique_ptr<const visibility_detail::Index> index_;
 };
