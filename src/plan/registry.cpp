@@ -106,6 +106,7 @@ std::unique_ptr<Method> build_quadtree(const FreeSpace& space, const OptionValue
   options.max_depth = int(o.integer("max_depth"));
   options.corners = o.flag("corners");
   options.balance = o.flag("balance");
+  options.nodes = parse_quadtree_nodes(o.text("nodes"));
   options.max_leaves = count_or_unlimited(o.number("max_leaves"));
   options.max_build_seconds = space.max_build_seconds();
   return std::make_unique<MethodOf<Quadtree>>(space, options);
@@ -396,7 +397,7 @@ const std::vector<MethodEntry>& method_registry() {
        build_grid},
       {"quadtree",
        "adaptive quadtree: free square leaves, large in open space and small near obstacles, "
-       "joined across shared sides; paths bend at the sides",
+       "joined across shared sides; paths come with a corridor for funnel",
        {number("min_cell", "auto",
                "side of the smallest leaf; auto = the grid's default cell (MovingAI: 1, else the "
                "longest side / 256), so that the bottom cells are the grid's cells",
@@ -407,9 +408,17 @@ const std::vector<MethodEntry>& method_registry() {
           s.max = 30;
           return s;
         }(),
-        flag("corners", "false", "also join leaves touching only at a free corner"),
+        flag("corners", "false",
+             "also join leaves touching only at a free corner (with portals nodes: the corner "
+             "is a node where every turn through it between the two leaves is free)"),
         flag("balance", "false",
              "split leaves until neighbours across a side differ by at most one level"),
+        choice("nodes", "portals",
+               "graph nodes at the midpoints of the sides free leaves share, joined by straight "
+               "arcs across each leaf (portals: the search's cost is the length of a path "
+               "through the leaves it picks, so it picks shorter corridors), or at leaf centres, "
+               "joined centre to centre (centres: fewer nodes and arcs, longer paths)",
+               {"portals", "centres"}),
         integer("max_leaves", "8388608", "memory budget: a tree with more leaves is refused", 1)},
        build_quadtree},
       {"visgraph",

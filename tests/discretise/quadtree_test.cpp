@@ -7,12 +7,14 @@
 
 #include <filesystem>
 #include <map>
+#include <memory>
 #include <random>
 #include <set>
 
 #include "discretise/random_scenes.hpp"
 #include "polynav/discretise/grid/occupancy_grid.hpp"
 #include "polynav/error.hpp"
+#include "polynav/kernel/exact.hpp"
 #include "polynav/plan/planner.hpp"
 #include "polynav/smooth/path_simplifier.hpp"
 #include "polynav/space/free_space.hpp"
@@ -107,7 +109,7 @@ TEST(Quadtree, EveryFreeLeafIsFreeAndBlockedLeavesAreBlocked) {
       EXPECT_FALSE(vertex_inside);
       EXPECT_EQ(space.classify(b), BoxClass::free);
     }
-    EXPECT_EQ(free_leaves, tree.node_count());
+    EXPECT_EQ(free_leaves, tree.free_leaf_count());
     EXPECT_GT(free_leaves, 50u);
   }
 }
@@ -152,12 +154,12 @@ TEST(Quadtree, NoFourSiblingsCouldBeOneLeaf) {
     std::size_t free_cells = 0;
     for (int cy = 0; cy < grid.height(); ++cy)
       for (int cx = 0; cx < grid.width(); ++cx) free_cells += grid.blocked(cx, cy) ? 0 : 1;
-    EXPECT_LT(2 * tree.node_count(), free_cells);
+    EXPECT_LT(2 * tree.free_leaf_count(), free_cells);
   }
 }
 
-// Arcs join exactly the free leaves sharing a piece of side (brute force over all pairs), each
-// with a valid motion whose exact cost is the arc's cost.
+// Centre nodes: arcs join exactly the free leaves sharing a piece of side (brute force over all
+// pairs), each with a valid motion whose exact cost is the arc's cost.
 TEST(Quadtree, ArcsJoinExactlyTheLeavesSharingASideWithValidMotions) {
   for (bool corners : {false, true}) {
     for (unsigned seed = 1; seed <= 3; ++seed) {
@@ -166,6 +168,7 @@ TEST(Quadtree, ArcsJoinExactlyTheLeavesSharingASideWithValidMotions) {
       QuadtreeOptions options;
       options.min_cell = 0.4;
       options.corners = corners;
+      options.nodes = QuadtreeNodes::centres;
       const Quadtree tree(space, options);
       const PathSimplifier checker(space);
       std::set<std::pair<search::NodeId, search::NodeId>> arcs;
@@ -227,6 +230,7 @@ TEST(Quadtree, PointsOnSidesAndCornersAttachToALeafContainingThem) {
   const FreeSpace space(scene);
   QuadtreeOptions options;
   options.min_cell = 1.0;
+  options.nodes = QuadtreeNodes::centres;
   const Quadtree tree(space, options);
   std::vector<Attachment> out;
   for (const QuadtreeLeaf& leaf : tree.leaves()) {
@@ -248,10 +252,12 @@ TEST(Quadtree, PointsOnSidesAndCornersAttachToALeafContainingThem) {
 // Every free grid cell of the same size lies in a free leaf and the leaves' arcs cover the grid's
 // moves, so the quadtree finds a path wherever the grid does; and every path it finds is valid.
 void expect_found_where_grid_finds(const Scene& scene, const std::vector<Query>& queries,
-                                   std::optional<double> cell) {
+                                   std::optional<double> cell, const char* nodes) {
+  SCOPED_TRACE(nodes);
   PlanOptions grid_options, tree_options;
   grid_options.method = "grid";
   tree_options.method = "quadtree";
+  tree_options.settings.set("quadtree.nodes", nodes);
   if (cell) {
     grid_options.settings.set("grid.resolution", *cell);
     tree_options.settings.set("quadtree.min_cell", *cell);
@@ -286,7 +292,8 @@ TEST(Quadtree, FindsAPathWhereverTheGridOfItsCellSizeDoes) {
     std::vector<Query> queries;
     for (int k = 0; k < 40; ++k)
       queries.push_back({"", {coord(rng), coord(rng)}, {coord(rng), coord(rng)}, {}, {}});
-    expect_found_where_grid_finds(scene, queries, 0.4);
+    for (const char* nodes : {"portals", "centres"})
+      expect_found_where_grid_finds(scene, queries, 0.4, nodes);
   }
 }
 
@@ -300,7 +307,8 @@ TEST(Quadtree, FindsAPathWhereverTheGridDoesOnBundledMaps) {
     scen += ".scen";
     std::vector<Query> queries = load_scenario(scen, scene);
     if (queries.size() > 200) queries.resize(200);
-    expect_found_where_grid_finds(scene, queries, std::nullopt);
+    for (const char* nodes : {"portals", "centres"})
+      expect_found_where_grid_finds(scene, queries, std::nullopt, nodes);
   }
 }
 
@@ -310,22 +318,30 @@ TEST(Quadtree, NoArcCrossesAWall) {
   scene.bounds = rect(0, 0, 8, 8);
   scene.free_boundary = {{{0, 0}, {4, 0}, {4, 6}, {4, 0}, {8, 0}, {8, 8}, {0, 8}}};
   const FreeSpace space(scene);
-  QuadtreeOptions options;
-  options.min_cell = 1.0;
-  const Quadtree tree(space, options);
-  for (search::NodeId u = 0; u < tree.node_count(); ++u)
-    tree.for_each_neighbour(u, [&](search::NodeId v, double) {
-      const std::vector<Point> line = arc_polyline(tree, u, v);
-      for (std::size_t k = 1; k < line.size(); ++k)
-        EXPECT_TRUE(space.line_of_sight(line[k - 1], line[k]));
-    });
-  PlanOptions plan_options;
-  plan_options.method = "quadtree";
-  plan_options.settings.set("quadtree.min_cell", 1.0);
-  const Planner planner(scene, plan_options);
-  const PlanResult r = planner.plan({3.5, 0.5}, {4.5, 0.5});
-  ASSERT_TRUE(r.found()) << r.message;
-  EXPECT_GT(r.cost, 11.0);  // around the top of the wall at (4, 6)
+  for (const QuadtreeNodes nodes : {QuadtreeNodes::portals, QuadtreeNodes::centres}) {
+    QuadtreeOptions options;
+    options.min_cell = 1.0;
+    options.nodes = nodes;
+    const Quadtree tree(space, options);
+    for (search::NodeId u = 0; u < tree.node_count(); ++u)
+      tree.for_each_neighbour(u, [&](search::NodeId v, double) {
+        const std::vector<Point> line = arc_polyline(tree, u, v);
+        for (std::size_t k = 1; k < line.size(); ++k)
+          EXPECT_TRUE(space.line_of_sight(line[k - 1], line[k]));
+      });
+    PlanOptions plan_options;
+    plan_options.method = "quadtree";
+    plan_options.settings.set("quadtree.min_cell", 1.0);
+    plan_options.settings.set("quadtree.nodes",
+                              nodes == QuadtreeNodes::portals ? "portals" : "centres");
+    for (const char* smoother : {"none", "shortcut", "funnel"}) {
+      plan_options.smoother = smoother;
+      const Planner planner(scene, plan_options);
+      const PlanResult r = planner.plan({3.5, 0.5}, {4.5, 0.5});
+      ASSERT_TRUE(r.found()) << r.message;
+      EXPECT_GT(r.cost, 11.0);  // around the top of the wall at (4, 6)
+    }
+  }
 }
 
 TEST(Quadtree, OneWayHeightStepsHaveNoComponentLabels) {
@@ -333,13 +349,19 @@ TEST(Quadtree, OneWayHeightStepsHaveNoComponentLabels) {
   scene.bounds = rect(0, 0, 12, 3);
   scene.agent.max_climb = 1.0;
   scene.regions.push_back({"plateau", 1.0, 2.0, rect(4, 0, 8, 3), {}});
-  PlanOptions options;
-  options.method = "quadtree";
-  options.settings.set("quadtree.min_cell", 0.5);
-  Planner planner(scene, options);
-  EXPECT_EQ(planner.discretisation().components(), nullptr);
-  EXPECT_EQ(planner.plan({1, 1.5}, {11, 1.5}).status, search::SearchStatus::no_path);
-  EXPECT_TRUE(planner.plan({6, 1.5}, {11, 1.5}).found());
+  for (const char* nodes : {"portals", "centres"}) {
+    SCOPED_TRACE(nodes);
+    PlanOptions options;
+    options.method = "quadtree";
+    options.settings.set("quadtree.min_cell", 0.5);
+    options.settings.set("quadtree.nodes", nodes);
+    Planner planner(scene, options);
+    EXPECT_EQ(planner.discretisation().components(), nullptr);
+    EXPECT_EQ(planner.plan({1, 1.5}, {11, 1.5}).status, search::SearchStatus::no_path);
+    EXPECT_EQ(planner.plan({11, 1.5}, {6, 1.5}).status, search::SearchStatus::no_path);
+    EXPECT_TRUE(planner.plan({6, 1.5}, {11, 1.5}).found());
+    EXPECT_TRUE(planner.plan({6, 1.5}, {1, 0.5}).found());
+  }
 }
 
 TEST(Quadtree, CostRegionsSplitLeavesAndCostsAreExact) {
@@ -395,6 +417,151 @@ TEST(Quadtree, RefusesBadOptionsWithMessagesNamingTheOption) {
   plan_options.method = "quadtree";
   plan_options.settings.set("quadtree.max_depth", 31);
   EXPECT_THROW(Planner(scene, plan_options), InputError);
+  for (const char* bad : {"middle", "", "portal"}) {
+    PlanOptions o;
+    o.method = "quadtree";
+    o.settings.set("quadtree.nodes", bad);
+    try {
+      Planner planner(scene, o);
+      ADD_FAILURE() << "nodes '" << bad << "' accepted";
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find("quadtree.nodes"), std::string::npos) << e.what();
+    }
+    try {
+      (void)parse_quadtree_nodes(bad);
+      ADD_FAILURE() << "nodes '" << bad << "' parsed";
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find("quadtree.nodes"), std::string::npos) << e.what();
+    }
+  }
+}
+
+bool in_box(const Box& b, Point p) {
+  return p.x >= b.min.x && p.x <= b.max.x && p.y >= b.min.y && p.y <= b.max.y;
+}
+
+// Portal nodes: each lies on the side (or corner) its two free leaves share, in free space; every
+// arc joins two nodes of one leaf (or crosses a portal at one point) with a valid straight motion
+// of exact cost; and every turn a path can make at a node (any arc in, any arc out) is free,
+// checked by FreeSpace::turn_is_free, also at the corner nodes of leaves touching at a point,
+// with zero-width gaps closed and open.
+TEST(Quadtree, PortalNodesLieOnSharedSidesAndEveryArcAndTurnIsValid) {
+  for (const bool open_gaps : {false, true})
+    for (const bool corners : {false, true})
+      for (unsigned seed = 1; seed <= 3; ++seed) {
+        SCOPED_TRACE(std::to_string(seed) + (corners ? " corners" : "") +
+                     (open_gaps ? " open gaps" : ""));
+        FreeSpaceOptions space_options;
+        space_options.open_gaps = open_gaps;
+        const FreeSpace space(random_scene(seed, 0.1), space_options);
+        QuadtreeOptions options;
+        options.min_cell = 0.4;
+        options.corners = corners;
+        const Quadtree tree(space, options);
+        ASSERT_EQ(tree.options().nodes, QuadtreeNodes::portals);  // the default
+        const PathSimplifier checker(space);
+        std::vector<std::vector<search::NodeId>> in(tree.node_count());
+        std::size_t corner_nodes = 0;
+        for (search::NodeId u = 0; u < tree.node_count(); ++u) {
+          const Point p = tree.node_position(u);
+          const auto [a, b] = tree.node_leaves(u);
+          const Box ba = tree.leaf_box(tree.leaves()[a]), bb = tree.leaf_box(tree.leaves()[b]);
+          EXPECT_TRUE(tree.leaves()[a].free && tree.leaves()[b].free);
+          EXPECT_TRUE(in_box(ba, p) && in_box(bb, p));
+          EXPECT_TRUE(space.is_free(p));
+          if (a != b) {
+            const double shared = shared_length(ba, bb);
+            EXPECT_GE(shared, 0.0);
+            const Segment s = tree.node_portal(u);
+            EXPECT_EQ(exact::orientation(s.a, s.b, p), 0);
+            EXPECT_NEAR(distance(s.a, s.b), shared, 1e-12);
+            if (shared == 0.0) ++corner_nodes;
+          }
+          tree.for_each_neighbour(u, [&](search::NodeId v, double cost) {
+            in[v].push_back(u);
+            const Point q = tree.node_position(v);
+            EXPECT_TRUE(checker.is_valid({p, q}));
+            EXPECT_NEAR(cost, space.segment_cost(p, q), 1e-9 * cost);
+            // Both ends on the boundary of one leaf.
+            bool shared_leaf = false;
+            for (const std::uint32_t x : tree.node_leaves(u))
+              for (const std::uint32_t y : tree.node_leaves(v)) shared_leaf |= x == y;
+            EXPECT_TRUE(shared_leaf || p == q);
+          });
+        }
+        for (search::NodeId w = 0; w < tree.node_count(); ++w) {
+          const Point at = tree.node_position(w);
+          tree.for_each_neighbour(w, [&](search::NodeId v, double) {
+            for (const search::NodeId u : in[w]) {
+              if (u == v) continue;
+              const Point from = tree.node_position(u), to = tree.node_position(v);
+              if (from == at || to == at) continue;
+              EXPECT_TRUE(space.turn_is_free(from, at, to))
+                  << from.x << "," << from.y << " " << at.x << "," << at.y << " " << to.x << ","
+                  << to.y;
+            }
+          });
+        }
+        if (corners && open_gaps) {
+          EXPECT_GT(corner_nodes, 0u);
+        }
+      }
+}
+
+// No path is shorter than the exact Euclidean optimum (the visibility graph), raw or smoothed,
+// with either node placement; every path is valid; start and goal in one leaf are joined
+// straight.
+TEST(Quadtree, PathsAreValidAndNeverShorterThanTheOptimum) {
+  for (unsigned seed = 1; seed <= 4; ++seed) {
+    SCOPED_TRACE(seed);
+    auto space = std::make_shared<const FreeSpace>(random_scene(seed, seed % 2 ? 0.0 : 0.25));
+    PlanOptions optimum_options;
+    optimum_options.method = "visgraph";
+    const Planner optimum(space, optimum_options);
+    const PathSimplifier checker(*space);
+    std::vector<std::unique_ptr<Planner>> planners;
+    for (const char* nodes : {"portals", "centres"})
+      for (const char* smoother : {"none", "shortcut", "funnel"}) {
+        PlanOptions o;
+        o.method = "quadtree";
+        o.smoother = smoother;
+        o.settings.set("quadtree.nodes", nodes);
+        o.settings.set("quadtree.min_cell", 0.3);
+        planners.push_back(std::make_unique<Planner>(space, o));
+      }
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<double> coord(0.0, 20.0);
+    int compared = 0;
+    for (int k = 0; k < 60; ++k) {
+      const Point s{coord(rng), coord(rng)}, g{coord(rng), coord(rng)};
+      if (!space->is_free(s) || !space->is_free(g)) continue;
+      const PlanResult best = optimum.plan(s, g);
+      for (const auto& planner : planners) {
+        const PlanResult r = planner->plan(s, g);
+        EXPECT_NE(r.status, search::SearchStatus::internal_error) << r.message;
+        if (!r.found()) continue;
+        EXPECT_TRUE(checker.is_valid(r.waypoints));
+        EXPECT_TRUE(checker.is_valid(r.raw_waypoints));
+        if (best.found()) {
+          EXPECT_GE(r.length, best.length * (1 - 1e-9));
+          EXPECT_GE(r.raw_length, best.length * (1 - 1e-9));
+          ++compared;
+        }
+      }
+    }
+    EXPECT_GT(compared, 50);
+  }
+  // One leaf holds both ends: the straight segment.
+  Scene scene;
+  scene.bounds = rect(0, 0, 16, 16);
+  scene.obstacles.push_back({{rect(13, 13, 14, 14), {}}, {}});
+  PlanOptions o;
+  o.method = "quadtree";
+  o.settings.set("quadtree.min_cell", 1.0);
+  const Planner planner(scene, o);
+  const PlanResult r = planner.plan({1, 1}, {7, 6});
+  ASSERT_TRUE(r.found());
+  EXPECT_EQ(r.raw_waypoints.size(), 2u);
 }
 
 }  // namespace

@@ -36,6 +36,8 @@ class QuadtreeWalls {
     }
   }
   bool empty() const { return vertical_.empty() && horizontal_.empty(); }
+  /// Whether p lies on a wall (ends included).
+  bool contains(Point p) const { return on(vertical_, p.x, p.y) || on(horizontal_, p.y, p.x); }
   /// Whether a wall runs along a piece of positive length of the box's sides.
   bool along_sides(const Box& b) const {
     return along(vertical_, b.min.x, b.min.y, b.max.y) ||
@@ -46,6 +48,13 @@ class QuadtreeWalls {
 
  private:
   using Lines = std::map<double, std::vector<std::pair<double, double>>>;
+  static bool on(const Lines& lines, double at, double v) {
+    const auto it = lines.find(at);
+    if (it == lines.end()) return false;
+    for (const auto& [a, b] : it->second)
+      if (a <= v && v <= b) return true;
+    return false;
+  }
   static bool along(const Lines& lines, double at, double lo, double hi) {
     const auto it = lines.find(at);
     if (it == lines.end()) return false;
@@ -108,6 +117,13 @@ double estimate_leaves(const FreeSpace& space, double root_side, int depth) {
 
 }  // namespace
 
+QuadtreeNodes parse_quadtree_nodes(std::string_view text) {
+  if (text == "centres") return QuadtreeNodes::centres;
+  if (text == "portals") return QuadtreeNodes::portals;
+  throw InputError({"", 0, 0, "quadtree.nodes"},
+                   "quadtree.nodes must be centres or portals, found '" + std::string(text) + "'");
+}
+
 Quadtree::Quadtree(const FreeSpace& space, QuadtreeOptions options)
     : space_(&space), options_(options) {
   min_cost_ = space.min_cost();
@@ -144,7 +160,14 @@ Quadtree::Quadtree(const FreeSpace& space, QuadtreeOptions options)
   clock.check("the quadtree");
   if (options_.balance) balance_tree();
   clock.check("the quadtree");
-  build_graph(space, walls);
+  free_leaves_ = std::size_t(
+      std::count_if(leaves_.begin(), leaves_.end(), [](const QuadtreeLeaf& l) { return l.free; }));
+  exact_checks_ = !walls.empty() || (space.has_heights() && std::isfinite(space.agent().max_climb));
+  if (options_.nodes == QuadtreeNodes::portals) {
+    build_portal_graph(space, walls);
+  } else {
+    build_graph(space, walls);
+  }
 }
 
 Box Quadtree::leaf_box(const QuadtreeLeaf& leaf) const {
@@ -313,7 +336,7 @@ void Quadtree::build_graph(const FreeSpace& space, const QuadtreeWalls& walls) {
   for (std::size_t i = 0; i < leaves_.size(); ++i) {
     if (!leaves_[i].free) continue;
     node_of_leaf_[i] = search::NodeId(centres_.size());
-    leaf_of_node_.push_back(std::uint32_t(i));
+    node_leaves_.push_back({std::uint32_t(i), std::uint32_t(i)});
     const Box b = leaf_box(leaves_[i]);
     centres_.push_back({0.5 * (b.min.x + b.max.x), 0.5 * (b.min.y + b.max.y)});
   }
@@ -379,39 +402,196 @@ void Quadtree::build_graph(const FreeSpace& space, const QuadtreeWalls& walls) {
   if (!climb) components_ = search::ComponentLabels(*this);
 }
 
+void Quadtree::build_portal_graph(const FreeSpace& space, const QuadtreeWalls& walls) {
+  // Nodes on the portals (Quadtree's class comment), created leaf by leaf in Morton order so that
+  // nearby nodes get nearby ids. Arcs across a leaf between points of its boundary are the idea
+  // of framed quadtrees (Chen, Szczerba and Uhran, "A framed-quadtree approach for determining
+  // Euclidean shortest paths in a 2-D environment", IEEE Trans. Robotics and Automation 13(5),
+  // 1997), which frame every leaf with bottom-size border cells; here a leaf's boundary points
+  // are only the midpoints of the sides it shares with free leaves.
+  const bool climb = space.has_heights() && std::isfinite(space.agent().max_climb);
+  const double h = 0.5 * cell_;  // a point this far from a portal lies in the leaves beside it
+  std::vector<search::Edge> edges;
+  const auto add_node = [&](Point p, std::size_t a, std::size_t b, Segment s) {
+    node_leaves_.push_back({std::uint32_t(a), std::uint32_t(b)});
+    centres_.push_back(p);
+    portal_.push_back(s);
+  };
+  // A crossing from leaf a to leaf b at p, on portal s; in_a and in_b lie in a and b near p.
+  const auto add_crossing = [&](Point p, std::size_t a, std::size_t b, Segment s, Point in_a,
+                                Point in_b) {
+    if (!climb) {
+      add_node(p, a, b, s);
+      return;
+    }
+    // Moves may be one way: a node per leaf, joined across the portal where the step is
+    // climbable.
+    const bool ab = space.climbable(in_a, in_b), ba = space.climbable(in_b, in_a);
+    if (!ab && !ba) return;
+    const auto na = search::NodeId(centres_.size());
+    add_node(p, a, a, s);
+    add_node(p, b, b, s);
+    if (ab) edges.push_back({na, na + 1, 0.0});
+    if (ba) edges.push_back({na + 1, na, 0.0});
+  };
+  // Whether the turns between leaves a and b through their common corner c are free: the two
+  // widest, each between rays along the leaves' sides (from c towards a_ray and b_ray), sweep
+  // through everything any other turn between the two leaves sweeps on the same side.
+  const auto corner_turns_free = [&](Point c, Point a_ray1, Point b_ray1, Point a_ray2,
+                                     Point b_ray2) {
+    if (!space.is_free(c) || (!walls.empty() && walls.contains(c))) return false;
+    return space.turn_is_free(a_ray1, c, b_ray1) && space.turn_is_free(a_ray2, c, b_ray2);
+  };
+  const std::uint32_t n = std::uint32_t{1} << depth_;
+  for (std::size_t i = 0; i < leaves_.size(); ++i) {
+    if (!leaves_[i].free) continue;
+    for (int side = 0; side < 2; ++side)  // east and north: each pair once
+      for_each_side_neighbour(i, side, [&](std::size_t j, std::uint32_t, std::uint32_t) {
+        if (!leaves_[j].free) return;
+        const Segment s = shared_boundary(leaves_[i], leaves_[j]);
+        const Point mid = 0.5 * (s.a + s.b);
+        if (!walls.empty() && walls.contains(mid)) return;
+        const Point normal = side == 0 ? Point{h, 0.0} : Point{0.0, h};
+        add_crossing(mid, i, j, s, mid - normal, mid + normal);
+      });
+    if (!options_.corners) continue;
+    // The leaves touching only at the lower-left and lower-right corners, met once each from the
+    // upper leaf (as in build_graph).
+    const QuadtreeLeaf& leaf = leaves_[i];
+    const std::uint32_t size = side_cells(leaf);
+    if (leaf.y == 0) continue;
+    const Point c0{coord_x(leaf.x), coord_y(leaf.y)}, c1{coord_x(leaf.x + size), coord_y(leaf.y)};
+    if (leaf.x > 0) {
+      const std::size_t j = leaf_index(leaf.x - 1, leaf.y - 1);
+      const QuadtreeLeaf& o = leaves_[j];
+      // This leaf to the north-east of c0, the other to the south-west.
+      if (o.free && o.x + side_cells(o) == leaf.x && o.y + side_cells(o) == leaf.y &&
+          corner_turns_free(c0, c0 + Point{h, 0.0}, c0 - Point{0.0, h}, c0 + Point{0.0, h},
+                            c0 - Point{h, 0.0}))
+        add_crossing(c0, i, j, {c0, c0}, c0 + Point{h, h}, c0 - Point{h, h});
+    }
+    if (leaf.x + size < n) {
+      const std::size_t j = leaf_index(leaf.x + size, leaf.y - 1);
+      const QuadtreeLeaf& o = leaves_[j];
+      // This leaf to the north-west of c1, the other to the south-east.
+      if (o.free && o.x == leaf.x + size && o.y + side_cells(o) == leaf.y &&
+          corner_turns_free(c1, c1 + Point{0.0, h}, c1 + Point{h, 0.0}, c1 - Point{h, 0.0},
+                            c1 - Point{0.0, h}))
+        add_crossing(c1, i, j, {c1, c1}, c1 + Point{-h, h}, c1 + Point{h, -h});
+    }
+  }
+  // Every free leaf's nodes; a leaf without any gets one at its centre.
+  std::vector<std::uint32_t> count(leaves_.size() + 1, 0);
+  for (const auto& [a, b] : node_leaves_) {
+    ++count[a];
+    if (b != a) ++count[b];
+  }
+  for (std::size_t i = 0; i < leaves_.size(); ++i)
+    if (leaves_[i].free && count[i] == 0) {
+      const Box box = leaf_box(leaves_[i]);
+      const Point c = 0.5 * (box.min + box.max);
+      add_node(c, i, i, {c, c});
+      count[i] = 1;
+    }
+  leaf_node_start_.assign(leaves_.size() + 1, 0);
+  for (std::size_t i = 0; i < leaves_.size(); ++i)
+    leaf_node_start_[i + 1] = leaf_node_start_[i] + count[i];
+  leaf_nodes_.resize(leaf_node_start_.back());
+  std::vector<std::uint32_t> fill(leaf_node_start_.begin(), leaf_node_start_.end() - 1);
+  for (std::size_t v = 0; v < node_leaves_.size(); ++v) {
+    const auto [a, b] = node_leaves_[v];
+    leaf_nodes_[fill[a]++] = search::NodeId(v);
+    if (b != a) leaf_nodes_[fill[b]++] = search::NodeId(v);
+  }
+  // Arcs: every two nodes of one leaf, the straight segment inside it.
+  for (std::size_t i = 0; i < leaves_.size(); ++i) {
+    if (!leaves_[i].free) continue;
+    for (std::uint32_t x = leaf_node_start_[i]; x < leaf_node_start_[i + 1]; ++x)
+      for (std::uint32_t y = x + 1; y < leaf_node_start_[i + 1]; ++y) {
+        const search::NodeId u = leaf_nodes_[x], v = leaf_nodes_[y];
+        const Point p = centres_[u], q = centres_[v];
+        // Inside the closed free leaf every segment is free; a wall along its side is not.
+        if (!walls.empty() && !space.line_of_sight(p, q)) continue;
+        const double cost = space.segment_cost(p, q);
+        if (!climb || space.climbable(p, q)) edges.push_back({u, v, cost});
+        if (!climb || space.climbable(q, p)) edges.push_back({v, u, cost});
+      }
+  }
+  graph_ = search::CsrGraph(centres_.size(), edges, search::Direction::directed);
+  if (!climb) components_ = search::ComponentLabels(*this);
+}
+
+std::optional<std::size_t> Quadtree::free_leaf_at(Point p) const {
+  if (leaves_.empty()) return std::nullopt;
+  const auto cx = std::int64_t(std::floor((p.x - origin_.x) / cell_));
+  const auto cy = std::int64_t(std::floor((p.y - origin_.y) / cell_));
+  const std::int64_t n = std::int64_t{1} << depth_;
+  // Decided by comparisons with the leaf's box (the cell index above is only a guess near cell
+  // sides).
+  for (const std::int64_t dy : {0, -1, 1})
+    for (const std::int64_t dx : {0, -1, 1}) {
+      const std::int64_t x = cx + dx, y = cy + dy;
+      if (x < 0 || y < 0 || x >= n || y >= n) continue;
+      const std::size_t i = leaf_index(std::uint32_t(x), std::uint32_t(y));
+      if (!leaves_[i].free) continue;
+      const Box b = leaf_box(leaves_[i]);
+      if (p.x >= b.min.x && p.x <= b.max.x && p.y >= b.min.y && p.y <= b.max.y) return i;
+    }
+  return std::nullopt;
+}
+
 void Quadtree::attach(Point p, AttachDirection direction, std::vector<Attachment>& out) const {
   out.clear();
   if (leaves_.empty()) return;
   const FreeSpace& space = *space_;
   const bool outgoing = direction == AttachDirection::from_point;
-  const auto join = [&](search::NodeId n) {
+  const bool portals = options_.nodes == QuadtreeNodes::portals;
+  const auto join = [&](search::NodeId n, bool check) {
     const Point c = centres_[n];
+    if (check && !(outgoing ? space.traversable(p, c) : space.traversable(c, p))) return;
     out.push_back({n, outgoing ? space.segment_cost(p, c) : space.segment_cost(c, p)});
   };
+  if (const std::optional<std::size_t> i = free_leaf_at(p)) {
+    if (!portals) {
+      join(node_of_leaf_[*i], false);
+    } else {
+      // Inside the convex leaf every segment is free, unless along a wall or up a step.
+      for_each_leaf_node(*i, [&](search::NodeId n) { join(n, exact_checks_); });
+    }
+    return;
+  }
+  // p lies in a blocked bottom cell next to the boundary: the nodes of the free leaves nearby
+  // that it sees.
   const auto cx = std::int64_t(std::floor((p.x - origin_.x) / cell_));
   const auto cy = std::int64_t(std::floor((p.y - origin_.y) / cell_));
-  // The free leaf containing p, decided by comparisons with its box (the cell index above is
-  // only a guess near cell sides).
-  for (const std::int64_t dy : {0, -1, 1})
-    for (const std::int64_t dx : {0, -1, 1}) {
-      const search::NodeId n = node_at_cell(cx + dx, cy + dy);
-      if (n == search::no_node) continue;
-      const Box b = leaf_box(node_leaf(n));
-      if (p.x >= b.min.x && p.x <= b.max.x && p.y >= b.min.y && p.y <= b.max.y) {
-        join(n);
-        return;
-      }
-    }
-  // p lies in a blocked bottom cell next to the boundary: the free leaves nearby that it sees.
-  std::vector<search::NodeId> seen;
+  const std::int64_t n = std::int64_t{1} << depth_;
+  std::vector<std::size_t> seen;
   for (std::int64_t y = cy - 2; y <= cy + 2; ++y)
     for (std::int64_t x = cx - 2; x <= cx + 2; ++x) {
-      const search::NodeId n = node_at_cell(x, y);
-      if (n == search::no_node || std::find(seen.begin(), seen.end(), n) != seen.end()) continue;
-      seen.push_back(n);
-      const Point c = centres_[n];
-      if (outgoing ? space.traversable(p, c) : space.traversable(c, p)) join(n);
+      if (x < 0 || y < 0 || x >= n || y >= n) continue;
+      const std::size_t i = leaf_index(std::uint32_t(x), std::uint32_t(y));
+      if (!leaves_[i].free || std::find(seen.begin(), seen.end(), i) != seen.end()) continue;
+      seen.push_back(i);
+      if (!portals) {
+        join(node_of_leaf_[i], true);
+      } else {
+        for_each_leaf_node(i, [&](search::NodeId m) {
+          for (const Attachment& a : out)
+            if (a.node == m) return;  // a portal node of two leaves nearby
+          join(m, true);
+        });
+      }
     }
+}
+
+std::optional<double> Quadtree::direct_cost(Point start, Point goal) const {
+  const std::optional<std::size_t> i = free_leaf_at(start);
+  if (!i) return std::nullopt;
+  const Box b = leaf_box(leaves_[*i]);
+  if (!(goal.x >= b.min.x && goal.x <= b.max.x && goal.y >= b.min.y && goal.y <= b.max.y))
+    return std::nullopt;
+  if (exact_checks_ && !space_->traversable(start, goal)) return std::nullopt;
+  return space_->segment_cost(start, goal);
 }
 
 std::string Quadtree::unattached_reason(std::string_view which) const {
@@ -421,26 +601,74 @@ std::string Quadtree::unattached_reason(std::string_view which) const {
 }
 
 Ring Quadtree::node_region(search::NodeId n) const {
-  const Box b = leaf_box(node_leaf(n));
+  const auto [a, b_leaf] = node_leaves_[n];
+  const Box b = leaf_box(leaves_[a]);
+  // A portal node is a point; a leaf's centre node stands for the leaf.
+  if (options_.nodes == QuadtreeNodes::portals &&
+      !(a == b_leaf && centres_[n] == 0.5 * (b.min + b.max)))
+    return {};
   return {b.min, {b.max.x, b.min.y}, b.max, {b.min.x, b.max.y}};
 }
 
 void Quadtree::arc_points(search::NodeId from, search::NodeId to, std::vector<Point>& out) const {
+  if (options_.nodes == QuadtreeNodes::portals) return;  // straight segments inside a leaf
   if (const std::optional<Point> p = bend(from, to)) out.push_back(*p);
 }
 
-std::optional<std::vector<Segment>> Quadtree::corridor(Point /*start*/,
+std::optional<std::vector<Segment>> Quadtree::corridor(Point start,
                                                        std::span<const search::NodeId> path,
-                                                       Point /*end*/) const {
+                                                       Point end) const {
   // The shared sides, each oriented as seen in the direction of travel from one leaf's centre to
   // the next (a on the left, b on the right), the convention of Discretisation::corridor.
   std::vector<Segment> portals;
-  for (std::size_t k = 1; k < path.size(); ++k) {
-    Segment side = shared_boundary(node_leaf(path[k - 1]), node_leaf(path[k]));
-    const Point from = node_position(path[k - 1]), to = node_position(path[k]);
+  const auto add = [&](Segment side, Point from, Point to) {
     const int oa = exact::orientation(from, to, side.a), ob = exact::orientation(from, to, side.b);
     if (oa < ob) std::swap(side.a, side.b);
     portals.push_back(side);
+  };
+  if (options_.nodes == QuadtreeNodes::centres) {
+    for (std::size_t k = 1; k < path.size(); ++k)
+      add(shared_boundary(node_leaf(path[k - 1]), node_leaf(path[k])), node_position(path[k - 1]),
+          node_position(path[k]));
+    return portals;
+  }
+  // Portal nodes: the path runs through the leaf two consecutive nodes share and crosses the
+  // portal of a node between two leaves when the leaves before and after it differ; an arc
+  // between one-leaf nodes of two leaves (one way moves) crosses their common portal.
+  constexpr std::int64_t none = -1, on_portal = -2;
+  const auto common = [&](search::NodeId u, search::NodeId v) -> std::int64_t {
+    for (const std::uint32_t a : node_leaves_[u])
+      for (const std::uint32_t b : node_leaves_[v])
+        if (a == b) return a;
+    return none;
+  };
+  // Which of a node's two leaves holds an end point.
+  const auto holding = [&](Point p, std::uint32_t a, std::uint32_t b) -> std::int64_t {
+    const auto in = [&](std::uint32_t i) {
+      const Box box = leaf_box(leaves_[i]);
+      return p.x >= box.min.x && p.x <= box.max.x && p.y >= box.min.y && p.y <= box.max.y;
+    };
+    const bool ina = in(a), inb = in(b);
+    return ina && inb ? on_portal : ina ? a : inb ? b : none;
+  };
+  const std::size_t n = path.size();
+  for (std::size_t k = 0; k < n; ++k) {
+    const search::NodeId u = path[k];
+    const auto [a, b] = node_leaves_[u];
+    const Point from = k > 0 ? centres_[path[k - 1]] : start;
+    const Point to = k + 1 < n ? centres_[path[k + 1]] : end;
+    if (a == b) {
+      if (k + 1 < n && common(u, path[k + 1]) == none)
+        add(portal_[u], from, k + 2 < n ? centres_[path[k + 2]] : end);
+      continue;
+    }
+    std::int64_t before = k > 0 ? common(path[k - 1], u) : holding(start, a, b);
+    std::int64_t after = k + 1 < n ? common(u, path[k + 1]) : holding(end, a, b);
+    // An end on the portal itself: the funnel's apex would lie inside it.
+    if (before == on_portal || after == on_portal) continue;
+    if (before == none) before = after == a ? b : a;
+    if (after == none) after = before == a ? b : a;
+    if (before != after) add(portal_[u], from, to);
   }
   return portals;
 }

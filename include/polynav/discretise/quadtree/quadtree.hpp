@@ -3,10 +3,12 @@
 /// The adaptive quadtree: square leaves that are large where free space is open and small near
 /// its boundary, searched as a graph over the free leaves.
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "polynav/discretise/discretisation.hpp"
@@ -18,6 +20,15 @@ namespace polynav {
 
 class FreeSpace;
 class QuadtreeWalls;
+
+/// Where the graph's nodes lie (QuadtreeOptions::nodes).
+enum class QuadtreeNodes {
+  centres,  ///< one node per free leaf, at its centre
+  portals,  ///< one node per shared side, at its midpoint (and per free corner contact)
+};
+
+/// "centres" or "portals"; throws InputError (key "quadtree.nodes") on anything else.
+QuadtreeNodes parse_quadtree_nodes(std::string_view text);
 
 struct QuadtreeOptions {
   /// Side of the smallest leaf. 0 = the grid's default cell (FreeSpace::native_cell_size: 1 for
@@ -32,6 +43,11 @@ struct QuadtreeOptions {
   bool corners = false;
   /// Split leaves until every two leaves sharing a side differ by at most one level (2:1).
   bool balance = false;
+  /// Node placement. `portals`: a node at the midpoint of every piece of side two free leaves
+  /// share, arcs between every two nodes on the boundary of one free leaf (straight segments in
+  /// a convex free leaf, with their exact cost), so the search's cost is the length of a path
+  /// through the corridor it picks. `centres`: a node per free leaf, arcs centre to centre.
+  QuadtreeNodes nodes = QuadtreeNodes::portals;
   /// Memory budget: a tree that would have more leaves (free and blocked) is refused, from an
   /// estimate made before anything is allocated and again while building. [Limit: > 0]
   std::size_t max_leaves = std::size_t{1} << 23;
@@ -58,11 +74,22 @@ struct QuadtreeLeaf {
 /// not wholly free is a blocked leaf. So every free leaf lies entirely in free space, decided
 /// exactly, never by sampling.
 ///
-/// Nodes are the free leaves (node ids in Morton order); arcs join free leaves sharing a piece of
-/// boundary of positive length, and with `corners` also leaves touching only at a free corner. An
-/// arc's motion runs from centre to centre, straight when that segment crosses the shared side,
-/// else bent at the point of the shared side nearest to it (arc_points); its cost is the exact
-/// cost of that polyline (FreeSpace::segment_cost).
+/// With `centres` nodes, the nodes are the free leaves (node ids in Morton order); arcs join free
+/// leaves sharing a piece of boundary of positive length, and with `corners` also leaves
+/// touching only at a free corner. An arc's motion runs from centre to centre, straight when that
+/// segment crosses the shared side, else bent at the point of the shared side nearest to it
+/// (arc_points); its cost is the exact cost of that polyline (FreeSpace::segment_cost).
+///
+/// With `portals` nodes (the default), each piece of side two free leaves share (a portal) has a
+/// node at its midpoint, which lies inside free space (both open leaves are free and no wall lies
+/// there: a midpoint on a wall is no node), so every turn there is free. Arcs join every two
+/// nodes on the boundary of one free leaf: the straight segment lies in the closed convex leaf,
+/// its cost is exact. With `corners`, a corner where two free leaves touch only at a point is a
+/// node when the turns between the two leaves through it are free (checked at the two widest
+/// turns, along the leaves' sides, which bound every other). A free leaf without such nodes has a
+/// node at its centre. Where moves are one way (heights with a finite max_climb), every portal
+/// has two nodes at its midpoint, one per leaf, joined by arcs of length 0 in the directions the
+/// step across it can be climbed.
 ///
 /// Storage is a linear quadtree (Gargantini, "An effective way to represent quadtrees", CACM
 /// 25(12), 1982): every leaf, free or blocked, is kept sorted by the Morton code of its
@@ -79,18 +106,22 @@ class Quadtree final : public Discretisation {
   std::string_view graph_noun() const override { return "quadtree"; }
   std::size_t node_count() const override { return centres_.size(); }
   Point node_position(search::NodeId n) const override { return centres_[n]; }
-  /// A point joins the free leaf containing it (a straight segment to its centre, inside the
-  /// convex leaf); a point in no free leaf joins the free leaves within two bottom cells whose
-  /// centres it sees.
+  /// A point joins the nodes of the free leaf containing it (straight segments inside the convex
+  /// leaf); a point in no free leaf joins the nodes of the free leaves within two bottom cells
+  /// that it sees.
   void attach(Point p, AttachDirection direction, std::vector<Attachment>& out) const override;
   std::string unattached_reason(std::string_view which) const override;
+  /// Start and goal in one free leaf: the straight segment (inside the convex leaf; checked
+  /// exactly where walls or climb limits exist).
+  std::optional<double> direct_cost(Point start, Point goal) const override;
   const search::ComponentLabels* components() const override {
     return components_.size() > 0 ? &components_ : nullptr;
   }
   Ring node_region(search::NodeId n) const override;
   void arc_points(search::NodeId from, search::NodeId to, std::vector<Point>& out) const override;
-  /// The shared side (or corner) of each two consecutive leaves, oriented left to right as seen
-  /// moving along the path: the funnel smoother pulls quadtree paths taut through them.
+  /// The shared side (or corner) of each two consecutive leaves the path passes through, oriented
+  /// left to right as seen moving along the path: the funnel smoother pulls quadtree paths taut
+  /// through them.
   std::optional<std::vector<Segment>> corridor(Point start, std::span<const search::NodeId> path,
                                                Point end) const override;
   bool has_corridors() const override { return true; }
@@ -111,8 +142,19 @@ class Quadtree final : public Discretisation {
   const std::vector<QuadtreeLeaf>& leaves() const { return leaves_; }
   /// The closed box of a leaf.
   Box leaf_box(const QuadtreeLeaf& leaf) const;
-  /// The leaf of node n.
-  const QuadtreeLeaf& node_leaf(search::NodeId n) const { return leaves_[leaf_of_node_[n]]; }
+  /// The leaf of node n; for a portal node, the first of the two leaves it lies between.
+  const QuadtreeLeaf& node_leaf(search::NodeId n) const { return leaves_[node_leaves_[n][0]]; }
+  /// Indices into leaves() of the leaves node n belongs to: its leaf twice for a centre node (and
+  /// for a portal node of one leaf, where moves are one way), else the two leaves whose shared
+  /// side or corner it lies on.
+  std::array<std::uint32_t, 2> node_leaves(search::NodeId n) const { return node_leaves_[n]; }
+  /// The portal of node n: the shared side (or corner point) it lies on; for a centre node, the
+  /// node's own position.
+  Segment node_portal(search::NodeId n) const {
+    return portal_.empty() ? Segment{centres_[n], centres_[n]} : portal_[n];
+  }
+  /// Number of free leaves (with centres nodes, node_count()).
+  std::size_t free_leaf_count() const { return free_leaves_; }
   /// The node of the leaf containing bottom cell (cx, cy), or search::no_node when that leaf is
   /// blocked or the cell is outside the root.
   search::NodeId node_at_cell(std::int64_t cx, std::int64_t cy) const;
@@ -139,9 +181,17 @@ class Quadtree final : public Discretisation {
   Segment shared_boundary(const QuadtreeLeaf& a, const QuadtreeLeaf& b) const;
   /// The bend of the motion between the centres of nodes a and b, if any.
   std::optional<Point> bend(search::NodeId a, search::NodeId b) const;
+  /// The free leaf (index into leaves_) whose closed box contains p, if any.
+  std::optional<std::size_t> free_leaf_at(Point p) const;
+  /// Calls f(node) for each node of free leaf i (portals nodes).
+  template <class F>
+  void for_each_leaf_node(std::size_t i, F&& f) const {
+    for (std::uint32_t k = leaf_node_start_[i]; k < leaf_node_start_[i + 1]; ++k) f(leaf_nodes_[k]);
+  }
   void build_tree(const FreeSpace& space, const QuadtreeWalls& walls, const BuildClock& clock);
   void balance_tree();
   void build_graph(const FreeSpace& space, const QuadtreeWalls& walls);
+  void build_portal_graph(const FreeSpace& space, const QuadtreeWalls& walls);
 
   const FreeSpace* space_;
   QuadtreeOptions options_;
@@ -150,9 +200,14 @@ class Quadtree final : public Discretisation {
   int depth_ = 0;
   std::vector<QuadtreeLeaf> leaves_;          // Morton order
   std::vector<std::uint64_t> codes_;          // Morton code of each leaf's lower-left cell
-  std::vector<search::NodeId> node_of_leaf_;  // no_node for blocked leaves
-  std::vector<std::uint32_t> leaf_of_node_;
-  std::vector<Point> centres_;  // per node
+  std::vector<search::NodeId> node_of_leaf_;  // centres nodes: no_node for blocked leaves
+  std::vector<std::array<std::uint32_t, 2>> node_leaves_;
+  std::vector<Point> centres_;   // per node: its position
+  std::vector<Segment> portal_;  // portals nodes: per node, the side or corner it lies on
+  std::vector<std::uint32_t> leaf_node_start_;  // portals nodes: per leaf, into leaf_nodes_
+  std::vector<search::NodeId> leaf_nodes_;
+  std::size_t free_leaves_ = 0;
+  bool exact_checks_ = false;  // walls or climb limits: segments in a leaf are checked
   search::CsrGraph graph_;
   double min_cost_ = 1.0;
   search::ComponentLabels components_;
