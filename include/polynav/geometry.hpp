@@ -34,6 +34,13 @@ inline double norm(Point a) {
 inline double distance(Point a, Point b) {
   return norm(b - a);
 }
+/// The distance as sqrt(dx^2 + dy^2): within two ulps of `distance` and several times faster
+/// than std::hypot, for heuristics evaluated at every search node. Planned coordinates stay below
+/// 2^50 in magnitude (scene/scale), so the squares cannot overflow.
+inline double quick_distance(Point a, Point b) {
+  const Point d = b - a;
+  return std::sqrt(dot(d, d));
+}
 
 /// A closed straight segment.
 struct Segment {

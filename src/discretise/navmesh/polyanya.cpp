@@ -179,7 +179,7 @@ inline double Polyanya::heuristic(const PolyanyaNode& n, std::span<const Point> 
   const Point r = n.root;
   for (Point t : goals) {
     if (n.flags & root_on_edge) {
-      best = std::min(best, distance(r, t));
+      best = std::min(best, quick_distance(r, t));
       continue;
     }
     // The path crosses the interval's line at the interval: a goal on the root's side is as far
@@ -192,11 +192,11 @@ inline double Polyanya::heuristic(const PolyanyaNode& n, std::span<const Point> 
     }
     double h;
     if (cross(n.left - r, t - r) > 0) {
-      h = distance(r, n.left) + distance(n.left, t);
+      h = quick_distance(r, n.left) + quick_distance(n.left, t);
     } else if (cross(n.right - r, t - r) < 0) {
-      h = distance(r, n.right) + distance(n.right, t);
+      h = quick_distance(r, n.right) + quick_distance(n.right, t);
     } else {
-      h = distance(r, t);
+      h = quick_distance(r, t);
     }
     best = std::min(best, h);
   }

@@ -156,7 +156,7 @@ class VisibilityGraph final : public Discretisation {
 
   /// Straight-line distance to the goal: admissible and consistent for Euclidean arc lengths.
   auto heuristic(std::span<const Attachment> /*goals*/, Point goal) const {
-    return [this, goal](search::NodeId n) { return distance(corners_[n].at, goal); };
+    return [this, goal](search::NodeId n) { return quick_distance(corners_[n].at, goal); };
   }
 
   /// The graph over the corners (node ids 0 .. node_count() - 1).
