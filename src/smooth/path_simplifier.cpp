@@ -35,6 +35,9 @@ bool PathSimplifier::shortcut(std::vector<Point>& path) const {
       if (!space.traversable(path[i], path[j])) break;
       // The new corner at path[i] must not turn through a pinch (for i = 0 there is no turn).
       if (out.size() >= 2 && !space.turn_is_free(out[out.size() - 2], path[i], path[j])) break;
+      // And the path must be able to go on from path[j] as before: the turn there, from
+      // path[i] to path[j + 1], must not go through a pinch either.
+      if (j + 1 < path.size() && !space.turn_is_free(path[i], path[j], path[j + 1])) continue;
       const double replaced = prefix[j] - prefix[i];
       if (space.segment_cost(path[i], path[j]) <= replaced * (1.0 + 1e-12)) best = j;
     }
@@ -68,9 +71,11 @@ bool PathSimplifier::tentpole(std::vector<Point>& path) const {
       out.push_back(path.back());
       break;
     }
-    // The sightline breaks at k = last + 1: bend where anchor -> j -> k is cheapest.
+    // The sightline breaks at k = last + 1: bend where anchor -> j -> k is cheapest. Invariant:
+    // from the anchor the path can go on as the input does (the turn to path[anchor + 1] is
+    // free), so a bend must keep that for j, and path[anchor + 1] is always a valid bend.
     const std::size_t k = last + 1;
-    std::size_t bend = last;
+    std::size_t bend = anchor + 1;
     double best = std::numeric_limits<double>::infinity();
     for (std::size_t j = anchor + 1; j <= last; ++j) {
       const double via =
@@ -78,8 +83,10 @@ bool PathSimplifier::tentpole(std::vector<Point>& path) const {
                            : space.segment_cost(path[anchor], path[j])) +
           (j + 1 == k ? prefix[k] - prefix[j] : space.segment_cost(path[j], path[k]));
       if (via >= best) continue;
-      // Every j up to `last` is seen from the anchor already; j must see k.
-      if (j != last && !may_join(&path[anchor], j, k)) continue;
+      // Every j up to `last` is seen from the anchor already; j must see k, turning freely
+      // there (for j = last, k is the next waypoint and only the turn is checked).
+      if (!may_join(&path[anchor], j, k)) continue;
+      if (!space.turn_is_free(path[anchor], path[j], path[j + 1])) continue;
       best = via;
       bend = j;
     }

@@ -126,7 +126,17 @@ SplineResult spline_smooth(const FreeSpace& space, const std::vector<Point>& way
     }
     // Even the straight segment cannot leave waypoint i the way the curve before it arrives (a
     // turn through a pinch): straighten the span before, whose straight end makes the turn at
-    // waypoint i the input's own, and place it again. Levels only rise, so this ends.
+    // waypoint i the input's own, and place it again. Each such step raises an earlier span's
+    // level, so the levels read from the first span grow and this ends. Where the span before
+    // is straight already (or there is none), the input's own segments fail these checks: the
+    // input is the answer, every span straight.
+    if (i == 0 || level[i - 1] == straight) {
+      for (std::size_t j = 0; j + 1 < n; ++j) {
+        level[j] = straight;
+        points[j] = {waypoints[j + 1]};
+      }
+      break;
+    }
     level[i - 1] = straight;
     level[i] = 0;
     --i;

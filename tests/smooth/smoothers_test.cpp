@@ -135,6 +135,31 @@ TEST(Smoothers, EveryRegisteredSmootherRunsThroughThePlanner) {
   }
 }
 
+// A navigation-mesh path that turns near a pinch: shortcut jumped to a point where the path then
+// had to turn through the pinch (so its result was refused for the raw path), and the spline
+// smoother, starting from that shortcut, backtracked for ever. Every smoother must now give a
+// valid path of its own, on every method, and end.
+TEST(Smoothers, NoSmootherTurnsThroughAPinchOrLoops) {
+  const Scene scene = load_scene(fs::path(POLYNAV_SOURCE_DIR) / "tests" / "corpus" / "smoothing" /
+                                 "pinch_turn_far.yaml");
+  ASSERT_EQ(scene.queries.size(), 1u);
+  const Query& q = scene.queries.front();
+  for (const std::string method : {"navmesh", "grid", "quadtree", "visgraph"}) {
+    for (const std::string& smoother : smoother_names()) {
+      PlanOptions options;
+      options.method = method;
+      options.smoother = smoother;
+      const Planner planner(scene, options);
+      const PlanResult r = planner.plan(q.start, q.goal);
+      ASSERT_TRUE(r.found()) << method << " " << smoother << ": " << r.message;
+      EXPECT_TRUE(PathSimplifier(planner.free_space()).is_valid(r.waypoints))
+          << method << " " << smoother;
+      EXPECT_EQ(r.message.find("invalid"), std::string::npos)
+          << method << " " << smoother << ": " << r.message;
+    }
+  }
+}
+
 // Whether `inner` appears in `outer` in order (not necessarily next to each other).
 bool in_order(const std::vector<Point>& inner, const std::vector<Point>& outer) {
   std::size_t k = 0;
