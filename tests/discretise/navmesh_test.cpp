@@ -246,6 +246,42 @@ TEST(NavMesh, APinchPointIsReachedFromEitherSide) {
   }
 }
 
+TEST(NavMesh, VertexNodesPassAPinchWhenGapsAreOpen) {
+  // The blocks of ZeroWidthGapStaysClosed with a pillar on each side: with space.gaps=open a path
+  // may pass (5, 5), and the default vertex nodes join the two sides there, corridor included
+  // (a zero-length portal at the pinch), so the funnel reaches the visibility graph's optimum.
+  const Scene scene = scene_of(rect(0, 0, 10, 10), {rect(0, 0, 5, 5), rect(5, 5, 10, 10),
+                                                    rect(7, 2, 8, 3), rect(2, 7, 3, 8)});
+  for (const bool open : {false, true}) {
+    SCOPED_TRACE(open ? "open gaps" : "closed gaps");
+    FreeSpaceOptions space_options;
+    space_options.open_gaps = open;
+    const auto space = std::make_shared<const FreeSpace>(scene, space_options);
+    PlanOptions mesh_options;
+    mesh_options.method = "navmesh";
+    mesh_options.smoother = "funnel";
+    PlanOptions graph_options;
+    graph_options.method = "visgraph";
+    graph_options.smoother = "none";
+    const Planner mesh(space, mesh_options), graph(space, graph_options);
+    const PathSimplifier checker(*space);
+    for (const auto& [a, b] :
+         {std::pair{Point{9.5, 0.5}, Point{0.5, 9.5}}, std::pair{Point{7.5, 1}, Point{1, 7.5}},
+          std::pair{Point{9, 4}, Point{2.5, 9.5}}}) {
+      const PlanResult g = graph.plan(a, b);
+      const PlanResult m = mesh.plan(a, b);
+      ASSERT_EQ(g.found(), open) << g.message;
+      ASSERT_EQ(m.found(), open) << m.message;
+      if (!open) continue;
+      EXPECT_TRUE(checker.is_valid(m.raw_waypoints));
+      EXPECT_TRUE(checker.is_valid(m.waypoints));
+      EXPECT_TRUE(m.message.empty()) << m.message;
+      EXPECT_FALSE(m.corridor.empty());
+      EXPECT_NEAR(m.length, g.length, 1e-9 * g.length);
+    }
+  }
+}
+
 // Random free pairs: a path exactly when the visibility graph has one, in line of sight along
 // every segment, never shorter than the visibility graph's.
 void expect_walls_kept(const FreeSpace& space, const NavMesh& mesh);

@@ -579,7 +579,7 @@ void NavMesh::build_graph() {
   if (options_.search == NavMeshSearch::optimal) {
     // Polyanya searches the polygons themselves: the vertex nodes name its turning points (one
     // per vertex and free sector), and there are no arcs and no landmarks to compute.
-    build_vertex_nodes();
+    build_vertex_nodes(false);
     graph_ = search::CsrGraph(node_at_.size(), std::vector<search::Edge>{},
                               search::Direction::undirected);
     return;
@@ -664,7 +664,7 @@ void NavMesh::build_graph() {
   }
 }
 
-void NavMesh::build_vertex_nodes() {
+void NavMesh::build_vertex_nodes(bool through_pinches) {
   // Corners at one point are one node when a portal joins their polygons along an edge ending
   // there (or passing through it): union-find over the corners.
   const std::size_t corners = points_.size();
@@ -692,6 +692,28 @@ void NavMesh::build_vertex_nodes() {
       }
     }
   }
+  if (through_pinches) {
+    // Corners at one point still apart lie in different free sectors; they are one node where
+    // the turn from one polygon's inside through the point into the other's is free.
+    std::vector<std::uint32_t> polygon_of(corners), order(corners);
+    for (std::uint32_t i = 0; i < polygons; ++i)
+      for (std::size_t c = polygon_first_[i]; c < polygon_first_[i + 1]; ++c) polygon_of[c] = i;
+    std::iota(order.begin(), order.end(), 0u);
+    std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+      const Point p = points_[a], q = points_[b];
+      return p.x < q.x || (p.x == q.x && p.y < q.y);
+    });
+    for (std::size_t run = 0, end = 0; run < corners; run = end) {
+      while (end < corners && points_[order[end]] == points_[order[run]]) ++end;
+      for (std::size_t a = run; a < end; ++a)
+        for (std::size_t b = a + 1; b < end; ++b) {
+          const std::uint32_t x = find(order[a]), y = find(order[b]);
+          if (x != y && space_->turn_is_free(centre_[polygon_of[order[a]]], points_[order[a]],
+                                             centre_[polygon_of[order[b]]]))
+            parent[std::max(x, y)] = std::min(x, y);
+        }
+    }
+  }
   for (std::size_t c = 0; c < corners; ++c) {
     const std::uint32_t root = find(std::uint32_t(c));
     if (corners_[root].node == search::no_node) {
@@ -713,7 +735,7 @@ void NavMesh::build_vertex_nodes() {
 }
 
 void NavMesh::build_vertex_graph(std::vector<search::Edge>& edges) {
-  build_vertex_nodes();
+  build_vertex_nodes(space_->open_gaps());
   const auto polygons = std::uint32_t(cost_.size());
 
   // Every two corners of a polygon: the segment between them lies in the (closed, convex, free)
@@ -894,31 +916,41 @@ bool NavMesh::turn_round(search::NodeId v, std::uint32_t from, Arrive&& arrive, 
   // Round a vertex, polygon by polygon: leaving a polygon clockwise crosses the edge from its
   // corner at v to the next corner, counter-clockwise the edge from the previous corner to v.
   const std::size_t most = node_corner_first_[v + 1] - node_corner_first_[v];
-  for (const bool clockwise : {turn > 0, turn <= 0}) {
+  const auto round = [&](std::uint32_t poly, bool clockwise) {
     const std::size_t mark = out.size(), chain_mark = chain.size();
-    std::uint32_t poly = from;
-    bool arrived = true;
     for (std::size_t step = 0; !arrive(poly); ++step) {
       const std::int64_t c = corner_at(poly, v);
-      if (c < 0 || step >= most) {
-        arrived = false;
-        break;
-      }
       const std::size_t first = polygon_first_[poly], m = polygon_first_[poly + 1] - first;
-      const std::size_t edge =
-          clockwise ? std::size_t(c) : first + (std::size_t(c) - first + m - 1) % m;
-      const std::int32_t k = corners_[edge].portal;
+      const std::int32_t k =
+          c < 0 || step >= most
+              ? -1
+              : corners_[clockwise ? std::size_t(c) : first + (std::size_t(c) - first + m - 1) % m]
+                    .portal;
       if (k < 0) {
-        arrived = false;
-        break;
+        out.resize(mark);
+        chain.resize(chain_mark);
+        return false;
       }
       out.push_back(oriented(std::size_t(k), poly));
       poly = other_side(std::size_t(k), poly);
       chain.push_back(poly);
     }
-    if (arrived) return true;
-    out.resize(mark);
-    chain.resize(chain_mark);
+    return true;
+  };
+  for (const bool clockwise : {turn > 0, turn <= 0})
+    if (round(from, clockwise)) return true;
+  // Through a pinch (the node joins free sectors that touch at v only): a zero-length portal at
+  // v into a polygon of another sector, then round v there.
+  const Point at = node_at_[v];
+  for (std::size_t i = node_corner_first_[v]; i < node_corner_first_[v + 1]; ++i) {
+    const std::uint32_t poly = corners_[node_corners_[i]].polygon;
+    if (poly == from) continue;
+    out.push_back({at, at});
+    chain.push_back(poly);
+    for (const bool clockwise : {turn > 0, turn <= 0})
+      if (round(poly, clockwise)) return true;
+    out.pop_back();
+    chain.pop_back();
   }
   return false;
 }

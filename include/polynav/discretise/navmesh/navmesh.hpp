@@ -296,12 +296,15 @@ class NavMesh final : public Discretisation {
   // Appends the portals crossed turning round vertex node v from polygon `from` (which has a
   // corner there) to the first polygon for which arrive(polygon) holds, and the polygons entered
   // to chain; clockwise first when turn > 0 (the path turns left), else counter-clockwise
-  // first. False when neither way round gets there.
+  // first. Where neither way round gets there, the path passes v through a pinch into another
+  // of v's free sectors: a zero-length portal at v, then round v there. False when nothing does.
   template <class Arrive>
   bool turn_round(search::NodeId v, std::uint32_t from, Arrive&& arrive, int turn,
                   std::vector<Segment>& out, std::vector<std::uint32_t>& chain) const;
-  // The vertex nodes: corners joined through portals along edges ending at their vertex.
-  void build_vertex_nodes();
+  // The vertex nodes: corners joined through portals along edges ending at their vertex, and,
+  // with through_pinches, corners at one point in different free sectors where FreeSpace lets a
+  // path pass from one to the other (space.gaps=open, where blocked parts touch at a point).
+  void build_vertex_nodes(bool through_pinches);
   void build_vertex_graph(std::vector<search::Edge>& edges);
   // The landmark bounds of a query (see heuristic()).
   search::LandmarkTarget landmark_target(std::span<const Attachment> starts,
