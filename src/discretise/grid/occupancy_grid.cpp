@@ -290,6 +290,7 @@ OccupancyGrid::OccupancyGrid(const FreeSpace& space, GridOptions options)
   remove_moves_across_walls(
       space, frame, [&](int c, int r) { return !blocked(c, r); }, moves_);
 
+  std::vector<std::uint8_t> uniform_height;  // per cell: 1 when it has one height throughout
   if (space.has_heights() && std::isfinite(max_climb_)) {
     // A move may be climbed when every step up along the segment between the centres is within
     // max_climb. Between two cells of one height each, those are the steps between the cells'
@@ -298,14 +299,14 @@ OccupancyGrid::OccupancyGrid(const FreeSpace& space, GridOptions options)
     // is followed exactly (FreeSpace::climbable).
     const std::size_t cells = std::size_t(width_) * height_;
     height_of_.resize(cells);
-    uniform_height_.assign(cells, 0);
+    uniform_height.assign(cells, 0);
     for (int r = 0; r < height_; ++r)
       for (int c = 0; c < width_; ++c) {
         const std::size_t n = std::size_t(r) * width_ + c;
         height_of_[n] = space.height_at(cell_centre(c, r));
         if (blocked(c, r)) continue;
         const FieldRange range = space.height_range(frame.cell(c, r));
-        uniform_height_[n] = range.lowest == range.highest ? 1 : 0;
+        uniform_height[n] = range.lowest == range.highest ? 1 : 0;
       }
     climbable_.assign(cells, 0);
     for (int r = 0; r < height_; ++r)
@@ -315,7 +316,7 @@ OccupancyGrid::OccupancyGrid(const FreeSpace& space, GridOptions options)
           const int k = std::countr_zero(mask);
           const auto to = std::size_t(std::int64_t(n) + move_offset_[k]);
           const bool ok =
-              uniform_height_[n] != 0 && uniform_height_[to] != 0
+              uniform_height[n] != 0 && uniform_height[to] != 0
                   ? height_of_[to] - height_of_[n] <= max_climb_
                   : space.climbable(cell_centre(c, r), cell_centre(int(to % std::size_t(width_)),
                                                                    int(to / std::size_t(width_))));
@@ -324,7 +325,7 @@ OccupancyGrid::OccupancyGrid(const FreeSpace& space, GridOptions options)
       }
   }
   clock.check("the grid");
-  if (options_.connectivity == 16) build_knight_moves(space, frame, {});
+  if (options_.connectivity == 16) build_knight_moves(space, frame, {}, uniform_height);
   if (height_of_.empty()) {
     // Connected components answer "unreachable" without a search; one-way height steps make
     // the graph directed, where undirected components would be wrong.
@@ -395,11 +396,12 @@ void OccupancyGrid::build_corner_moves(const FreeSpace& space, const CellFrame& 
       moves_[node(x, y)] = static_cast<std::uint8_t>(mask);
     }
   }
-  if (options_.connectivity == 16) build_knight_moves(space, frame, closed);
+  if (options_.connectivity == 16) build_knight_moves(space, frame, closed, {});
 }
 
 void OccupancyGrid::build_knight_moves(const FreeSpace& space, const CellFrame& frame,
-                                       const std::vector<std::uint8_t>& closed) {
+                                       const std::vector<std::uint8_t>& closed,
+                                       const std::vector<std::uint8_t>& uniform_height) {
   // Cell sides carrying a wall (for_each_wall_side): a knight move crossing one is not offered.
   // vertical[y (width + 1) + x]: the side on lattice line x beside cell row y; horizontal[y width
   // + x]: the side on lattice line y beside cell column x.
@@ -458,7 +460,7 @@ void OccupancyGrid::build_knight_moves(const FreeSpace& space, const CellFrame& 
           bool uniform = true;
           for (int i = 0; i < 4 && ok && !height_of_.empty(); ++i)
             uniform =
-                uniform && uniform_height_[std::size_t(cells[i][1]) * width_ + cells[i][0]] != 0;
+                uniform && uniform_height[std::size_t(cells[i][1]) * width_ + cells[i][0]] != 0;
           for (int i = 0; i + 1 < 4 && ok && uniform && !height_of_.empty(); ++i)
             ok = height_of_[std::size_t(cells[i + 1][1]) * width_ + cells[i + 1][0]] -
                      height_of_[std::size_t(cells[i][1]) * width_ + cells[i][0]] <=

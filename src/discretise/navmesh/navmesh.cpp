@@ -695,9 +695,7 @@ void NavMesh::build_vertex_nodes(bool through_pinches) {
   if (through_pinches) {
     // Corners at one point still apart lie in different free sectors; they are one node where
     // the turn from one polygon's inside through the point into the other's is free.
-    std::vector<std::uint32_t> polygon_of(corners), order(corners);
-    for (std::uint32_t i = 0; i < polygons; ++i)
-      for (std::size_t c = polygon_first_[i]; c < polygon_first_[i + 1]; ++c) polygon_of[c] = i;
+    std::vector<std::uint32_t> order(corners);
     std::iota(order.begin(), order.end(), 0u);
     std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
       const Point p = points_[a], q = points_[b];
@@ -708,8 +706,8 @@ void NavMesh::build_vertex_nodes(bool through_pinches) {
       for (std::size_t a = run; a < end; ++a)
         for (std::size_t b = a + 1; b < end; ++b) {
           const std::uint32_t x = find(order[a]), y = find(order[b]);
-          if (x != y && space_->turn_is_free(centre_[polygon_of[order[a]]], points_[order[a]],
-                                             centre_[polygon_of[order[b]]]))
+          if (x != y && space_->turn_is_free(centre_[corners_[order[a]].polygon], points_[order[a]],
+                                             centre_[corners_[order[b]].polygon]))
             parent[std::max(x, y)] = std::min(x, y);
         }
     }

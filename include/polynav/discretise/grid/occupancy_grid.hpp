@@ -204,9 +204,11 @@ class OccupancyGrid final : public Discretisation {
   double heuristic_cells(int dx, int dy) const;
   void build_corner_moves(const FreeSpace& space, const CellFrame& frame);
   // Knight moves of a 16-connected grid; `closed` marks the corners no path passes through
-  // (corner-aligned grids; empty for centre-aligned ones).
+  // (corner-aligned grids; empty for centre-aligned ones), `uniform_height` the cells of one
+  // height throughout (with heights and a max_climb; else empty).
   void build_knight_moves(const FreeSpace& space, const CellFrame& frame,
-                          const std::vector<std::uint8_t>& closed);
+                          const std::vector<std::uint8_t>& closed,
+                          const std::vector<std::uint8_t>& uniform_height);
 
   const FreeSpace* space_;
   GridOptions options_;
@@ -226,9 +228,8 @@ class OccupancyGrid final : public Discretisation {
   std::vector<double> cost_;       // per cell; empty when every multiplier is 1
   std::vector<double> move_cost_;  // corner-aligned with costs: per node and move, multiplier
   std::vector<double> height_of_;  // per cell, at its centre; empty without heights
-  // With heights and a max_climb: per cell, 1 when the cell has one height throughout, and
-  // which of its moves (bits as in moves_) can be climbed; empty otherwise.
-  std::vector<std::uint8_t> uniform_height_;
+  // With heights and a max_climb: per cell, which of its moves (bits as in moves_) can be
+  // climbed; empty otherwise.
   std::vector<std::uint8_t> climbable_;
   double max_climb_ = INFINITY;
   // 16-connected grids: per node, bit k: knight move k allowed (knight_offset), the id offset of
