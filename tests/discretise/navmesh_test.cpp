@@ -32,6 +32,13 @@ Ring rect(double x0, double y0, double x1, double y1) {
   return {{x0, y0}, {x1, y0}, {x1, y1}, {x0, y1}};
 }
 
+PlanOptions plan_options(std::string method, std::string smoother) {
+  PlanOptions options;
+  options.method = std::move(method);
+  options.smoother = std::move(smoother);
+  return options;
+}
+
 Scene scene_of(Ring bounds, std::vector<Ring> obstacles) {
   Scene scene;
   scene.bounds = std::move(bounds);
@@ -257,13 +264,8 @@ TEST(NavMesh, VertexNodesPassAPinchWhenGapsAreOpen) {
     FreeSpaceOptions space_options;
     space_options.open_gaps = open;
     const auto space = std::make_shared<const FreeSpace>(scene, space_options);
-    PlanOptions mesh_options;
-    mesh_options.method = "navmesh";
-    mesh_options.smoother = "funnel";
-    PlanOptions graph_options;
-    graph_options.method = "visgraph";
-    graph_options.smoother = "none";
-    const Planner mesh(space, mesh_options), graph(space, graph_options);
+    const Planner mesh(space, plan_options("navmesh", "funnel"));
+    const Planner graph(space, plan_options("visgraph", "none"));
     const PathSimplifier checker(*space);
     for (const auto& [a, b] :
          {std::pair{Point{9.5, 0.5}, Point{0.5, 9.5}}, std::pair{Point{7.5, 1}, Point{1, 7.5}},
@@ -508,13 +510,8 @@ TEST(NavMesh, RandomScenesFindAPathWheneverTheVisibilityGraphDoes) {
     }
     const Scene scene = scene_of(rect(0, 0, 20, 20), obstacles);
     const auto space = std::make_shared<const FreeSpace>(scene);
-    PlanOptions mesh_options;
-    mesh_options.method = "navmesh";
-    mesh_options.smoother = "funnel";
-    PlanOptions graph_options;
-    graph_options.method = "visgraph";
-    graph_options.smoother = "none";
-    const Planner graph(space, graph_options);
+    PlanOptions mesh_options = plan_options("navmesh", "funnel");
+    const Planner graph(space, plan_options("visgraph", "none"));
     const PathSimplifier checker(*space);
     for (const NavMeshNodes nodes : all_placements) {
       mesh_options.settings.set("navmesh.nodes", std::string(navmesh_nodes_name(nodes)));

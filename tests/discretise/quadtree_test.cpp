@@ -18,6 +18,7 @@
 #include "polynav/plan/planner.hpp"
 #include "polynav/smooth/path_simplifier.hpp"
 #include "polynav/space/free_space.hpp"
+#include "scene/error_of.hpp"
 
 namespace polynav {
 namespace {
@@ -402,37 +403,26 @@ TEST(Quadtree, RefusesBadOptionsWithMessagesNamingTheOption) {
     EXPECT_NE(std::string(e.what()).find("quadtree.max_leaves"), std::string::npos) << e.what();
     EXPECT_NE(std::string(e.what()).find("quadtree.min_cell"), std::string::npos) << e.what();
   }
-  for (const char* bad : {"0", "-1", "nan", "x"}) {
-    PlanOptions plan_options;
-    plan_options.method = "quadtree";
-    plan_options.settings.set("quadtree.min_cell", bad);
-    try {
-      Planner planner(scene, plan_options);
-      ADD_FAILURE() << "min_cell " << bad << " accepted";
-    } catch (const InputError& e) {
-      EXPECT_NE(std::string(e.what()).find("quadtree.min_cell"), std::string::npos) << e.what();
-    }
-  }
+  // The message of a planner refusing `value` for `option` ("" when it is accepted).
+  const auto refusal = [&](const std::string& option, const char* value) {
+    PlanOptions o;
+    o.method = "quadtree";
+    o.settings.set(option, value);
+    return test::error_of([&] { Planner planner(scene, o); });
+  };
+  for (const char* bad : {"0", "-1", "nan", "x"})
+    EXPECT_NE(refusal("quadtree.min_cell", bad).find("quadtree.min_cell"), std::string::npos)
+        << "min_cell " << bad;
   PlanOptions plan_options;
   plan_options.method = "quadtree";
   plan_options.settings.set("quadtree.max_depth", 31);
   EXPECT_THROW(Planner(scene, plan_options), InputError);
   for (const char* bad : {"middle", "", "portal"}) {
-    PlanOptions o;
-    o.method = "quadtree";
-    o.settings.set("quadtree.nodes", bad);
-    try {
-      Planner planner(scene, o);
-      ADD_FAILURE() << "nodes '" << bad << "' accepted";
-    } catch (const InputError& e) {
-      EXPECT_NE(std::string(e.what()).find("quadtree.nodes"), std::string::npos) << e.what();
-    }
-    try {
-      (void)parse_quadtree_nodes(bad);
-      ADD_FAILURE() << "nodes '" << bad << "' parsed";
-    } catch (const InputError& e) {
-      EXPECT_NE(std::string(e.what()).find("quadtree.nodes"), std::string::npos) << e.what();
-    }
+    EXPECT_NE(refusal("quadtree.nodes", bad).find("quadtree.nodes"), std::string::npos)
+        << "nodes '" << bad << "'";
+    EXPECT_NE(test::error_of([&] { (void)parse_quadtree_nodes(bad); }).find("quadtree.nodes"),
+              std::string::npos)
+        << "nodes '" << bad << "'";
   }
 }
 
