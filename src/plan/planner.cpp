@@ -83,6 +83,8 @@ void Planner::prepare(std::unique_ptr<Method> method) {
   query_options_.search =
       search_options(OptionValues("search", search_option_specs(), options_.settings));
   query_options_.record_expanded = options_.record_expanded;
+  query_options_.smoothed = false;
+  for (const Smoother& s : smoothers_) query_options_.smoothed |= s.entry->name != "none";
   // The first query's search arrays are allocated now, not in that query's time.
   auto workspace = std::make_unique<QueryWorkspace>();
   workspace->astar.reserve(method_->discretisation().node_count() + 2);

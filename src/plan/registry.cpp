@@ -84,7 +84,19 @@ std::unique_ptr<Method> build_grid(const FreeSpace& space, const OptionValues& o
   options.max_cells = count_or_unlimited(o.number("max_cells"));
   options.align = o.text("align") == "corner" ? GridAlign::corner : GridAlign::centre;
   options.max_build_seconds = space.max_build_seconds();
+  options.ties = parse_grid_ties(o.text("ties"));
   const GridSearch search = parse_grid_search(o.text("search"));
+  if (search != GridSearch::astar) {
+    if (options.ties != GridTies::automatic && options.ties != GridTies::larger_g)
+      throw InputError({"", 0, 0, "grid.ties"},
+                       "grid.ties=" + o.text("ties") +
+                           " chooses among the open cells of grid A*; "
+                           "grid.search=" +
+                           o.text("search") +
+                           " orders its search its own way (use "
+                           "grid.search=astar, or leave grid.ties at auto)");
+    options.ties = GridTies::larger_g;  // other searches order their own way
+  }
   if (o.text("paths") == "central") {
     if (search == GridSearch::theta)
       throw InputError(
@@ -267,8 +279,8 @@ std::string smooth_none(const FreeSpace&, const RawPath&, const OptionValues&,
 
 std::string smooth_shortcut(const FreeSpace& space, const RawPath&, const OptionValues&,
                             std::vector<Point>& waypoints) {
+  // Every raw waypoint is a candidate: the sightline may end inside a straight run.
   const PathSimplifier simplifier(space);
-  simplifier.remove_collinear(waypoints);
   simplifier.shortcut(waypoints);
   simplifier.remove_collinear(waypoints);
   return {};
@@ -277,7 +289,6 @@ std::string smooth_shortcut(const FreeSpace& space, const RawPath&, const Option
 std::string smooth_tentpole(const FreeSpace& space, const RawPath&, const OptionValues&,
                             std::vector<Point>& waypoints) {
   const PathSimplifier simplifier(space);
-  simplifier.remove_collinear(waypoints);
   simplifier.tentpole(waypoints);
   simplifier.remove_collinear(waypoints);
   return {};
@@ -312,11 +323,8 @@ std::string smooth_spline(const FreeSpace& space, const RawPath&, const OptionVa
   // Through every waypoint of a grid path the curve would follow the staircase: by default the
   // shortcut pass first keeps only the bends that matter.
   const PathSimplifier simplifier(space);
+  if (o.flag("shortcut")) simplifier.shortcut(waypoints);
   simplifier.remove_collinear(waypoints);
-  if (o.flag("shortcut")) {
-    simplifier.shortcut(waypoints);
-    simplifier.remove_collinear(waypoints);
-  }
   SplineOptions options;
   options.samples = std::size_t(o.integer("samples"));
   options.refinements = int(o.integer("refine"));
@@ -393,7 +401,19 @@ const std::vector<MethodEntry>& method_registry() {
                "2022: shortest paths counted on exact move costs after the search; straighter "
                "after smoothing, the same cost). Grids with cells of different cost or one-way "
                "moves keep the searched path and say so; refused with grid.search=theta",
-               {"any", "central"})},
+               {"any", "central"}),
+        choice("ties", "auto",
+               "which of the open cells of equal f grid A* expands first; move costs are fixed "
+               "point, so equal f is a real tie and the rule decides which of the equally short "
+               "grid paths is returned, which decides how short it smooths. central64: f alone "
+               "in a binary heap, moves in the order of the Central64 reference implementation, "
+               "whose regular A* paths it reproduces (4- and 8-connected grids without terrain; "
+               "twice the search work of larger-g); larger-g: the deepest first; smaller-g: the "
+               "shallowest; lifo / fifo: the latest / earliest opened; line: the nearest the "
+               "straight line from start to goal. auto: central64 where it applies and the path "
+               "is smoothed (its paths smooth shortest), else larger-g (the fastest). Other than "
+               "auto and larger-g, grid.search=astar only",
+               {"auto", "larger-g", "smaller-g", "lifo", "fifo", "line", "central64"})},
        build_grid},
       {"quadtree",
        "adaptive quadtree: free square leaves, large in open space and small near obstacles, "

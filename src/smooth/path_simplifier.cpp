@@ -21,6 +21,15 @@ std::vector<double> prefix_costs(const FreeSpace& space, const std::vector<Point
   return prefix;
 }
 
+// Whether c continues the straight run from a through b: it lies on the ray from a through b,
+// beyond b. While every waypoint since an anchor does, the segment from the anchor to the latest
+// is the path itself, so it needs no sightline test and costs the same (the skip of the Central64
+// technical report's smoothers, exact for any waypoints).
+bool continues_run(Point a, Point b, Point c) {
+  return !(b == a) && !(c == b) && exact::orientation(a, b, c) == 0 &&
+         exact::collinear_between(a, c, b);
+}
+
 }  // namespace
 
 bool PathSimplifier::shortcut(std::vector<Point>& path) const {
@@ -31,15 +40,17 @@ bool PathSimplifier::shortcut(std::vector<Point>& path) const {
   bool changed = false;
   for (std::size_t i = 0; i + 1 < path.size();) {
     std::size_t best = i + 1;
+    bool straight = true;  // path[i .. j] is one straight run
     for (std::size_t j = i + 2; j < path.size(); ++j) {
-      if (!space.traversable(path[i], path[j])) break;
+      straight = straight && continues_run(path[i], path[j - 1], path[j]);
+      if (!straight && !space.traversable(path[i], path[j])) break;
       // The new corner at path[i] must not turn through a pinch (for i = 0 there is no turn).
       if (out.size() >= 2 && !space.turn_is_free(out[out.size() - 2], path[i], path[j])) break;
       // And the path must be able to go on from path[j] as before: the turn there, from
       // path[i] to path[j + 1], must not go through a pinch either.
       if (j + 1 < path.size() && !space.turn_is_free(path[i], path[j], path[j + 1])) continue;
       const double replaced = prefix[j] - prefix[i];
-      if (space.segment_cost(path[i], path[j]) <= replaced * (1.0 + 1e-12)) best = j;
+      if (straight || space.segment_cost(path[i], path[j]) <= replaced * (1.0 + 1e-12)) best = j;
     }
     changed = changed || best != i + 1;
     out.push_back(path[best]);
@@ -52,46 +63,93 @@ bool PathSimplifier::shortcut(std::vector<Point>& path) const {
 bool PathSimplifier::tentpole(std::vector<Point>& path) const {
   if (path.size() < 3) return false;
   const FreeSpace& space = *space_;
+  const std::size_t n = path.size();
   const std::vector<double> prefix = prefix_costs(space, path);
-  // Whether the straight move from waypoint i to waypoint j may replace the path between them,
-  // the path arriving at i from `before` (nullptr at the start).
-  const auto may_join = [&](const Point* before, std::size_t i, std::size_t j) {
-    if (j == i + 1) return before == nullptr || space.turn_is_free(*before, path[i], path[j]);
+  // Whether the straight move from waypoint i to waypoint j (i < j) is traversable and costs
+  // no more than the path it replaces; `straight`: path[i .. j] is known to be one straight run,
+  // so the move is the path itself.
+  const auto joins = [&](std::size_t i, std::size_t j, bool straight) {
+    if (j == i + 1 || straight) return true;
     return space.traversable(path[i], path[j]) &&
-           (before == nullptr || space.turn_is_free(*before, path[i], path[j])) &&
            space.segment_cost(path[i], path[j]) <= (prefix[j] - prefix[i]) * (1.0 + 1e-12);
   };
+  const auto move_cost = [&](std::size_t i, std::size_t j) {
+    return j == i + 1 ? prefix[j] - prefix[i] : space.segment_cost(path[i], path[j]);
+  };
   std::vector<Point> out{path.front()};
+  std::vector<std::pair<double, std::size_t>> bends;
   std::size_t anchor = 0;
-  while (anchor + 1 < path.size()) {
+  // The farthest waypoint known to be joinable from the anchor. It carries over to the next
+  // anchor, which is chosen to see it, so the waypoints in between are not scanned again.
+  std::size_t seen = 1;
+  while (anchor + 1 < n) {
     const Point* before = out.size() >= 2 ? &out[out.size() - 2] : nullptr;
-    std::size_t last = anchor + 1;
-    while (last + 1 < path.size() && may_join(before, anchor, last + 1)) ++last;
-    if (last + 1 == path.size()) {
+    const auto turn_free = [&](std::size_t j) {
+      return before == nullptr || space.turn_is_free(*before, path[anchor], path[j]);
+    };
+    const std::size_t carried = seen;  // path[anchor + 2 .. carried] not checked from here
+    bool straight = true;              // path[anchor .. seen] is one straight run
+    for (std::size_t j = anchor + 2; j <= seen && straight; ++j)
+      straight = continues_run(path[anchor], path[j - 1], path[j]);
+    while (seen + 1 < n) {
+      straight = straight && continues_run(path[anchor], path[seen], path[seen + 1]);
+      if (!joins(anchor, seen + 1, straight) || !turn_free(seen + 1)) break;
+      ++seen;
+    }
+    if (seen + 1 == n) {
       out.push_back(path.back());
       break;
     }
-    // The sightline breaks at k = last + 1: bend where anchor -> j -> k is cheapest. Invariant:
-    // from the anchor the path can go on as the input does (the turn to path[anchor + 1] is
-    // free), so a bend must keep that for j, and path[anchor + 1] is always a valid bend.
-    const std::size_t k = last + 1;
+    // The sightline breaks at k = seen + 1. Back from k, the waypoints that see k are the
+    // candidate bends (the backward scan stops at the first that does not); the next anchor is
+    // the one that makes anchor -> j -> k cheapest, ties going to the one nearer k, as in the
+    // tentpole smoothing of the Central64 technical report (Autodesk Research 2023, section
+    // 3.2). Candidates are tried cheapest first, and the scan's sightlines are tested only as
+    // far back as the candidate tried needs: the same choice with fewer tests.
+    const std::size_t k = seen + 1;
+    bends.clear();
+    for (std::size_t j = anchor + 1; j < k; ++j)
+      bends.push_back({move_cost(anchor, j) + move_cost(j, k), j});
+    std::sort(bends.begin(), bends.end(), [](const auto& a, const auto& b) {
+      return a.first < b.first || (a.first == b.first && a.second > b.second);
+    });
+    std::size_t scanned = k - 1;     // path[scanned .. k - 1] all see k
+    std::size_t floor = anchor + 1;  // below it the backward scan has stopped
+    bool run_to_k = true;            // path[scanned .. k] is one straight run
+    const auto scan_sees_k = [&](std::size_t j) {
+      while (scanned > j && scanned - 1 >= floor) {
+        const std::size_t i = scanned - 1;
+        run_to_k = run_to_k && continues_run(path[k], path[i + 1], path[i]);
+        if (!run_to_k && !space.traversable(path[i], path[k])) {
+          floor = scanned;
+          break;
+        }
+        scanned = i;
+      }
+      return j >= scanned;
+    };
+    // The cheapest candidate within the scan that is also joinable from the anchor (the
+    // waypoints before a carried-over `seen` were not checked from this anchor), costs no more
+    // than the path to k, and turns freely at j, both towards k and towards j + 1: the invariant
+    // that the path can always go on as the input does makes path[anchor + 1] a valid bend when
+    // none is.
     std::size_t bend = anchor + 1;
-    double best = std::numeric_limits<double>::infinity();
-    for (std::size_t j = anchor + 1; j <= last; ++j) {
-      const double via =
-          (j == anchor + 1 ? prefix[j] - prefix[anchor]
-                           : space.segment_cost(path[anchor], path[j])) +
-          (j + 1 == k ? prefix[k] - prefix[j] : space.segment_cost(path[j], path[k]));
-      if (via >= best) continue;
-      // Every j up to `last` is seen from the anchor already; j must see k, turning freely
-      // there (for j = last, k is the next waypoint and only the turn is checked).
-      if (!may_join(&path[anchor], j, k)) continue;
+    bool bend_sees_k = false;
+    for (const auto& [via, j] : bends) {
+      if (j < floor || !scan_sees_k(j)) continue;
+      if (!turn_free(j) || (j > anchor + 1 && j <= carried && !joins(anchor, j, false))) continue;
+      if (j + 1 < k &&
+          space.segment_cost(path[j], path[k]) > (prefix[k] - prefix[j]) * (1.0 + 1e-12))
+        continue;
+      if (!space.turn_is_free(path[anchor], path[j], path[k])) continue;
       if (!space.turn_is_free(path[anchor], path[j], path[j + 1])) continue;
-      best = via;
       bend = j;
+      bend_sees_k = true;
+      break;
     }
     out.push_back(path[bend]);
     anchor = bend;
+    seen = bend_sees_k ? k : bend + 1;
   }
   const bool changed = out.size() != path.size();
   path = std::move(out);

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <limits>
 
 #include <filesystem>
@@ -12,6 +13,7 @@
 #include "discretise/random_scenes.hpp"
 #include "polynav/error.hpp"
 #include "polynav/plan/planner.hpp"
+#include "polynav/search/astar.hpp"
 #include "polynav/smooth/path_simplifier.hpp"
 #include "polynav/space/free_space.hpp"
 
@@ -171,6 +173,69 @@ TEST(OccupancyGrid, EveryAdmissibleHeuristicFindsTheSameOptimalCost) {
   }
 }
 
+// Move lengths are fixed point: on an open grid every cost the search finds is the octile (or
+// Manhattan) length computed as a product, to the last bit, whatever the order of the moves
+// summed, also for a cell side that is not a power of two.
+TEST(OccupancyGrid, FixedPointCostsAreExactWhateverTheOrderOfTheMoves) {
+  Scene scene;
+  scene.bounds = rect(0, 0, 3, 2);
+  const FreeSpace space(scene);
+  for (const int connectivity : {4, 8}) {
+    GridOptions options;
+    options.resolution = 0.05;
+    options.connectivity = connectivity;
+    const OccupancyGrid grid(space, options);
+    EXPECT_NEAR(grid.straight_length(), 0.05, 1e-9);
+    EXPECT_NEAR(grid.diagonal_length(), 0.05 * std::sqrt(2.0), 1e-9);
+    search::AStar astar;
+    search::ReachableSet reached;
+    const auto source = search::NodeId(7 * grid.width() + 11);
+    astar.reachable(grid, source, INFINITY, reached);
+    ASSERT_EQ(reached.nodes.size(), grid.node_count());
+    for (const search::ReachedNode& r : reached.nodes) {
+      const int dx = std::abs(int(r.node % grid.width()) - 11);
+      const int dy = std::abs(int(r.node / grid.width()) - 7);
+      const int hi = std::max(dx, dy), lo = std::min(dx, dy);
+      const double expected = connectivity == 4 ? double(dx + dy) * grid.straight_length()
+                                                : double(hi - lo) * grid.straight_length() +
+                                                      double(lo) * grid.diagonal_length();
+      ASSERT_EQ(r.cost, expected) << "cell offset " << dx << ", " << dy;
+    }
+  }
+}
+
+TEST(OccupancyGrid, TieRulesThatDoNotApplyAreRefusedNamingTheOption) {
+  const fs::path scenes = fs::path(POLYNAV_SOURCE_DIR) / "scenes";
+  const auto refusal = [](const Scene& scene,
+                          std::vector<std::pair<std::string, std::string>> set) {
+    PlanOptions options;
+    for (const auto& [key, value] : set) options.settings.set(key, value);
+    try {
+      Planner planner(scene, options);
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  const Scene maze = load_scene(scenes / "maze.yaml");
+  std::string m = refusal(maze, {{"grid.ties", "central-64"}});
+  EXPECT_NE(m.find("grid.ties"), std::string::npos) << m;
+  EXPECT_NE(m.find("central64"), std::string::npos) << m;  // the choices, or the nearest one
+  m = refusal(maze, {{"grid.ties", "central64"}, {"grid.connectivity", "16"}});
+  EXPECT_NE(m.find("grid.ties"), std::string::npos) << m;
+  EXPECT_NE(m.find("16"), std::string::npos) << m;
+  m = refusal(maze, {{"grid.ties", "lifo"}, {"grid.search", "jps"}});
+  EXPECT_NE(m.find("grid.ties"), std::string::npos) << m;
+  EXPECT_NE(m.find("jps"), std::string::npos) << m;
+  m = refusal(load_scene(scenes / "terrain.yaml"), {{"grid.ties", "central64"}});
+  EXPECT_NE(m.find("grid.ties"), std::string::npos) << m;
+  EXPECT_NE(m.find("region"), std::string::npos) << m;
+  // What applies is accepted: the automatic rule everywhere, the others with A*.
+  EXPECT_EQ(refusal(load_scene(scenes / "terrain.yaml"), {{"grid.ties", "auto"}}), "accepted");
+  EXPECT_EQ(refusal(maze, {{"grid.ties", "auto"}, {"grid.search", "jps"}}), "accepted");
+  EXPECT_EQ(refusal(maze, {{"grid.ties", "line"}, {"grid.connectivity", "16"}}), "accepted");
+}
+
 TEST(OccupancyGrid, OneWayHeightSteps) {
   // A plateau of height 2 in the middle of a corridor; the agent climbs at most 1: it may come
   // down from the plateau but not go up onto it.
@@ -259,11 +324,13 @@ TEST(OccupancyGrid, RefusesBadOptionsWithMessagesNamingTheOption) {
 
 // MovingAI's optimal lengths are for 8-connected moves without corner cutting: the grid method
 // on the map's own cells must reproduce every one of them.
-void expect_scenario_lengths(const fs::path& map, const fs::path& scen) {
+void expect_scenario_lengths(const fs::path& map, const fs::path& scen,
+                             const std::string& ties = "auto") {
   const Scene scene = load_scene(map);
   const std::vector<Query> queries = load_scenario(scen, scene);
   PlanOptions options;
   options.smoother = "none";
+  options.settings.set("grid.ties", ties);
   Planner planner(scene, options);
   int mismatches = 0;
   for (const Query& q : queries) {
@@ -288,7 +355,9 @@ TEST(MovingAi, BundledMapsReproduceOptimalLengths) {
     fs::path scen = entry.path();
     scen += ".scen";
     if (!fs::exists(scen)) continue;
-    expect_scenario_lengths(entry.path(), scen);
+    // Every tie rule returns one of the shortest grid paths.
+    for (const char* ties : {"auto", "larger-g", "smaller-g", "lifo", "fifo", "line", "central64"})
+      expect_scenario_lengths(entry.path(), scen, ties);
     ++maps;
   }
   EXPECT_GT(maps, 0);

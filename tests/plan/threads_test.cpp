@@ -56,6 +56,9 @@ PlanOptions options_of(const std::string& spec) {
 std::vector<std::string> methods_to_thread() {
   std::vector<std::string> specs = method_names();
   specs.push_back("navmesh:navmesh.search=optimal");  // Polyanya's own workspace state
+  // Every grid tie rule: each search's order may depend only on the query.
+  for (const char* ties : {"lifo", "fifo", "line", "smaller-g"})
+    specs.push_back(std::string("grid:grid.ties=") + ties);
   return specs;
 }
 
@@ -100,6 +103,34 @@ TEST_P(ThreadedPlanning, PlannersShareOneFreeSpace) {
   // Free-space options belong to whoever built the free space.
   options.settings.set("space.inflation_tolerance", 0.1);
   EXPECT_THROW(Planner(space, options), InputError);
+}
+
+// The binary-heap tie rule (grid.ties=central64; the automatic rule on smoothed paths) on a
+// scene without terrain, where it applies: four threads give exactly the answers of one, and
+// planning the queries twice gives the same answers (no state carries over between queries).
+TEST(ThreadedPlanning, Central64TiesAnswerAlikeOnEveryThreadAndRun) {
+  const Scene scene = load_scene(fs::path(POLYNAV_SOURCE_DIR) / "scenes" / "maze.yaml");
+  for (const char* ties : {"central64", "auto"}) {
+    PlanOptions options;
+    options.settings.set("grid.ties", ties);
+    const Planner planner(scene, options);
+    const auto pairs = free_pairs(planner.free_space(), 400);
+    std::vector<Answer> one, again, four(pairs.size());
+    for (const auto& [s, g] : pairs) one.push_back(answer(planner.plan(s, g)));
+    for (auto it = pairs.rbegin(); it != pairs.rend(); ++it)
+      again.insert(again.begin(), answer(planner.plan(it->first, it->second)));
+    std::vector<std::thread> threads;
+    for (std::size_t t = 0; t < 4; ++t)
+      threads.emplace_back([&, t] {
+        for (std::size_t i = t; i < pairs.size(); i += 4)
+          four[i] = answer(planner.plan(pairs[i].first, pairs[i].second));
+      });
+    for (std::thread& thread : threads) thread.join();
+    for (std::size_t i = 0; i < pairs.size(); ++i) {
+      EXPECT_TRUE(four[i] == one[i]) << ties << " query " << i;
+      EXPECT_TRUE(again[i] == one[i]) << ties << " query " << i;
+    }
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryMethod, ThreadedPlanning, testing::ValuesIn(methods_to_thread()),

@@ -1,11 +1,16 @@
-// A*, Dijkstra, weighted A*, goal sets, limits, reachability, beam search and reopening on
-// thousands of seeded random graphs, checked against Boost.Graph's dijkstra_shortest_paths.
+// A*, Dijkstra, weighted A*, goal sets, limits, reachability, beam search, reopening and tie
+// rules on thousands of seeded random graphs, checked against Boost.Graph's
+// dijkstra_shortest_paths and, for the order of expansions, a plain reference of each tie rule.
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cstdint>
+#include <numeric>
+#include <queue>
 #include <random>
+#include <set>
+#include <tuple>
 #include <vector>
 
 #include "polynav/search/astar.hpp"
@@ -470,6 +475,142 @@ TEST(AStarRandom, TimeLimitZeroStopsBeforeExpanding) {
       EXPECT_EQ(r.stats.expanded, 0u);
     }
   }
+}
+
+// A heuristic that also ranks ties (TieBreak::rank): a seeded permutation of the nodes, so that
+// ranks are unique and the expansion order is fully decided.
+struct RankedHeuristic {
+  const std::vector<double>* h;
+  const std::vector<std::uint64_t>* ranks;
+  double operator()(NodeId n) const { return (*h)[n]; }
+  std::uint64_t tie_rank(NodeId n) const { return (*ranks)[n]; }
+};
+
+// The order of expansions a tie rule prescribes, computed by a deliberately plain reference: the
+// open list as a std::set of (f, rank, node) with erase-and-insert on improvement (fifo, lifo,
+// rank), or as a std::priority_queue on f alone with one entry per improvement (binary_heap), as
+// TieBreak documents them. Stops when a goal is taken from the open list.
+template <class H>
+std::vector<NodeId> reference_expansions(const Instance& in, NodeId start,
+                                         const std::vector<NodeId>& goals, const H& h,
+                                         TieBreak ties) {
+  std::vector<double> g(in.n, inf);
+  std::vector<bool> closed(in.n, false);
+  std::vector<std::uint64_t> rank_of(in.n, 0);
+  std::uint64_t order = 0;
+  const auto rank = [&](NodeId n) -> std::uint64_t {
+    if (ties == TieBreak::fifo) return order++;
+    if (ties == TieBreak::lifo) return ~order++;
+    return h.tie_rank(n);
+  };
+  std::set<std::tuple<double, std::uint64_t, NodeId>> open;
+  struct Entry {
+    double f;
+    NodeId node;
+  };
+  const auto after = [](const Entry& a, const Entry& b) { return a.f > b.f; };
+  std::priority_queue<Entry, std::vector<Entry>, decltype(after)> heap(after);
+  const auto push = [&](NodeId n) {
+    const double f = g[n] + h(n);
+    if (ties == TieBreak::binary_heap) {
+      heap.push({f, n});
+    } else {
+      rank_of[n] = rank(n);
+      open.insert({f, rank_of[n], n});
+    }
+  };
+  const auto pop = [&]() -> NodeId {
+    if (ties != TieBreak::binary_heap) {
+      if (open.empty()) return no_node;
+      const NodeId n = std::get<2>(*open.begin());
+      open.erase(open.begin());
+      return n;
+    }
+    while (!heap.empty()) {
+      const Entry e = heap.top();
+      heap.pop();
+      if (!closed[e.node] && g[e.node] + h(e.node) == e.f) return e.node;
+    }
+    return no_node;
+  };
+  std::vector<NodeId> expanded;
+  g[start] = 0.0;
+  push(start);
+  for (NodeId n = pop(); n != no_node; n = pop()) {
+    closed[n] = true;
+    if (std::find(goals.begin(), goals.end(), n) != goals.end()) break;
+    expanded.push_back(n);
+    in.graph.for_each_neighbour(n, [&](NodeId to, double cost) {
+      const double next = g[n] + cost;
+      if (closed[to] || !(next < g[to])) return;
+      if (ties != TieBreak::binary_heap && g[to] != inf)
+        open.erase({g[to] + h(to), rank_of[to], to});
+      g[to] = next;
+      push(to);
+    });
+  }
+  return expanded;
+}
+
+struct ExpansionLog {
+  std::vector<NodeId>* out;
+  void examine(NodeId n) { out->push_back(n); }
+  void relax(NodeId, NodeId, double) {}
+  void finish(NodeId) {}
+};
+
+TEST(AStarRandom, TieRulesExpandInTheOrderTheyDeclare) {
+  // Integer costs and exact heuristics make whole plateaus of equal f: the rule alone orders
+  // them. fifo, lifo, rank and binary_heap decide every tie, so the expansions are one sequence.
+  AStar astar;
+  SearchResult r;
+  std::uint64_t compared = 0, with_ties = 0;
+  for (std::uint64_t seed = 0; seed < graph_count / 3 && !HasFailure(); ++seed) {
+    const Instance in = random_instance(seed);
+    if (in.model != testing::CostModel::integer) continue;
+    std::mt19937_64 rng(seed * 31 + 7);
+    Heuristics hs;
+    const Query q = random_query(in, rng, 1, hs);
+    std::vector<std::uint64_t> ranks(in.n);
+    std::iota(ranks.begin(), ranks.end(), std::uint64_t{0});
+    std::shuffle(ranks.begin(), ranks.end(), rng);
+    for (const double alpha : {0.0, 1.0}) {
+      const std::vector<double> h = hs.scaled_exact(alpha);
+      const RankedHeuristic ranked{&h, &ranks};
+      for (const TieBreak ties :
+           {TieBreak::fifo, TieBreak::lifo, TieBreak::rank, TieBreak::binary_heap}) {
+        SCOPED_TRACE(::testing::Message()
+                     << "seed " << seed << " alpha " << alpha << " rule " << int(ties));
+        SearchOptions options;
+        options.ties = ties;
+        std::vector<NodeId> expanded;
+        astar.search(in.graph, q.start, q.goals, ranked, options, r, ExpansionLog{&expanded});
+        const std::vector<NodeId> expected =
+            reference_expansions(in, q.start, q.goals, ranked, ties);
+        EXPECT_EQ(expanded, expected);
+        if (q.optimal != inf) {
+          ASSERT_EQ(r.status, SearchStatus::found);
+          EXPECT_EQ(r.cost, q.optimal);  // integer costs: exact
+        }
+        ++compared;
+        with_ties += expanded.size() > 2 && alpha == 1.0;
+      }
+    }
+  }
+  EXPECT_GT(compared, 1000u);
+  EXPECT_GT(with_ties, 100u);
+}
+
+TEST(AStarRandom, BeamSearchIsRefusedWithTheBinaryHeapRule) {
+  const Instance in = random_instance(3);
+  SearchOptions options;
+  options.ties = TieBreak::binary_heap;
+  options.beam_width = 4;
+  AStar astar;
+  SearchResult r;
+  astar.search(in.graph, 0, std::vector<NodeId>{0}, ZeroHeuristic{}, options, r);
+  EXPECT_EQ(r.status, SearchStatus::invalid_query);
+  EXPECT_NE(r.explanation().find("binary_heap"), std::string::npos) << r.explanation();
 }
 
 }  // namespace

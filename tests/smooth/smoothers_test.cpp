@@ -116,6 +116,38 @@ obstacles:
   EXPECT_EQ(tent, (std::vector<Point>{{0, 0.5}, {4.5, 0.5}, {5, 9.5}}));
 }
 
+TEST(Smoothers, ShortcutMayEndItsSightlineInsideAStraightRun) {
+  // The raw path runs up from (0, 0) to (0, 5), then right along y = 5 to (10, 5), one waypoint
+  // per unit. A block from (3.3, 0.5) to (3.7, 2.7) hides (7, 5) .. (10, 5) from (0, 0), which
+  // still sees (6, 5) over it. Every waypoint is a candidate, so the sightline ends at (6, 5) in
+  // the middle of the run, not at the bend (0, 5) that a path of bends alone would offer.
+  Scene scene = parse_native_scene(R"(
+version: 1
+bounds: [[-1, -1], [12, -1], [12, 7], [-1, 7]]
+obstacles:
+  - [[3.3, 0.5], [3.7, 0.5], [3.7, 2.7], [3.3, 2.7]]
+)",
+                                   "run.yaml");
+  const FreeSpace space(scene);
+  const PathSimplifier simplifier(space);
+  std::vector<Point> raw;
+  for (int y = 0; y <= 5; ++y) raw.push_back({0, double(y)});
+  for (int x = 1; x <= 10; ++x) raw.push_back({double(x), 5});
+  ASSERT_TRUE(simplifier.is_valid(raw));
+  ASSERT_FALSE(space.traversable({0, 0}, {7, 5}));
+  std::vector<Point> greedy = raw, tent = raw, bends_only = raw;
+  simplifier.shortcut(greedy);
+  simplifier.remove_collinear(greedy);
+  EXPECT_EQ(greedy, (std::vector<Point>{{0, 0}, {6, 5}, {10, 5}}));
+  simplifier.tentpole(tent);
+  EXPECT_TRUE(simplifier.is_valid(tent));
+  EXPECT_LE(space.path_cost(tent), space.path_cost(greedy) * (1 + 1e-12));
+  // Offered only the bends, the same pass cannot stop mid-run and keeps the corner.
+  simplifier.remove_collinear(bends_only);
+  simplifier.shortcut(bends_only);
+  EXPECT_GT(space.path_cost(bends_only), space.path_cost(greedy) + 1.0);
+}
+
 TEST(Smoothers, EveryRegisteredSmootherRunsThroughThePlanner) {
   const Scene scene = load_scene(fs::path(POLYNAV_SOURCE_DIR) / "scenes" / "warehouse.yaml");
   for (const std::string& smoother : smoother_names()) {

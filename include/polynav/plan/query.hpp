@@ -46,6 +46,9 @@ struct RawPath {
 struct QueryOptions {
   search::SearchOptions search;  ///< weight, limits, partial fallback, beam width
   bool record_expanded = false;  ///< fill RawPath::expanded (for pictures)
+  /// The raw path will be smoothed, so which of the equally cheap paths it is matters (the grid's
+  /// automatic tie rule, GridTies::automatic, picks by it).
+  bool smoothed = false;
 };
 
 /// Search state of a method that is not searched by the driver's A* (the navigation mesh's
@@ -175,14 +178,28 @@ void set_corridor(const D& d, RawPath& out) {
   if (corridor) out.corridor = std::move(*corridor);
 }
 
+// A discretisation that chooses how its searches break ties between open nodes of equal f
+// (the grid: `d.tie_break(smoothed)`, a search::TieBreak from its options and whether the raw
+// path will be smoothed).
+template <class D>
+concept HasTieBreak = requires(const D& d, bool smoothed) {
+  { d.tie_break(smoothed) } -> std::same_as<search::TieBreak>;
+};
+
 template <class D, class G, class H>
 void run_search(const D& d, const G& graph, search::NodeId s, std::span<const search::NodeId> goals,
                 const H& h, const QueryOptions& options, QueryWorkspace& ws, RawPath& out) {
+  const search::SearchOptions* search = &options.search;
+  search::SearchOptions with_ties;
+  if constexpr (HasTieBreak<D>) {
+    with_ties = options.search;
+    with_ties.ties = d.tie_break(options.smoothed);
+    search = &with_ties;
+  }
   if (options.record_expanded) {
-    ws.astar.search(graph, s, goals, h, options.search, ws.result,
-                    ExpandedRecorder<D>{&d, &out.expanded});
+    ws.astar.search(graph, s, goals, h, *search, ws.result, ExpandedRecorder<D>{&d, &out.expanded});
   } else {
-    ws.astar.search(graph, s, goals, h, options.search, ws.result);
+    ws.astar.search(graph, s, goals, h, *search, ws.result);
   }
 }
 

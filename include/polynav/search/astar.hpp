@@ -63,6 +63,31 @@ struct NullListener {
   constexpr void finish(NodeId) const noexcept {}
 };
 
+/// Which open node of least f is expanded first. Ties are real only where arc costs add up
+/// exactly (the grid's fixed-point costs); where costs equal only up to rounding, the rounding
+/// decides among them whatever the policy.
+enum class TieBreak : std::uint8_t {
+  /// The deepest first (largest g), which on grids and meshes avoids expanding whole plateaus of
+  /// equally good nodes; among equal f and g, the order of the indexed heap.
+  larger_g,
+  /// The shallowest first (smallest g); among equal f and g, the order of the indexed heap.
+  smaller_g,
+  /// The most recently opened or improved first: a stack among equal f.
+  lifo,
+  /// The earliest opened or improved first: a queue among equal f.
+  fifo,
+  /// The smallest rank the heuristic gives, `h.tie_rank(n)` (an unsigned integer), e.g. the
+  /// grid's distance from the straight line between start and goal; larger_g for a heuristic
+  /// without ranks. Among equal f and rank, the order of the indexed heap.
+  rank,
+  /// f alone, in the order of a binary heap holding one entry per improvement: the layout of
+  /// std::priority_queue, where an entry never rises above an equal one, an improved node is
+  /// pushed again and its stale entries are skipped when they surface. This is the open list of
+  /// the Central64 reference implementation's regular A* (Goldstein et al., Autodesk Research
+  /// 2022), so that with its move order a search returns the same path. No beam search.
+  binary_heap,
+};
+
 /// How a search runs. The defaults give plain, unbounded A*.
 struct SearchOptions {
   /// Heuristic weight w of weighted A* (Pohl 1970): nodes are ordered by g + w·h. With an
@@ -108,6 +133,9 @@ struct SearchOptions {
   /// disable the shortcut, as does partial_fallback (the closest node needs a search).
   /// Must outlive the call. [Default: none]
   const ComponentLabels* components = nullptr;
+
+  /// Which open node of least f comes first (TieBreak). [Default: larger_g]
+  TieBreak ties = TieBreak::larger_g;
 };
 
 /// One node of a reachability query: its cost from the source and its parent on a cheapest path
@@ -140,10 +168,11 @@ struct ReachableSet {
 ///   number"): a record whose stamp differs from the current generation is fresh, so nothing is
 ///   cleared between queries. When the Stamp counter wraps, every stamp is zeroed once (O(V)
 ///   every 2^32 queries with the default 32-bit Stamp).
-/// - The open list is an indexed 4-ary heap with decrease-key, keyed on (f, -g): among equal f
-///   the deeper node (larger g) comes first, which on grids and meshes avoids expanding whole
-///   plateaus of equally good nodes. Where the compiler has 128-bit integers the key is packed
-///   into one, so that comparisons are branch-free.
+/// - The open list is an indexed 4-ary heap with decrease-key, keyed on f and then on the tie
+///   rule (TieBreak: by default -g, so that the deeper node comes first). Where the compiler has
+///   128-bit integers the key is packed into one, so that comparisons are branch-free. The
+///   binary_heap rule keeps a second open list of its own, a binary heap with one entry per
+///   improvement.
 /// - The part of a relaxation that only runs when the arc matters (a new node or a cheaper g)
 ///   is out of line, so that the common case inlines into the graph's neighbour loop.
 /// - Graphs that store their arcs can take prefetch hints (PrefetchingGraph) for the nodes
@@ -261,32 +290,61 @@ class BasicAStar {
     NodeId parent = no_node;
   };
 
+  // The tie rule's part of the key of node n opened at cost g: smaller comes first. For doubles
+  // >= 0 the IEEE-754 bit pattern orders like the value (+ 0.0 turns a -0.0 into +0.0, whose
+  // pattern is the smallest).
+  template <class C>
+  static std::uint64_t tie_rank(C& c, NodeId n, double g) noexcept {
+    switch (c.ties) {
+      case TieBreak::smaller_g:
+        return std::bit_cast<std::uint64_t>(g + 0.0);
+      case TieBreak::lifo:
+        return ~c.order++;
+      case TieBreak::fifo:
+        return c.order++;
+      case TieBreak::rank:
+        if constexpr (requires { c.h.tie_rank(n); }) return std::uint64_t(c.h.tie_rank(n));
+        break;
+      case TieBreak::larger_g:
+      case TieBreak::binary_heap:
+        break;
+    }
+    return ~std::bit_cast<std::uint64_t>(g + 0.0);
+  }
 #ifdef __SIZEOF_INT128__
-  // (f, -g) packed into one 128-bit integer: f's bits on top, the complement of g's bits below.
-  // For doubles >= 0 the IEEE-754 bit pattern orders like the value, so one branch-free integer
-  // comparison orders by f and then by larger g. Ties are frequent (grids), so branches on a
+  // (f, rank) packed into one 128-bit integer, f's bits on top, so that one branch-free integer
+  // comparison orders by f and then by the tie rule. Ties are frequent (grids), so branches on a
   // two-field comparison would mispredict.
   __extension__ using Key = unsigned __int128;
   using KeyLess = std::less<Key>;
-  static Key make_key(double f, double g) noexcept {
-    // + 0.0 turns a -0.0 into +0.0, whose bit pattern is the smallest.
-    return (static_cast<Key>(std::bit_cast<std::uint64_t>(f + 0.0)) << 64) |
-           static_cast<Key>(~std::bit_cast<std::uint64_t>(g + 0.0));
+  static Key make_key(double f, std::uint64_t rank) noexcept {
+    return (static_cast<Key>(std::bit_cast<std::uint64_t>(f + 0.0)) << 64) | static_cast<Key>(rank);
   }
 #else
   struct Key {
     double f;
-    double g;
+    std::uint64_t rank;
   };
   struct KeyLess {
     bool operator()(const Key& a, const Key& b) const noexcept {
-      return a.f < b.f || (a.f == b.f && a.g > b.g);
+      return a.f < b.f || (a.f == b.f && a.rank < b.rank);
     }
   };
-  static Key make_key(double f, double g) noexcept {
-    return Key{f, g};
+  static Key make_key(double f, std::uint64_t rank) noexcept {
+    return Key{f, rank};
   }
 #endif
+
+  // An entry of the binary_heap open list: the node with its f when pushed (stale once the node
+  // is closed or its f, which changes with g alone, differs).
+  struct HeapEntry {
+    double f;
+    NodeId node;
+  };
+  // std::priority_queue's order for a min-heap on f: `a` sinks below `b` when its f is larger.
+  struct LargerF {
+    bool operator()(const HeapEntry& a, const HeapEntry& b) const noexcept { return a.f > b.f; }
+  };
 
   // Wraps the caller's listener to collect expanded nodes for reachable().
   template <class L>
@@ -318,6 +376,8 @@ class BasicAStar {
     if (!(o.weight >= 1.0)) return invalid(SearchNote::bad_weight, o.weight);
     if (!(o.max_cost >= 0.0)) return invalid(SearchNote::bad_max_cost, o.max_cost);
     if (o.beam_width == 0) return invalid(SearchNote::bad_beam_width, 0.0);
+    if (o.ties == TieBreak::binary_heap && o.beam_width != std::numeric_limits<std::size_t>::max())
+      return invalid(SearchNote::bad_beam_width, double(o.beam_width));
     if (o.max_time.count() < 0) {
       return invalid(SearchNote::bad_max_time,
                      std::chrono::duration<double, std::milli>(o.max_time).count());
@@ -330,6 +390,7 @@ class BasicAStar {
   void begin(std::size_t n) {
     grow(n);
     heap_.clear();
+    entries_.clear();
     if (++generation_ == 0) {
       for (Node& r : nodes_) r.stamp = 0;
       generation_ = 1;
@@ -373,6 +434,8 @@ class BasicAStar {
     std::size_t beam;
     bool reopen;
     bool track;
+    TieBreak ties;
+    std::uint64_t order = 0;  // keys made so far (the lifo rule's rank)
     bool pruned = false;
     NodeId current = no_node;
     double current_g = 0.0;
@@ -404,7 +467,14 @@ class BasicAStar {
     r.g = g;
     info.parent = c.current;
     c.listener.relax(c.current, to, g);
-    const Key key = make_key(g + c.weight * info.h, g);
+    if (c.ties == TieBreak::binary_heap) [[unlikely]] {
+      ++(r.state == State::open ? c.st.heap_decreases : c.st.heap_pushes);
+      r.state = State::open;
+      push_entry(HeapEntry{g + c.weight * info.h, to});
+      track_best(c, to, info.h, g);
+      return;
+    }
+    const Key key = make_key(g + c.weight * info.h, tie_rank(c, to, g));
     // A node whose key beats every open node is the next one expanded, so it bypasses the heap
     // and saves a push and a pop: on grids and meshes, with ties going to the larger g, this is
     // the common case of a search running down a plateau of equal f. Invariant: no key in the
@@ -414,7 +484,14 @@ class BasicAStar {
     if (r.state == State::open) {
       ++c.st.heap_decreases;
       if (to == c.next) {
-        c.next_key = key;  // only lower: still below the heap
+        if (less(key, c.next_key)) {
+          c.next_key = key;  // lower: still below the heap
+        } else {
+          // Not lower: f stayed the same (+infinity, h known not to reach a goal) while the
+          // tie rank grew. Back into the heap, where its key decides its turn.
+          heap_.push(to, key);
+          c.next = no_node;
+        }
       } else {
         heap_.update(to, key);
         if (c.next != no_node && !less(c.next_key, key)) {
@@ -439,11 +516,39 @@ class BasicAStar {
         ++c.st.dropped;
       }
     }
-    if (c.track && (info.h < c.best_h || (info.h == c.best_h && g < c.best_g))) {
-      c.best = to;
-      c.best_h = info.h;
+    track_best(c, to, info.h, g);
+  }
+
+  // For the partial fallback: the reached node of least h (ties: the smaller g).
+  template <class C>
+  static void track_best(C& c, NodeId n, double h, double g) noexcept {
+    if (c.track && (h < c.best_h || (h == c.best_h && g < c.best_g))) {
+      c.best = n;
+      c.best_h = h;
       c.best_g = g;
     }
+  }
+
+  void push_entry(const HeapEntry& e) {
+    entries_.push_back(e);
+    std::push_heap(entries_.begin(), entries_.end(), LargerF{});
+  }
+
+  // The open node to expand next, taken off the open list; no_node when it is empty.
+  template <class C>
+  NodeId pop_open(C& c) {
+    if (c.ties == TieBreak::binary_heap) [[unlikely]] {
+      while (!entries_.empty()) {
+        std::pop_heap(entries_.begin(), entries_.end(), LargerF{});
+        const HeapEntry e = entries_.back();
+        entries_.pop_back();
+        const Node& r = nodes_[e.node];
+        if (r.state == State::open && r.g + c.weight * info_[e.node].h == e.f) return e.node;
+      }
+      return no_node;
+    }
+    if (c.next != no_node) return std::exchange(c.next, no_node);
+    return heap_.empty() ? no_node : heap_.pop();
   }
 
   // The search proper (Hart, Nilsson and Raphael 1968): repeatedly expand the open node with the
@@ -468,13 +573,19 @@ class BasicAStar {
     }
 
     Context<H, L> c{
-        h, listener, o.weight, o.max_cost, o.beam_width, o.reopen_closed, o.partial_fallback};
+        h,     listener, o.weight, o.max_cost, o.beam_width, o.reopen_closed, o.partial_fallback,
+        o.ties};
     for (const NodeId goal : goals) touch(goal, h).goal = true;
     {
       Node& rs = touch(start, h);
       rs.g = 0.0;
       rs.state = State::open;
-      heap_.push(start, make_key(o.weight * info_[start].h, 0.0));
+      const double f = o.weight * info_[start].h;
+      if (c.ties == TieBreak::binary_heap) {
+        push_entry(HeapEntry{f, start});
+      } else {
+        heap_.push(start, make_key(f, tie_rank(c, start, 0.0)));
+      }
       ++c.st.heap_pushes;
       c.best = start;
       c.best_h = info_[start].h;
@@ -493,13 +604,7 @@ class BasicAStar {
     const bool timed = o.max_time != std::chrono::nanoseconds::max();
     NodeId found = no_node;
     SearchLimit stop = SearchLimit::none;
-    while (c.next != no_node || !heap_.empty()) {
-      NodeId current = c.next;
-      if (current != no_node) {
-        c.next = no_node;
-      } else {
-        current = heap_.pop();
-      }
+    for (NodeId current = pop_open(c); current != no_node; current = pop_open(c)) {
       ++c.st.heap_pops;
       Node& rc = nodes_[current];
       rc.state = State::closed;
@@ -574,6 +679,7 @@ class BasicAStar {
   std::vector<Node> nodes_;
   std::vector<NodeInfo> info_;
   DAryHeap<Key, KeyLess, 4> heap_;
+  std::vector<HeapEntry> entries_;  // the binary_heap rule's open list
   Stamp generation_ = 0;
   SearchResult scratch_;
 };

@@ -47,7 +47,7 @@ enum class SearchNote : std::uint8_t {
   no_goals,              ///< the goal set is empty
   bad_weight,            ///< weight is NaN or < 1
   bad_max_cost,          ///< max_cost is NaN or < 0
-  bad_beam_width,        ///< beam_width is 0
+  bad_beam_width,        ///< beam_width is 0, or set with TieBreak::binary_heap
   bad_max_time,          ///< max_time is negative
 };
 
@@ -223,7 +223,8 @@ struct SearchResult {
             out << "max_cost " << limit_value << " is not >= 0";
             break;
           case SearchNote::bad_beam_width:
-            out << "beam_width must be at least 1";
+            out << (limit_value == 0.0 ? "beam_width must be at least 1"
+                                       : "beam search does not apply to the binary_heap tie rule");
             break;
           case SearchNote::bad_max_time:
             out << "max_time " << limit_value << " ms is negative";

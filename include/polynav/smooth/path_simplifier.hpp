@@ -17,19 +17,22 @@ class PathSimplifier {
   /// @param space must outlive the simplifier.
   explicit PathSimplifier(const FreeSpace& space) : space_(&space) {}
 
-  /// From each waypoint, jumps to the farthest later waypoint it can reach in a straight
-  /// traversable line (FreeSpace::traversable) whose exact cost is not higher than the part of
-  /// the path it replaces. Generalises "drop waypoint i+1 when i sees i+2". The scan from each
-  /// waypoint stops at the first waypoint out of sight (the farthest of that visible run is
-  /// taken), which keeps the pass near-linear on long grid paths.
+  /// Greedy line of sight: from each waypoint, jumps to the farthest later waypoint it can reach
+  /// in a straight traversable line (FreeSpace::traversable) whose exact cost is not higher than
+  /// the part of the path it replaces. Generalises "drop waypoint i+1 when i sees i+2". Every
+  /// waypoint is a candidate, those inside straight runs too, so the sightline may end in the
+  /// middle of a run (the greedy smoothing of the Central64 technical report, Autodesk Research
+  /// 2023); the scan from each waypoint stops at the first waypoint out of sight, and needs no
+  /// sightline test while the waypoints since the anchor stay on one straight run.
   /// Complexity: O(n k) line-of-sight checks, k the length of the visible runs.
   bool shortcut(std::vector<Point>& path) const;
 
   /// Greedy line of sight with backtracking (the "tentpole" smoothing of the Central64 technical
   /// report, Autodesk Research 2023, section 3.2): from an anchor, the sightline runs along the
-  /// path while it stays clear; where it breaks, at waypoint k, the next anchor is the waypoint
-  /// j between them that the anchor sees, that sees k, and that makes anchor -> j -> k cheapest,
-  /// rather than simply the last one seen. Never raises the exact cost.
+  /// path while it stays clear; where it breaks, at waypoint k, the waypoints back from k that
+  /// see k (up to the first that does not) are the candidate bends, and the next anchor is the
+  /// one making anchor -> j -> k cheapest (ties: the nearer k), rather than simply the last one
+  /// seen. The sightline from the new anchor resumes at k. Never raises the exact cost.
   /// Complexity: O(n k) line-of-sight checks, k the length of the visible runs.
   bool tentpole(std::vector<Point>& path) const;
 

@@ -376,8 +376,8 @@ JumpPointGrid::Graph::Graph(const JumpPointGrid& grid, const search::AStar& asta
       reciprocal_(w_ == 0 ? 0 : (std::uint64_t{1} << 63u) / w_ + 1),
       cells_(grid.node_count()),
       plus_(grid.options_.search == GridSearch::jps_plus),
-      straight_cost_(grid.grid_.cell_size() * grid.multiplier_),
-      diagonal_cost_(grid.grid_.cell_size() * std::sqrt(2.0) * grid.multiplier_) {
+      straight_cost_(grid.grid_.straight_length() * grid.multiplier_),
+      diagonal_cost_(grid.grid_.diagonal_length() * grid.multiplier_) {
   goals_.reserve(goals.size());
   for (const search::NodeId g : goals)
     if (g < cells_) goals_.push_back({int(g % w_), int(g / w_)});

@@ -143,6 +143,40 @@ GridHeuristic parse_grid_heuristic(const std::string& name) {
           "' (expected auto, manhattan, octile, chebyshev, euclidean, zero or sixteen)");
 }
 
+GridTies parse_grid_ties(const std::string& name) {
+  if (name == "auto") return GridTies::automatic;
+  if (name == "larger-g") return GridTies::larger_g;
+  if (name == "smaller-g") return GridTies::smaller_g;
+  if (name == "lifo") return GridTies::lifo;
+  if (name == "fifo") return GridTies::fifo;
+  if (name == "line") return GridTies::line;
+  if (name == "central64") return GridTies::central64;
+  throw InputError({"", 0, 0, "grid.ties"},
+                   "unknown tie rule '" + name +
+                       "' (expected auto, larger-g, smaller-g, lifo, fifo, line or central64)");
+}
+
+search::TieBreak OccupancyGrid::tie_break(bool smoothed) const {
+  switch (options_.ties) {
+    case GridTies::automatic:
+      return central64_moves_ && smoothed ? search::TieBreak::binary_heap
+                                          : search::TieBreak::larger_g;
+    case GridTies::smaller_g:
+      return search::TieBreak::smaller_g;
+    case GridTies::lifo:
+      return search::TieBreak::lifo;
+    case GridTies::fifo:
+      return search::TieBreak::fifo;
+    case GridTies::line:
+      return search::TieBreak::rank;
+    case GridTies::central64:
+      return search::TieBreak::binary_heap;
+    case GridTies::larger_g:
+      break;
+  }
+  return search::TieBreak::larger_g;
+}
+
 std::string to_string(GridHeuristic heuristic) {
   switch (heuristic) {
     case GridHeuristic::automatic:
@@ -168,6 +202,10 @@ OccupancyGrid::OccupancyGrid(const FreeSpace& space, GridOptions options)
   if (options_.connectivity != 4 && options_.connectivity != 8 && options_.connectivity != 16)
     throw InputError({"", 0, 0, "connectivity"}, "grid connectivity must be 4, 8 or 16, found " +
                                                      std::to_string(options_.connectivity));
+  if (options_.ties == GridTies::central64 && options_.connectivity == 16)
+    throw InputError({"", 0, 0, "grid.ties"},
+                     "grid.ties=central64 reproduces 4- and 8-connected searches; with "
+                     "connectivity 16 use larger-g, smaller-g or lifo");
   if (options_.heuristic == GridHeuristic::automatic)
     options_.heuristic = options_.connectivity == 16  ? GridHeuristic::sixteen
                          : options_.connectivity == 8 ? GridHeuristic::octile
@@ -195,8 +233,17 @@ OccupancyGrid::OccupancyGrid(const FreeSpace& space, GridOptions options)
     throw InputError({"", 0, 0, "grid.resolution"},
                      "grid resolution must be a positive finite number, found " +
                          std::to_string(options_.resolution));
-  diagonal_ = cell_ * std::sqrt(2.0);
-  knight_ = cell_ * std::sqrt(5.0);
+  {
+    // Fixed point (see the class): cell_ / quantum lies in [2^26, 2^27), so a path's cost is
+    // exact up to 2^53 quanta, over 6 * 10^7 cells of moves.
+    const double quantum = std::ldexp(1.0, std::ilogb(cell_) - 26);
+    const auto fixed = [quantum](double length) {
+      return std::nearbyint(length / quantum) * quantum;
+    };
+    straight_ = fixed(cell_);
+    diagonal_ = fixed(cell_ * std::sqrt(2.0));
+    knight_ = fixed(cell_ * std::sqrt(5.0));
+  }
   const Box bounds = space.bounds_box();
   origin_ = options_.origin.value_or(bounds.empty() ? box.min : bounds.min);
   const double cols = std::ceil((box.max.x - origin_.x) / cell_);
@@ -247,6 +294,15 @@ OccupancyGrid::OccupancyGrid(const FreeSpace& space, GridOptions options)
 
   heuristic_scale_ = space.min_cost();
   max_climb_ = space.agent().max_climb;
+  central64_moves_ =
+      (options_.ties == GridTies::central64 || options_.ties == GridTies::automatic) &&
+      options_.connectivity != 16 && space.regions().empty();
+  if (options_.ties == GridTies::central64 && !space.regions().empty())
+    throw InputError({"", 0, 0, "grid.ties"},
+                     "grid.ties=central64 reproduces a search over grids without terrain: this "
+                     "scene has " +
+                         std::to_string(space.regions().size()) +
+                         " weighted or height region(s); use larger-g, smaller-g or lifo");
   if (!space.regions().empty()) {
     // Per cell, the highest multiplier present anywhere in it, so grid costs never
     // underestimate; reported costs are recomputed exactly by FreeSpace.
@@ -492,25 +548,28 @@ void OccupancyGrid::build_knight_moves(const FreeSpace& space, const CellFrame& 
 }
 
 double OccupancyGrid::heuristic_cells(int dx, int dy) const {
-  // Distances in cells between cell centres; every one is a lower bound of the grid's own
-  // path length (and chebyshev and euclidean also of octile and manhattan paths).
+  // Lengths of dx, dy cells in the grid's fixed-point move lengths; every one is a lower bound
+  // of the grid's own path length (and chebyshev and euclidean also of octile and manhattan
+  // paths). Manhattan, octile and sixteen are the lengths of actual open-grid paths, sums of
+  // whole quanta, so f = g + h stays exact.
+  const int hi = std::max(dx, dy), lo = std::min(dx, dy);
   switch (options_.heuristic) {
     case GridHeuristic::manhattan:
-      return double(dx + dy);
+      return double(dx + dy) * straight_;
     case GridHeuristic::octile:
-      return double(std::max(dx, dy)) + (std::sqrt(2.0) - 1.0) * double(std::min(dx, dy));
+      return double(hi - lo) * straight_ + double(lo) * diagonal_;
     case GridHeuristic::chebyshev:
-      return double(std::max(dx, dy));
+      return double(hi) * straight_;
     case GridHeuristic::euclidean:
-      return std::hypot(double(dx), double(dy));
+      // Scaled down by far more than the fixed point's rounding of a diagonal, to stay admissible.
+      return std::hypot(double(dx), double(dy)) * cell_ * (1.0 - 1e-6);
     case GridHeuristic::sixteen: {
       // The shortest 16-connected path on an open grid: knight moves plus straight ones below
       // the knight's slope, knight moves plus diagonals above it (the two moves whose directions
       // bracket the target's; Rivera et al., "The 2^k Neighborhoods for Grid Path Planning", JAIR
       // 2020).
-      const int hi = std::max(dx, dy), lo = std::min(dx, dy);
-      if (2 * lo <= hi) return lo * std::sqrt(5.0) + double(hi - 2 * lo);
-      return double(hi - lo) * std::sqrt(5.0) + double(2 * lo - hi) * std::sqrt(2.0);
+      if (2 * lo <= hi) return double(lo) * knight_ + double(hi - 2 * lo) * straight_;
+      return double(hi - lo) * knight_ + double(2 * lo - hi) * diagonal_;
     }
     case GridHeuristic::zero:
     case GridHeuristic::automatic:
@@ -537,6 +596,13 @@ void OccupancyGrid::attach(Point p, AttachDirection direction, std::vector<Attac
       return x >= 0 && y >= 0 && x < across_ && y < down_ &&
              moves_[std::size_t(y) * across_ + x] != 0;
     };
+    // A point on a usable corner is that node: its moves are the straight moves of the free
+    // squares around it, so joining their other corners too would only add parallel arcs (and,
+    // on 4-connected grids, diagonal ones the grid does not have).
+    if (usable(px, py) && node_position(search::NodeId(py * across_ + px)) == p) {
+      join_node(search::NodeId(py * across_ + px));
+      return;
+    }
     for (int cy = py - 1; cy <= py; ++cy)
       for (int cx = px - 1; cx <= px; ++cx) {
         if (!inside(cx, cy) || blocked(cx, cy)) continue;

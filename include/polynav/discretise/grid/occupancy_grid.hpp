@@ -12,6 +12,7 @@
 
 #include "polynav/discretise/discretisation.hpp"
 #include "polynav/kernel/build_clock.hpp"
+#include "polynav/search/astar.hpp"
 #include "polynav/search/components.hpp"
 
 namespace polynav {
@@ -30,6 +31,34 @@ enum class GridAlign : std::uint8_t {
   centre,  ///< at cell centres: nodes are the free cells
   corner,  ///< at cell corners: nodes are the lattice points (the any-angle literature's grids)
 };
+
+/// Which of the open nodes of least f grid A* expands first. Grid costs are fixed point, so equal
+/// f values are real ties and the rule alone decides among them (not rounding).
+enum class GridTies : std::uint8_t {
+  /// central64 where it applies (4- and 8-connected grids without terrain) and the raw path is
+  /// smoothed, since its paths smooth shortest (measured on the MovingAI Dragon Age maps: README,
+  /// "Smoothing experiments"); larger_g, the fastest, for unsmoothed paths, whose cost every rule
+  /// leaves the same, and on other grids. Moves follow central64's order wherever it applies.
+  automatic,
+  larger_g,   ///< the deepest first (search::TieBreak::larger_g)
+  smaller_g,  ///< the shallowest first (search::TieBreak::smaller_g)
+  lifo,       ///< the most recently opened or improved first (search::TieBreak::lifo)
+  fifo,       ///< the earliest opened or improved first (search::TieBreak::fifo)
+  /// The nearest the straight line between the start and goal nodes first (search::TieBreak::
+  /// rank with Estimate::tie_rank; Patel's cross-product tie-breaker, "Amit's A* pages"): raw
+  /// paths that hug the line where the grid allows, which smoothing then straightens.
+  line,
+  /// The Central64 reference implementation's regular A* (Goldstein et al., Autodesk Research
+  /// 2022): f alone in a binary heap with one entry per improvement (search::TieBreak::
+  /// binary_heap), moves generated in its order (east, then clockwise as seen on a map whose
+  /// rows run down: south-east, south, south-west, west, north-west, north, north-east). 4- and
+  /// 8-connected grids without cost multipliers only.
+  central64,
+};
+
+/// "auto", "larger-g", "smaller-g", "lifo", "fifo", "line", "central64"; throws InputError (key
+/// "grid.ties") on another.
+GridTies parse_grid_ties(const std::string& name);
 
 struct GridOptions {
   /// Side of a cell. 0 = the scene's native cell size (FreeSpace::native_cell_size: 1 for
@@ -60,6 +89,8 @@ struct GridOptions {
   /// stops with an InputError naming space.max_build_seconds. The planner passes the free
   /// space's (FreeSpace::max_build_seconds). [Units: s] [Limit: > 0; infinity for none]
   double max_build_seconds = default_max_build_seconds;
+  /// Tie rule among open nodes of equal f (GridTies).
+  GridTies ties = GridTies::automatic;
 };
 
 /// Square cells of side `cell_size()`; cell (cx, cy) covers [ox + cx s, ox + (cx+1) s] x
@@ -71,7 +102,11 @@ struct GridOptions {
 /// corner); between corners, it crosses the two cells beside the side whose midpoint it passes. No
 /// move crosses a wall (a boundary edge with free space on both sides) lying along a cell side.
 /// Each cell carries the highest cost multiplier that applies anywhere in it, so grid costs never
-/// underestimate; a move costs its length times the mean of its two cells' multipliers. With
+/// underestimate; a move costs its length times the mean of its two cells' multipliers. Move
+/// lengths are fixed point: whole multiples of a quantum, a power of two near 2^-26 of a cell (so
+/// within 2^-27 of the true lengths, and exactly the cell side when that is a power of two), so
+/// that on grids without multipliers every path cost is a whole number of quanta held exactly in
+/// a double: sums do not depend on their order and equal f values are real ties. With
 /// terrain heights, a move that climbs more than the agent's max_climb (height at the cells'
 /// centres) is not offered.
 ///
@@ -107,33 +142,80 @@ class OccupancyGrid final : public Discretisation {
   /// Blocked cells merged into horizontal runs, and the cell lattice when the grid is small.
   Primitives primitives() const override;
 
-  /// The heuristic towards a goal joined by `goals` (see GridOptions::heuristic): cell distance
-  /// to each goal cell times the cell size and the cheapest multiplier, plus that attachment's
-  /// cost, the least over the attachments.
-  auto heuristic(std::span<const Attachment> goals, Point /*goal*/) const {
-    const double scale = heuristic_scale_ * cell_;
-    const auto w = std::uint32_t(across_);
+  /// The heuristic towards a goal (see GridOptions::heuristic) and its rank of ties.
+  class Estimate {
+   public:
+    /// The cell distance to each goal attachment's node times the cheapest multiplier, plus that
+    /// attachment's cost, the least over the attachments.
+    double operator()(search::NodeId n) const {
+      const int nx = int(n % w_), ny = int(n / w_);
+      if (targets_.size() == 1)
+        return grid_->heuristic_cells(std::abs(nx - targets_[0].x), std::abs(ny - targets_[0].y)) *
+               scale_;
+      double best = INFINITY;
+      for (const Target& t : targets_)
+        best = std::min(
+            best, grid_->heuristic_cells(std::abs(nx - t.x), std::abs(ny - t.y)) * scale_ + t.cost);
+      return best;
+    }
+    /// search::TieBreak::rank (grid.ties=line): twice the area of the triangle of n with the
+    /// start and goal nodes, in cells squared, an exact integer: how far n lies from the straight
+    /// line between them, times their distance. 0 without one start and one goal node.
+    std::uint64_t tie_rank(search::NodeId n) const {
+      if (!line_) return 0;
+      const std::int64_t nx = n % w_, ny = n / w_;
+      const std::int64_t cross = (nx - sx_) * (gy_ - sy_) - (ny - sy_) * (gx_ - sx_);
+      return std::uint64_t(cross < 0 ? -cross : cross);
+    }
+
+   private:
+    friend class OccupancyGrid;
     struct Target {
       int x, y;
       double cost;
     };
-    std::vector<Target> targets;
-    for (const Attachment& a : goals) targets.push_back({int(a.node % w), int(a.node / w), a.cost});
-    return [this, scale, w, targets = std::move(targets)](search::NodeId n) {
-      const int nx = int(n % w), ny = int(n / w);
-      if (targets.size() == 1)
-        return heuristic_cells(std::abs(nx - targets[0].x), std::abs(ny - targets[0].y)) * scale;
-      double best = INFINITY;
-      for (const Target& t : targets)
-        best = std::min(best,
-                        heuristic_cells(std::abs(nx - t.x), std::abs(ny - t.y)) * scale + t.cost);
-      return best;
-    };
+    const OccupancyGrid* grid_ = nullptr;
+    double scale_ = 1.0;
+    std::uint32_t w_ = 1;
+    std::vector<Target> targets_;
+    bool line_ = false;
+    std::int64_t sx_ = 0, sy_ = 0, gx_ = 0, gy_ = 0;
+  };
+
+  /// The heuristic towards a goal joined by `goals`; with one start attachment among `starts`
+  /// and one goal attachment, it ranks ties by the line between their nodes (Estimate).
+  Estimate heuristic(std::span<const Attachment> starts, std::span<const Attachment> goals,
+                     Point goal) const {
+    Estimate e = heuristic(goals, goal);
+    if (starts.size() == 1 && goals.size() == 1) {
+      e.line_ = true;
+      e.sx_ = starts[0].node % e.w_;
+      e.sy_ = starts[0].node / e.w_;
+      e.gx_ = goals[0].node % e.w_;
+      e.gy_ = goals[0].node / e.w_;
+    }
+    return e;
+  }
+  Estimate heuristic(std::span<const Attachment> goals, Point /*goal*/) const {
+    Estimate e;
+    e.grid_ = this;
+    e.scale_ = heuristic_scale_;
+    e.w_ = std::uint32_t(across_);
+    for (const Attachment& a : goals)
+      e.targets_.push_back({int(a.node % e.w_), int(a.node / e.w_), a.cost});
+    return e;
   }
 
   int width() const { return width_; }
   int height() const { return height_; }
   double cell_size() const { return cell_; }
+  /// The fixed-point lengths of a straight, a diagonal and a knight move (see the class).
+  double straight_length() const { return straight_; }
+  double diagonal_length() const { return diagonal_; }
+  double knight_length() const { return knight_; }
+  /// The search's tie rule for this grid's options (GridOptions::ties), for a raw path that will
+  /// be `smoothed` or not.
+  search::TieBreak tie_break(bool smoothed) const;
   Point origin() const { return origin_; }
   const GridOptions& options() const { return options_; }
   bool corners() const { return options_.align == GridAlign::corner; }
@@ -173,18 +255,24 @@ class OccupancyGrid final : public Discretisation {
   void for_each_neighbour(search::NodeId n, F&& f) const {
     // One byte per cell says which of the 8 moves are allowed (computed once, corner rule
     // included), so an expansion reads no neighbour's blocked flag.
-    unsigned mask = moves_[n];
-    while (mask != 0) {
-      const int k = std::countr_zero(mask);
-      mask &= mask - 1;
+    const unsigned mask = moves_[n];
+    const auto move = [&](int k) {
       const auto to = search::NodeId(std::int64_t(n) + move_offset_[k]);
-      if (!climbable_.empty() && ((climbable_[n] >> k) & 1u) == 0) continue;
-      const double length = k < 4 ? cell_ : diagonal_;
+      if (!climbable_.empty() && ((climbable_[n] >> k) & 1u) == 0) return;
+      const double length = k < 4 ? straight_ : diagonal_;
       if (!move_cost_.empty())
         f(to, length * move_cost_[8 * std::size_t(n) + std::size_t(k)]);
       else
         f(to, cost_.empty() ? length : length * 0.5 * (cost_[n] + cost_[to]));
+    };
+    if (central64_moves_) [[unlikely]] {
+      // East, then clockwise on a map whose rows run down (the y axis here points up).
+      constexpr int clockwise[8] = {0, 7, 3, 6, 2, 5, 1, 4};
+      for (const int k : clockwise)
+        if ((mask >> k) & 1u) move(k);
+      return;
     }
+    for (unsigned left = mask; left != 0; left &= left - 1) move(std::countr_zero(left));
     // Knight moves exist only on 16-connected grids; elsewhere this is one predictable branch.
     if (!knights_.empty()) [[unlikely]] {
       unsigned knights = knights_[n];
@@ -201,6 +289,7 @@ class OccupancyGrid final : public Discretisation {
   std::size_t padded(int cx, int cy) const {
     return (std::size_t(cy) + 1) * (std::size_t(width_) + 2) + std::size_t(cx) + 1;
   }
+  // The heuristic's lower bound of the cost of dx, dy cells, before the cheapest multiplier.
   double heuristic_cells(int dx, int dy) const;
   void build_corner_moves(const FreeSpace& space, const CellFrame& frame);
   // Knight moves of a 16-connected grid; `closed` marks the corners no path passes through
@@ -217,6 +306,7 @@ class OccupancyGrid final : public Discretisation {
   int across_ = 0;  // nodes per row: width_, or width_ + 1 corner-aligned
   int down_ = 0;    // rows of nodes
   double cell_ = 1.0;
+  double straight_ = 1.0;  // fixed-point move lengths (see the class)
   double diagonal_ = std::sqrt(2.0);
   double knight_ = std::sqrt(5.0);
   Point origin_;
@@ -238,6 +328,7 @@ class OccupancyGrid final : public Discretisation {
   std::int64_t knight_offset_[8] = {};
   std::vector<double> knight_cost_;
   double heuristic_scale_ = 1.0;  // cheapest multiplier
+  bool central64_moves_ = false;  // moves in central64's order (GridTies)
   search::ComponentLabels components_;
 };
 
