@@ -128,6 +128,8 @@ def test_experiment_rows_and_shards():
     for row in rows:
         assert row["status"] == "found"
         assert row["ratio"] >= 1 - 1e-9
+    # Never empty (pandas would read an empty field of the CSV as NaN and groupby would drop it).
+    assert {r["options"] for r in rows} == {"connectivity=4", "default"}
     parts = [polynav.run_experiment(scenes, shard=(k, 3), **options) for k in (3, 1, 2)]
     merged = polynav.merge_shards(parts)
     strip = lambda rs: [{k: v for k, v in r.items() if not k.endswith(("_ms", "_us"))} for r in rs]

@@ -6,6 +6,7 @@
 #include <CLI/CLI.hpp>
 
 #include <atomic>
+#include <cctype>
 #include <cerrno>
 #include <chrono>
 #include <csignal>
@@ -138,8 +139,11 @@ class AtomicOutput {
 class ProgressBar {
  public:
   explicit ProgressBar(bool wanted) : on_(wanted && ::isatty(STDERR_FILENO) != 0) {}
-  ~ProgressBar() {
+  ~ProgressBar() { finish(); }
+  // Clears the bar, so that what is printed next starts on a clean line.
+  void finish() {
     if (on_ && drawn_) std::cerr << "\r\033[K" << std::flush;
+    drawn_ = false;
   }
   void update(std::size_t done, std::size_t total) {
     if (!on_ || total == 0) return;
@@ -167,6 +171,32 @@ class ProgressBar {
   Clock::time_point start_ = Clock::now();
   Clock::time_point last_;
 };
+
+// The OMPL log of each scene: FILE itself for one scene; for several, FILE's stem, '-', the
+// scene's name (characters other than letters, digits, '.', '_', '+' and '-' as '_'; a name
+// taken already gets '-2', '-3', ...) and FILE's extension: runs.log -> runs-maze.log.
+std::vector<std::string> ompl_log_paths(const std::string& file,
+                                        const std::vector<experiment::SceneInput>& scenes) {
+  if (scenes.size() == 1) return {file};
+  const fs::path path(file);
+  std::vector<std::string> out;
+  std::set<std::string> taken;
+  for (const experiment::SceneInput& scene : scenes) {
+    std::string name;
+    for (char c : scene.name)
+      name += std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '+' ||
+                      c == '-'
+                  ? c
+                  : '_';
+    std::string candidate = name;
+    for (int k = 2; !taken.insert(candidate).second; ++k)
+      candidate = name + "-" + std::to_string(k);
+    out.push_back(
+        (path.parent_path() / (path.stem().string() + "-" + candidate + path.extension().string()))
+            .string());
+  }
+  return out;
+}
 
 void write_figures(const std::vector<experiment::Row>& rows, const std::string& plot_path,
                    const std::string& title) {
@@ -226,9 +256,8 @@ int run_experiment(const ExperimentArgs& args, const SceneOptions& scene_options
     if (any_grid && all_corner) points = ScenarioPoints::corners;
   }
 
-  // Check every output before the long run.
+  // Check every output before the long run (the OMPL logs' names once the scenes are known).
   AtomicOutput csv(args.out, "--out");
-  AtomicOutput ompl(args.ompl_log, "--ompl-log");
   if (!args.plot.empty()) AtomicOutput(args.plot, "--plot");
 
   std::vector<experiment::SceneInput> scenes;
@@ -255,16 +284,28 @@ int run_experiment(const ExperimentArgs& args, const SceneOptions& scene_options
     scenes.push_back(std::move(input));
   }
 
+  const std::vector<std::string> ompl_paths =
+      args.ompl_log.empty() ? std::vector<std::string>{} : ompl_log_paths(args.ompl_log, scenes);
+  for (const std::string& path : ompl_paths) {
+    if (fs::path(path) == fs::path(args.out) || (!args.plot.empty() && path == args.plot))
+      throw InputError({path, 0, 0, "--ompl-log"},
+                       "the OMPL log would overwrite another output of this run");
+    AtomicOutput(path, "--ompl-log");
+  }
+
   ProgressBar bar(args.progress);
   options.progress = [&bar](std::size_t done, std::size_t total) { bar.update(done, total); };
   const auto t0 = Clock::now();
   const experiment::Results results = experiment::run(scenes, options);
   const double seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+  bar.finish();
 
   experiment::write_csv(csv.stream(), results.rows);
   csv.commit();
-  if (ompl) {
-    experiment::write_ompl_log(ompl.stream(), results.rows, "polynav experiment", seconds);
+  for (std::size_t s = 0; s < ompl_paths.size(); ++s) {
+    AtomicOutput ompl(ompl_paths[s], "--ompl-log");
+    experiment::write_ompl_log(ompl.stream(), results.rows,
+                               experiment::ompl_log_header(options, results.scenes[s], s));
     ompl.commit();
   }
   std::cout << results.rows.size() << " runs on " << scenes.size() << " scene"
@@ -272,13 +313,16 @@ int run_experiment(const ExperimentArgs& args, const SceneOptions& scene_options
             << (points == ScenarioPoints::corners ? "MovingAI points on cell corners"
                                                   : "MovingAI points at cell centres")
             << ")\n";
+  if (options.random)
+    std::cout << "random queries: " << options.random->count << " per scene, seed "
+              << options.random->seed << "\n";
   for (const experiment::SceneReport& s : results.scenes)
     std::cout << "  " << s.name << ": " << s.queries << " queries, free space "
               << format_number(s.space_ms, 4) << " ms\n";
   std::cout << "\n";
   experiment::write_summary(std::cout, results.rows, results.scenes);
   std::cout << "\nwrote " << args.out << "\n";
-  if (ompl) std::cout << "wrote " << args.ompl_log << "\n";
+  for (const std::string& path : ompl_paths) std::cout << "wrote " << path << "\n";
   write_figures(results.rows, args.plot, "polynav experiment");
   for (const experiment::Row& r : results.rows)
     if (r.status == "internal_error") return exit_internal;
@@ -316,7 +360,9 @@ void add_experiment_command(CLI::App& app) {
       ->type_name("FILE");
   cmd->add_option("--random", args->random, "Draw N random queries per scene instead")
       ->type_name("N");
-  cmd->add_option("--seed", args->seed, "Seed of the random queries")->capture_default_str();
+  cmd->add_option("--seed", args->seed,
+                  "Seed of the random queries (printed, and recorded in the OMPL log)")
+      ->capture_default_str();
   cmd->add_flag("--any-component", args->any_component,
                 "Random goals anywhere in free space (by default in the start's component)");
   cmd->add_option("--methods", args->methods,
@@ -339,10 +385,14 @@ void add_experiment_command(CLI::App& app) {
                   "'polynav merge'")
       ->type_name("K/N");
   cmd->add_option("--out", args->out, "CSV of one row per run")->required()->type_name("FILE");
-  cmd->add_option("--plot", args->plot, "SVG: ratio box plots and time against length")
+  cmd->add_option("--plot", args->plot,
+                  "SVG: per scene, length / optimum and time box plots per configuration; time "
+                  "against length per configuration")
       ->type_name("FILE");
   cmd->add_option("--ompl-log", args->ompl_log,
-                  "OMPL benchmark log (for ompl_benchmark_statistics and Planner Arena)")
+                  "OMPL benchmark logs (for ompl_benchmark_statistics.py and Planner Arena), one "
+                  "experiment per scene: FILE for one scene, else FILE's stem-SCENE.ext per scene "
+                  "(runs.log -> runs-maze.log, runs-office.log)")
       ->type_name("FILE");
   cmd->add_option("--points", args->points,
                   "Where MovingAI scenario cells put points: auto (corners when every grid spec "
@@ -361,14 +411,21 @@ void add_experiment_command(CLI::App& app) {
           "  scene,method,options,smoother,query,start_x,start_y,goal_x,goal_y,status,length,\n"
           "  cost,reference,ratio,waypoints,turning,clearance,build_ms,search_us,smooth_us,\n"
           "  expanded,raw_length,space_ms,nodes,message,reference_method\n"
-          "reference is the exact optimum from reference_method: the visibility graph (its cost "
-          "in\nscenes with weighted regions), or navmesh.search=optimal on larger scenes "
-          "without regions;\nratio = length / reference (cost / reference with regions), turning "
-          "the "
-          "total turning\nangle in radians, clearance the least distance to the free-space "
-          "boundary.\n\n"
+          "options is the spec's options k=v;k=v, or 'default' when it has none (older files "
+          "with\nan empty field read the same). reference is the exact optimum from "
+          "reference_method: the\nvisibility graph (its cost in scenes with weighted regions), "
+          "or navmesh.search=optimal on\nlarger scenes without regions; ratio = length / "
+          "reference (cost / reference with regions),\nturning the total turning angle in "
+          "radians, clearance the least distance to the free-space\nboundary.\n\n"
+          "The progress bar counts runs (rows), as the final count does. Each scene is its own "
+          "OMPL\nexperiment (named after the scene) with this host's name, the --seed, the "
+          "search limits in\nforce (search.time_limit_ms as the seconds per run) and the "
+          "settings.\n\n"
           "Examples:\n"
           "  polynav experiment scenes/*.yaml --random 50 --out results.csv --plot results.svg\n"
+          "  polynav experiment scenes/maze.yaml scenes/office.yaml --random 20 --out runs.csv "
+          "--ompl-log runs.log\n"
+          "    (writes runs-maze.log and runs-office.log)\n"
           "  polynav experiment scenes/movingai/arena.map --methods "
           "grid:connectivity=4:align=corner,grid:align=corner,visgraph --smoothers "
           "none,shortcut --out arena.csv\n"
@@ -394,7 +451,9 @@ void add_experiment_command(CLI::App& app) {
   m->add_option("--plot", merge->plot, "SVG plots of the joined results")->type_name("FILE");
   m->footer(
       std::string("The result is the CSV the unsharded experiment writes (rows in the same "
-                  "order).\n\nExample:\n  polynav merge part1.csv part2.csv --out all.csv\n\n") +
+                  "order). An empty options field (files written before 'default' was) is read "
+                  "as 'default', so older and newer shards join.\n\nExample:\n  polynav merge "
+                  "part1.csv part2.csv --out all.csv\n\n") +
       exit_codes_help);
   m->callback([merge] { set_exit_status(run_merge(*merge)); });
 }

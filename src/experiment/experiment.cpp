@@ -195,8 +195,10 @@ Results run(const std::vector<SceneInput>& scenes, const Options& options) {
   std::vector<Work> work(scenes.size());
   std::vector<std::shared_ptr<const FreeSpace>> spaces(scenes.size());
   std::vector<double> space_ms(scenes.size(), 0.0);
+  // The progress counts runs, the rows returned: each query gives one per spec and smoother.
   std::size_t total = 0;
-  const std::size_t per_query = options.methods.size() + 1;  // the specs and the reference
+  const std::size_t runs_per_query = options.methods.size() * options.smoothers.size();
+  std::vector<Clock::duration> prepare(scenes.size());
   for (std::size_t s = 0; s < scenes.size(); ++s) {
     const auto t0 = Clock::now();
     try {
@@ -219,18 +221,24 @@ Results run(const std::vector<SceneInput>& scenes, const Options& options) {
       work[s].queries.push_back(all[i]);
       work[s].index.push_back(i);
     }
-    total += work[s].queries.size() * per_query;
+    total += work[s].queries.size() * runs_per_query;
+    prepare[s] = Clock::now() - t0;
   }
 
   Results results;
-  std::size_t done_before = 0;
+  std::size_t done_before = 0;  // runs of the scenes and specs before the current one
+  if (options.progress) options.progress(0, total);
   for (std::size_t s = 0; s < scenes.size(); ++s) {
+    const auto scene_start = Clock::now();
     const std::string& name = scenes[s].name;
     const std::vector<Query>& queries = work[s].queries;
     const std::shared_ptr<const FreeSpace> space = spaces[s];
     SceneReport report{name, queries.size(), space_ms[s], false, {}, {}};
-    const auto progress = [&](std::size_t done) {
-      if (options.progress) options.progress(done_before + done, total);
+    // Queries done by the current parallel_for, each worth `runs` runs.
+    const auto progress_of = [&](std::size_t runs) {
+      return [&, runs](std::size_t done) {
+        if (options.progress) options.progress(done_before + done * runs, total);
+      };
     };
 
     // The reference: the visibility graph's optimum when its quadratic build is affordable, else
@@ -280,11 +288,9 @@ Results run(const std::vector<SceneInput>& scenes, const Options& options) {
               const PlanResult r = ref->plan(queries[i].start, queries[i].goal);
               if (r.found()) reference[i] = weighted ? r.cost : r.length;
             },
-            progress);
+            progress_of(0));
       }
     }
-    if (!report.has_reference) progress(queries.size());
-    done_before += queries.size();
 
     for (const MethodSpec& spec : options.methods) {
       PlanOptions plan_options;
@@ -292,7 +298,8 @@ Results run(const std::vector<SceneInput>& scenes, const Options& options) {
       plan_options.smoother = options.smoothers.front();
       plan_options.also_smooth.assign(options.smoothers.begin() + 1, options.smoothers.end());
       plan_options.settings = spec_settings(options.settings, spec);
-      const std::string options_text = plan_options.settings.group_text(spec.method);
+      std::string options_text = plan_options.settings.group_text(spec.method);
+      if (options_text.empty()) options_text = default_options;
       std::optional<Planner> planner;
       try {
         planner.emplace(space, plan_options);
@@ -342,10 +349,12 @@ Results run(const std::vector<SceneInput>& scenes, const Options& options) {
               }
             }
           },
-          progress);
-      done_before += queries.size();
+          progress_of(k_count));
+      done_before += queries.size() * k_count;
       std::move(rows.begin(), rows.end(), std::back_inserter(results.rows));
     }
+    report.seconds =
+        std::chrono::duration<double>(prepare[s] + (Clock::now() - scene_start)).count();
     results.scenes.push_back(std::move(report));
   }
   return results;

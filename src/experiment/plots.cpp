@@ -1,6 +1,8 @@
-// The experiment's SVG figure: box plots of length / optimum per configuration, and search plus
-// smoothing time against path length. Drawn in pixels on an SvgCanvas whose world is its own
-// pixel box.
+// The experiment's SVG figure. For each scene a panel with one row per configuration, labelled
+// by its name: box plots of length / optimum beside box plots of search + smoothing time. Then
+// small multiples, one per configuration, of time against path length over every found path,
+// drawn as a density where there are too many points to see one by one. Drawn in pixels on an
+// SvgCanvas whose world is its own pixel box.
 
 #include <algorithm>
 #include <cmath>
@@ -18,13 +20,16 @@ using detail::nearest_rank;
 
 namespace {
 
-// Colour-blind-safe categorical colours (Okabe and Ito, 2008; their yellow left out, too pale on
-// white), then Paul Tol's "muted" scheme, then grey.
-const char* const palette[] = {"#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9",
-                               "#000000", "#332288", "#88CCEE", "#44AA99", "#117733", "#999933",
-                               "#DDCC77", "#CC6677", "#882255", "#AA4499"};
+// Sixteen colours chosen from the Okabe-Ito, Paul Tol, Kelly and Tableau palettes, none paler
+// than L* 72 (they must show on white), to be as far apart as possible: the least CIEDE2000
+// difference between any two is 21 (CIE76: 26). Ordered so that each is the farthest from those
+// before it, so fewer series get even more distinct ones. Past sixteen they repeat; every series
+// is labelled by name anyway.
+const char* const palette[] = {"#0072B2", "#8DB600", "#CC3311", "#2B3D26", "#882255", "#E69F00",
+                               "#44AA99", "#9467BD", "#F99379", "#654522", "#332288", "#848482",
+                               "#56B4E9", "#EE3377", "#228833", "#000000"};
 const char* colour(std::size_t i) {
-  return i < std::size(palette) ? palette[i] : "#777777";
+  return palette[i % std::size(palette)];
 }
 
 // "Nice" tick values covering [low, high]: steps of 1, 2 or 5 times a power of ten.
@@ -49,182 +54,345 @@ std::string label(double v) {
   return buffer;
 }
 
+// The width text takes in the document's sans-serif font, roughly (0.6 em per character).
+double text_width(const std::string& s, double size) {
+  std::size_t characters = 0;
+  for (unsigned char c : s) characters += (c & 0xC0) != 0x80;  // UTF-8 lead bytes
+  return 0.6 * size * double(characters);
+}
+
+// `s` cut to fit `width` pixels, ending in an ellipsis when cut.
+std::string fit(const std::string& s, double width, double size) {
+  if (text_width(s, size) <= width) return s;
+  std::string out;
+  for (unsigned char c : s) {
+    if ((c & 0xC0) != 0x80 && text_width(out + "..", size) > width) break;
+    out += char(c);
+  }
+  while (!out.empty() && (static_cast<unsigned char>(out.back()) & 0xC0) == 0x80) out.pop_back();
+  return out + "\u2026";
+}
+
 struct Config {
   std::string name;
-  std::vector<double> ratios;                   // sorted
-  std::vector<std::pair<double, double>> time;  // (length, microseconds)
+  std::vector<std::pair<double, double>> points;  // (length, microseconds) of found paths
 };
+
+// One configuration's values on one scene.
+struct Series {
+  std::vector<double> ratios;  // sorted
+  std::vector<double> times;   // search + smoothing of every run, microseconds, sorted
+};
+
+double run_time_us(const Row& r) {
+  const double us =
+      (std::isnan(r.search_us) ? 0.0 : r.search_us) + (std::isnan(r.smooth_us) ? 0.0 : r.smooth_us);
+  return std::max(us, 0.01);
+}
+
+struct Styles {
+  SvgStyle axis, grid, stripe;
+  SvgTextStyle text, heading, small, tick_end, tick_middle;
+  Styles() {
+    axis.stroke = "#57606a";
+    grid.stroke = "#d0d7de";
+    grid.dash = {3, 3};
+    stripe.fill = "#f3f4f6";
+    heading.size = 15;
+    heading.bold = true;
+    small.size = 10;
+    small.fill = "#57606a";
+    tick_end = small;
+    tick_end.anchor = TextAnchor::end;
+    tick_middle = small;
+    tick_middle.anchor = TextAnchor::middle;
+  }
+};
+
+// A horizontal box plot of sorted values at height y: box from the first to the third quartile,
+// median line, mean diamond, whiskers from the 5th to the 95th percentile, maximum as a cross (a
+// triangle at the axis end when it lies beyond it).
+template <class XOf>
+void box_plot(SvgCanvas& canvas, const std::vector<double>& v, double y, double half, XOf x_of,
+              double axis_high, const char* hue, double right_edge) {
+  SvgStyle line;
+  line.stroke = hue;
+  line.stroke_width = 1.5;
+  SvgStyle box = line;
+  box.fill = hue;
+  box.fill_opacity = 0.3;
+  const double q1 = nearest_rank(v, 0.25), q2 = nearest_rank(v, 0.5), q3 = nearest_rank(v, 0.75);
+  const double p5 = nearest_rank(v, 0.05), p95 = nearest_rank(v, 0.95);
+  double mean = 0;
+  for (double x : v) mean += x / double(v.size());
+  canvas.line_px({x_of(p5), y}, {x_of(q1), y}, line);
+  canvas.line_px({x_of(q3), y}, {x_of(p95), y}, line);
+  canvas.line_px({x_of(p5), y - half / 2}, {x_of(p5), y + half / 2}, line);
+  canvas.line_px({x_of(p95), y - half / 2}, {x_of(p95), y + half / 2}, line);
+  canvas.rect_px({{x_of(q1), y - half}, {std::max(x_of(q3), x_of(q1) + 1), y + half}}, box);
+  SvgStyle median = line;
+  median.stroke_width = 2.5;
+  canvas.line_px({x_of(q2), y - half}, {x_of(q2), y + half}, median);
+  SvgStyle dot;
+  dot.fill = "#ffffff";
+  dot.stroke = hue;
+  canvas.marker_px({x_of(mean), y}, SvgMarker::diamond, 8, dot);
+  const double worst = v.back();
+  if (worst > axis_high)
+    canvas.marker_px({right_edge, y}, SvgMarker::triangle, 7, line);
+  else
+    canvas.marker_px({x_of(worst), y}, SvgMarker::cross, 7, line);
+}
 
 }  // namespace
 
 std::string plot_svg(const std::vector<Row>& rows, const std::string& title) {
+  // Configurations and scenes in order of first appearance.
   std::vector<Config> configs;
-  std::map<std::tuple<std::string, std::string, std::string>, std::size_t> index;
+  std::map<std::tuple<std::string, std::string, std::string>, std::size_t> config_index;
+  std::vector<std::string> scenes;
+  std::map<std::string, std::size_t> scene_index;
   for (const Row& r : rows) {
-    const auto key = std::tuple{r.method, r.options, r.smoother};
-    auto [it, inserted] = index.emplace(key, configs.size());
+    const bool plain = r.options.empty() || r.options == default_options;
+    auto [it, inserted] =
+        config_index.emplace(std::tuple{r.method, r.options, r.smoother}, configs.size());
     if (inserted)
       configs.push_back(
-          {r.method + (r.options.empty() ? "" : " [" + r.options + "]") + " + " + r.smoother,
-           {},
-           {}});
-    Config& c = configs[it->second];
-    if (r.status != "found") continue;
-    if (!std::isnan(r.ratio)) c.ratios.push_back(r.ratio);
-    const double us = (std::isnan(r.search_us) ? 0.0 : r.search_us) +
-                      (std::isnan(r.smooth_us) ? 0.0 : r.smooth_us);
-    c.time.push_back({r.length, std::max(us, 0.01)});
+          {r.method + (plain ? "" : " [" + r.options + "]") + " + " + r.smoother, {}});
+    if (scene_index.emplace(r.scene, scenes.size()).second) scenes.push_back(r.scene);
   }
-  for (Config& c : configs) std::sort(c.ratios.begin(), c.ratios.end());
+  // series[scene][config]
+  std::vector<std::vector<Series>> series(scenes.size(), std::vector<Series>(configs.size()));
+  std::vector<std::size_t> scene_queries(scenes.size(), 0);
+  for (const Row& r : rows) {
+    const std::size_t c = config_index.at({r.method, r.options, r.smoother});
+    const std::size_t s = scene_index.at(r.scene);
+    Series& one = series[s][c];
+    scene_queries[s] = std::max(scene_queries[s], r.query + 1);
+    if (!std::isnan(r.search_us)) one.times.push_back(run_time_us(r));
+    if (r.status != "found") continue;
+    if (!std::isnan(r.ratio)) one.ratios.push_back(r.ratio);
+    configs[c].points.push_back({r.length, run_time_us(r)});
+  }
+  for (auto& per_scene : series)
+    for (Series& one : per_scene) {
+      std::sort(one.ratios.begin(), one.ratios.end());
+      std::sort(one.times.begin(), one.times.end());
+    }
 
-  const double width = 960, legend_row = 18;
-  const double box_height = 300, scatter_height = 320, top = 56, gap = 90;
-  const double legend = legend_row * double(configs.size()) + 16;
-  const double height = top + box_height + gap + scatter_height + 60 + legend;
+  const Styles st;
+  const double width = 1200, left = 16, right = width - 24;
+  double label_width = 120;
+  for (const Config& c : configs) label_width = std::max(label_width, text_width(c.name, 11) + 30);
+  label_width = std::min(label_width, 460.0);
+  const double plots_left = left + label_width, panel_gap = 48;
+  const double panel_width = (right - plots_left - panel_gap) / 2;
+  const double row_height = 20, top = 84;
+  const double scene_height = 30 + 20 + row_height * double(configs.size()) + 40;
+
+  // The density section: a grid of small panels sharing their axes.
+  const std::size_t columns = std::min<std::size_t>(4, std::max<std::size_t>(configs.size(), 1));
+  const std::size_t grid_rows = (configs.size() + columns - 1) / columns;
+  const double small_left = left + 56, small_gap = 24, small_height = 130;
+  const double small_width =
+      (right - small_left - small_gap * double(columns - 1)) / double(columns);
+  const double small_pitch = 20 + small_height + 34;
+  const double density_top = top + scene_height * double(scenes.size()) + 24;
+  const double height = density_top + 44 + small_pitch * double(grid_rows) + 16;
+
   SvgLayout layout;
   layout.width = width;
   layout.margin = 0;
   SvgCanvas canvas(Box{{0, 0}, {width, height}}, layout);
   canvas.set_title(title);
-  const double left = 90, right = width - 30;
-
-  SvgStyle axis;
-  axis.stroke = "#57606a";
-  SvgStyle grid;
-  grid.stroke = "#d0d7de";
-  grid.dash = {3, 3};
-  SvgTextStyle text;
-  SvgTextStyle heading;
-  heading.size = 15;
-  heading.bold = true;
-  SvgTextStyle small;
-  small.size = 10;
-  small.fill = "#57606a";
 
   canvas.group("titles");
-  canvas.text_px({left, 24}, title, heading);
+  canvas.text_px({left, 26}, title, st.heading);
+  canvas.text_px({left, 46},
+                 std::to_string(configs.size()) +
+                     " configurations (method [options] + smoother) "
+                     "on " +
+                     std::to_string(scenes.size()) + " scene" + (scenes.size() == 1 ? "" : "s") +
+                     ", " + std::to_string(rows.size()) + " runs",
+                 st.small);
 
-  // Box plots of length / optimum: box from the first to the third quartile, median line, mean
-  // diamond, whiskers from the 5th to the 95th percentile, maximum as a cross (a triangle at the
-  // top when it lies above the axis, which ends a little above the highest 95th percentile).
-  canvas.group("ratio-plot");
-  const double y0 = top + 20, y1 = top + box_height;
-  double high = 1.0;
-  for (const Config& c : configs)
-    if (!c.ratios.empty()) high = std::max(high, nearest_rank(c.ratios, 0.95));
-  high = 1.0 + std::max(high - 1.0, 0.005) * 1.1;
-  double low = 1.0;
-  for (const Config& c : configs)
-    if (!c.ratios.empty()) low = std::min(low, c.ratios.front());
-  const auto y_of = [&](double v) {
-    return y1 - (std::clamp(v, low, high) - low) / (high - low) * (y1 - y0);
-  };
-  canvas.text_px({left, top + 6},
-                 "path length / optimum (the visibility graph's; cost / its cost with weighted "
-                 "regions), per query",
-                 text);
-  for (double t : ticks(low, high, 6)) {
-    canvas.line_px({left, y_of(t)}, {right, y_of(t)}, grid);
-    SvgTextStyle tick = small;
-    tick.anchor = TextAnchor::end;
-    canvas.text_px({left - 6, y_of(t) + 3}, label(t), tick);
+  // The key to the box plots.
+  canvas.group("legend");
+  {
+    const double y = 66, x = left;
+    const std::vector<double> sample = {1, 2, 3, 3.5, 4, 5, 6, 7, 9};
+    const auto x_of = [&](double v) { return x + 10 + v * 9; };
+    box_plot(canvas, sample, y, 6, x_of, 100, "#57606a", 0);
+    canvas.text_px({x + 110, y + 4},
+                   "box: quartiles, bar: median, diamond: mean, whiskers: 5th to 95th "
+                   "percentile, cross: maximum (a triangle when it lies beyond the axis)",
+                   st.small);
   }
-  canvas.line_px({left, y0}, {left, y1}, axis);
-  canvas.line_px({left, y1}, {right, y1}, axis);
-  const double slot = (right - left) / double(std::max<std::size_t>(configs.size(), 1));
-  for (std::size_t i = 0; i < configs.size(); ++i) {
-    const Config& c = configs[i];
-    const double x = left + slot * (double(i) + 0.5);
-    const double half = std::min(slot * 0.3, 30.0);
-    SvgTextStyle number = small;
-    number.anchor = TextAnchor::middle;
-    canvas.text_px({x, y1 + 14}, std::to_string(i + 1), number);
-    if (c.ratios.empty()) {
-      canvas.text_px({x, y1 - 8}, "no reference", number);
-      continue;
+
+  for (std::size_t s = 0; s < scenes.size(); ++s) {
+    const double y_top = top + scene_height * double(s);
+    const double rows_top = y_top + 50;
+    const double rows_bottom = rows_top + row_height * double(configs.size());
+    const auto row_y = [&](std::size_t c) { return rows_top + row_height * (double(c) + 0.5); };
+
+    canvas.group("titles");
+    SvgTextStyle scene_heading = st.heading;
+    scene_heading.size = 13;
+    canvas.text_px({left, y_top + 18},
+                   "scene " + scenes[s] + " (" + std::to_string(scene_queries[s]) + " queries)",
+                   scene_heading);
+
+    // Row stripes and names.
+    canvas.group("labels");
+    for (std::size_t c = 0; c < configs.size(); ++c) {
+      if (c % 2 == 0)
+        canvas.rect_px({{left, row_y(c) - row_height / 2}, {right, row_y(c) + row_height / 2}},
+                       st.stripe);
+      SvgStyle swatch;
+      swatch.fill = colour(c);
+      canvas.rect_px({{left, row_y(c) - 5}, {left + 10, row_y(c) + 5}}, swatch);
+      canvas.text_px({left + 16, row_y(c) + 4}, fit(configs[c].name, label_width - 20, 11),
+                     st.text);
     }
-    SvgStyle line;
-    line.stroke = colour(i);
-    line.stroke_width = 1.5;
-    SvgStyle box = line;
-    box.fill = colour(i);
-    box.fill_opacity = 0.25;
-    const double q1 = nearest_rank(c.ratios, 0.25), q2 = nearest_rank(c.ratios, 0.5);
-    const double q3 = nearest_rank(c.ratios, 0.75);
-    const double p5 = nearest_rank(c.ratios, 0.05), p95 = nearest_rank(c.ratios, 0.95);
-    double mean = 0;
-    for (double v : c.ratios) mean += v / double(c.ratios.size());
-    canvas.line_px({x, y_of(p5)}, {x, y_of(q1)}, line);
-    canvas.line_px({x, y_of(q3)}, {x, y_of(p95)}, line);
-    canvas.line_px({x - half / 2, y_of(p5)}, {x + half / 2, y_of(p5)}, line);
-    canvas.line_px({x - half / 2, y_of(p95)}, {x + half / 2, y_of(p95)}, line);
-    canvas.rect_px({{x - half, y_of(q3)}, {x + half, std::max(y_of(q1), y_of(q3) + 1)}}, box);
-    SvgStyle median = line;
-    median.stroke_width = 2.5;
-    canvas.line_px({x - half, y_of(q2)}, {x + half, y_of(q2)}, median);
-    SvgStyle dot;
-    dot.fill = "#ffffff";
-    dot.stroke = colour(i);
-    canvas.marker_px({x, y_of(mean)}, SvgMarker::diamond, 8, dot);
-    const double worst = c.ratios.back();
-    canvas.marker_px({x, y_of(worst)}, worst > high ? SvgMarker::triangle : SvgMarker::cross, 7,
-                     line);
+
+    // Length / optimum.
+    canvas.group("ratio-plot");
+    const double r0 = plots_left, r1 = plots_left + panel_width;
+    double high = 1.0, low = 1.0;
+    bool any_ratio = false;
+    for (const Series& one : series[s])
+      if (!one.ratios.empty()) {
+        any_ratio = true;
+        high = std::max(high, nearest_rank(one.ratios, 0.95));
+        low = std::min(low, one.ratios.front());
+      }
+    high = 1.0 + std::max(high - 1.0, 0.005) * 1.1;
+    const auto rx = [&](double v) {
+      return r0 + (std::clamp(v, low, high) - low) / (high - low) * (r1 - r0);
+    };
+    canvas.text_px({r0, rows_top - 8},
+                   "path length / optimum (cost / optimal cost with weighted regions)", st.text);
+    for (double t : ticks(low, high, 6)) {
+      canvas.line_px({rx(t), rows_top}, {rx(t), rows_bottom}, st.grid);
+      canvas.text_px({rx(t), rows_bottom + 14}, label(t), st.tick_middle);
+    }
+    canvas.line_px({r0, rows_top}, {r0, rows_bottom}, st.axis);
+    canvas.line_px({r0, rows_bottom}, {r1, rows_bottom}, st.axis);
+    for (std::size_t c = 0; c < configs.size(); ++c) {
+      const Series& one = series[s][c];
+      if (one.ratios.empty()) {
+        canvas.text_px({r0 + 6, row_y(c) + 4},
+                       any_ratio ? "no path with a reference"
+                                 : "no "
+                                   "reference",
+                       st.small);
+        continue;
+      }
+      box_plot(canvas, one.ratios, row_y(c), 6, rx, high, colour(c), r1);
+    }
+
+    // Search + smoothing time, log scale.
+    canvas.group("time-plot");
+    const double t0 = r1 + panel_gap, t1 = right;
+    double min_us = INFINITY, max_us = 0;
+    for (const Series& one : series[s])
+      if (!one.times.empty()) {
+        min_us = std::min(min_us, one.times.front());
+        max_us = std::max(max_us, one.times.back());
+      }
+    if (!(max_us > 0)) min_us = 1, max_us = 10;
+    const double log_low = std::floor(std::log10(min_us));
+    const double log_high = std::max(std::ceil(std::log10(max_us)), log_low + 1);
+    const auto tx = [&](double us) {
+      return t0 + (std::log10(us) - log_low) / (log_high - log_low) * (t1 - t0);
+    };
+    canvas.text_px({t0, rows_top - 8}, "search + smoothing time per run (microseconds, log scale)",
+                   st.text);
+    for (double e = log_low; e <= log_high; e += 1) {
+      canvas.line_px({tx(std::pow(10, e)), rows_top}, {tx(std::pow(10, e)), rows_bottom}, st.grid);
+      canvas.text_px({tx(std::pow(10, e)), rows_bottom + 14}, label(std::pow(10, e)),
+                     st.tick_middle);
+    }
+    canvas.line_px({t0, rows_top}, {t0, rows_bottom}, st.axis);
+    canvas.line_px({t0, rows_bottom}, {t1, rows_bottom}, st.axis);
+    for (std::size_t c = 0; c < configs.size(); ++c)
+      if (!series[s][c].times.empty())
+        box_plot(canvas, series[s][c].times, row_y(c), 6, tx, max_us * 2, colour(c), t1);
   }
 
-  // Time against path length, log-scaled time.
-  canvas.group("time-plot");
-  const double s0 = y1 + gap, s1 = s0 + scatter_height;
+  // Time against path length, one small panel per configuration on shared axes: every point
+  // where there are few, else their density (darker where more paths fall).
+  canvas.group("time-length-plot");
+  canvas.text_px({left, density_top + 14},
+                 "search + smoothing time (microseconds, log scale) against path length (scene "
+                 "units), every found path of every scene; darker where more paths fall",
+                 st.text);
   double max_length = 0, min_us = INFINITY, max_us = 0;
   for (const Config& c : configs)
-    for (const auto& [length, us] : c.time) {
+    for (const auto& [length, us] : c.points) {
       max_length = std::max(max_length, length);
       min_us = std::min(min_us, us);
       max_us = std::max(max_us, us);
     }
   if (!(max_length > 0)) max_length = 1;
   if (!(max_us > 0)) min_us = 1, max_us = 10;
-  const double log_low = std::floor(std::log10(min_us)), log_high = std::ceil(std::log10(max_us));
-  const double log_span = std::max(log_high - log_low, 1.0);
-  const auto sx = [&](double length) { return left + length / max_length * (right - left); };
-  const auto sy = [&](double us) {
-    return s1 - (std::log10(us) - log_low) / log_span * (s1 - s0 - 10);
-  };
-  canvas.text_px({left, s0 - 14},
-                 "search + smoothing time (microseconds, log scale) against path length", text);
-  for (double e = log_low; e <= log_low + log_span; e += 1) {
-    canvas.line_px({left, sy(std::pow(10, e))}, {right, sy(std::pow(10, e))}, grid);
-    SvgTextStyle tick = small;
-    tick.anchor = TextAnchor::end;
-    canvas.text_px({left - 6, sy(std::pow(10, e)) + 3}, label(std::pow(10, e)), tick);
-  }
-  for (double t : ticks(0, max_length, 8)) {
-    SvgTextStyle tick = small;
-    tick.anchor = TextAnchor::middle;
-    canvas.text_px({sx(t), s1 + 14}, label(t), tick);
-  }
-  canvas.line_px({left, s0}, {left, s1}, axis);
-  canvas.line_px({left, s1}, {right, s1}, axis);
-  SvgTextStyle axis_label = small;
-  axis_label.anchor = TextAnchor::middle;
-  canvas.text_px({(left + right) / 2, s1 + 30}, "path length (scene units)", axis_label);
-  for (std::size_t i = 0; i < configs.size(); ++i) {
-    SvgStyle dot;
-    dot.fill = colour(i);
-    dot.fill_opacity = 0.45;
-    // Thinned to at most 400 points per configuration, evenly over the queries.
-    const auto& points = configs[i].time;
-    const std::size_t step = std::max<std::size_t>(1, (points.size() + 399) / 400);
-    for (std::size_t k = 0; k < points.size(); k += step)
-      canvas.marker_px({sx(points[k].first), sy(points[k].second)}, SvgMarker::circle, 3.5, dot);
-  }
-
-  canvas.group("legend");
-  for (std::size_t i = 0; i < configs.size(); ++i) {
-    const double y = s1 + 56 + legend_row * double(i);
-    SvgStyle swatch;
-    swatch.fill = colour(i);
-    canvas.rect_px({{left, y - 9}, {left + 12, y + 1}}, swatch);
-    canvas.text_px({left + 18, y}, std::to_string(i + 1) + "  " + configs[i].name, text);
+  const double log_low = std::floor(std::log10(min_us));
+  const double log_high = std::max(std::ceil(std::log10(max_us)), log_low + 1);
+  constexpr int bins_x = 40, bins_y = 24;
+  constexpr std::size_t max_dots = 400;
+  for (std::size_t c = 0; c < configs.size(); ++c) {
+    const double x0 = small_left + (small_width + small_gap) * double(c % columns);
+    const double y0 = density_top + 44 + small_pitch * double(c / columns);
+    const double x1 = x0 + small_width, y1 = y0 + small_height;
+    const auto sx = [&](double length) { return x0 + length / max_length * (x1 - x0); };
+    const auto sy = [&](double us) {
+      return y1 - (std::log10(us) - log_low) / (log_high - log_low) * (y1 - y0);
+    };
+    SvgTextStyle name = st.text;
+    name.bold = true;
+    name.fill = colour(c);
+    canvas.text_px({x0, y0 - 6}, fit(configs[c].name, small_width, 11), name);
+    for (double e = log_low; e <= log_high; e += 1) {
+      canvas.line_px({x0, sy(std::pow(10, e))}, {x1, sy(std::pow(10, e))}, st.grid);
+      if (c % columns == 0)
+        canvas.text_px({x0 - 5, sy(std::pow(10, e)) + 3}, label(std::pow(10, e)), st.tick_end);
+    }
+    for (double t : ticks(0, max_length, 4))
+      canvas.text_px({sx(t), y1 + 13}, label(t), st.tick_middle);
+    canvas.line_px({x0, y0}, {x0, y1}, st.axis);
+    canvas.line_px({x0, y1}, {x1, y1}, st.axis);
+    const auto& points = configs[c].points;
+    SvgTextStyle count = st.small;
+    count.anchor = TextAnchor::end;
+    canvas.text_px({x1, y1 + 26}, std::to_string(points.size()) + " paths", count);
+    if (points.size() <= max_dots) {
+      SvgStyle dot;
+      dot.fill = colour(c);
+      dot.fill_opacity = 0.5;
+      for (const auto& [length, us] : points)
+        canvas.marker_px({sx(length), sy(us)}, SvgMarker::circle, 3, dot);
+      continue;
+    }
+    std::vector<std::size_t> cells(bins_x * bins_y, 0);
+    for (const auto& [length, us] : points) {
+      const int bx = std::clamp(int(length / max_length * bins_x), 0, bins_x - 1);
+      const int by = std::clamp(int((std::log10(us) - log_low) / (log_high - log_low) * bins_y), 0,
+                                bins_y - 1);
+      ++cells[std::size_t(by) * bins_x + bx];
+    }
+    const double most = double(*std::max_element(cells.begin(), cells.end()));
+    const double cell_w = (x1 - x0) / bins_x, cell_h = (y1 - y0) / bins_y;
+    for (int by = 0; by < bins_y; ++by)
+      for (int bx = 0; bx < bins_x; ++bx) {
+        const std::size_t n = cells[std::size_t(by) * bins_x + bx];
+        if (n == 0) continue;
+        SvgStyle cell;
+        cell.fill = colour(c);
+        cell.fill_opacity = 0.12 + 0.88 * std::sqrt(double(n) / most);
+        canvas.rect_px({{x0 + cell_w * bx, y1 - cell_h * (by + 1)},
+                        {x0 + cell_w * (bx + 1), y1 - cell_h * by}},
+                       cell);
+      }
   }
   return canvas.str();
 }

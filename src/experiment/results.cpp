@@ -1,6 +1,9 @@
 #include "polynav/experiment/results.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -14,6 +17,8 @@
 #include <tuple>
 
 #include "polynav/error.hpp"
+#include "polynav/plan/options.hpp"
+#include "polynav/plan/registry.hpp"
 #include "statistics.hpp"
 
 namespace polynav::experiment {
@@ -42,9 +47,12 @@ using ConfigKey = std::tuple<std::string, std::string, std::string>;  // method,
 ConfigKey config_of(const Row& r) {
   return {r.method, r.options, r.smoother};
 }
+bool is_default(const std::string& options) {
+  return options.empty() || options == default_options;
+}
 std::string config_label(const ConfigKey& k) {
   const auto& [method, options, smoother] = k;
-  return method + (options.empty() ? "" : "[" + options + "]") + " + " + smoother;
+  return method + (is_default(options) ? "" : "[" + options + "]") + " + " + smoother;
 }
 
 // Configurations in order of first appearance.
@@ -208,7 +216,7 @@ std::vector<Row> read_csv(const std::filesystem::path& path) {
     Row r;
     r.scene = fields[0].text;
     r.method = fields[1].text;
-    r.options = fields[2].text;
+    r.options = fields[2].text.empty() ? std::string(default_options) : fields[2].text;
     r.smoother = fields[3].text;
     r.query = whole(4);
     r.start = {real(5), real(6)};
@@ -240,7 +248,8 @@ std::vector<Row> merge_shards(const std::vector<std::vector<Row>>& shards,
                               const std::vector<std::string>& names) {
   using Group = std::tuple<std::string, std::string, std::string, std::string>;
   const auto group_of = [](const Row& r) {
-    return Group{r.scene, r.method, r.options, r.smoother};
+    return Group{r.scene, r.method,
+                 is_default(r.options) ? std::string(default_options) : r.options, r.smoother};
   };
   // Every shard lists its groups in the unsharded order, some perhaps missing (a scene with
   // fewer queries than shards): insert each group not yet seen after its predecessor there.
@@ -274,7 +283,10 @@ std::vector<Row> merge_shards(const std::vector<std::vector<Row>>& shards,
                                                   std::get<0>(g) + "' (" + std::get<1>(g) + " + " +
                                                   std::get<3>(g) +
                                                   ") is in no file: is a shard missing?");
-    for (const auto& [query, row] : list) merged.push_back(*row);
+    for (const auto& [query, row] : list) {
+      merged.push_back(*row);
+      merged.back().options = std::get<2>(g);
+    }
   }
   return merged;
 }
@@ -373,31 +385,106 @@ void write_summary(std::ostream& out, const std::vector<Row>& rows,
   }
 }
 
-void write_ompl_log(std::ostream& out, const std::vector<Row>& rows, const std::string& name,
-                    double total_seconds) {
+std::string host_name() {
+  char host[256] = {};
+  if (::gethostname(host, sizeof host - 1) != 0 || host[0] == '\0') return "unknown";
+  return host;
+}
+
+OmplLogHeader ompl_log_header(const Options& options, const SceneReport& scene,
+                              std::size_t scene_index) {
+  OmplLogHeader h;
+  h.scene = scene.name;
+  h.scene_index = scene_index;
+  h.total_seconds = scene.seconds;
+  // The limits as the search and the builds read them (defaults included); options read "inf"
+  // as 1e308.
+  const OptionValues search_values("search", search_option_specs(), options.settings);
+  const OptionValues space_values("space", space_option_specs(), options.settings);
+  const auto limit = [](const OptionValues& values, std::string_view name) {
+    const double v = values.number(name);
+    return v >= 1e308 ? INFINITY : v;
+  };
+  const auto search = [&](std::string_view name) { return limit(search_values, name); };
+  const auto space = [&](std::string_view name) { return limit(space_values, name); };
+  const double time_limit_ms = search("time_limit_ms");
+  h.time_limit_s = std::isfinite(time_limit_ms) ? time_limit_ms / 1000.0 : INFINITY;
+  h.properties = {{"scene_index INTEGER", std::to_string(scene_index)},
+                  {"queries INTEGER", std::to_string(scene.queries)},
+                  {"random_queries BOOLEAN", options.random ? "1" : "0"},
+                  {"search_time_limit_ms REAL", number(time_limit_ms)},
+                  {"search_max_expanded REAL", number(search("max_expanded"))},
+                  {"search_max_cost REAL", number(search("max_cost"))},
+                  {"search_weight REAL", number(search("weight"))},
+                  {"search_beam_width REAL", number(search("beam_width"))},
+                  {"space_max_build_seconds REAL", number(space("max_build_seconds"))}};
+
+  h.setup.push_back("polynav experiment on scene " + scene.name + " (scene index " +
+                    std::to_string(scene_index) +
+                    "): one planner per method spec x smoother, one run per query");
+  if (options.random) {
+    h.seed = options.random->seed;
+    h.setup.push_back("queries: " + std::to_string(options.random->count) +
+                      " drawn uniformly from free space with seed " +
+                      std::to_string(options.random->seed) +
+                      " (this scene's stream: the seed "
+                      "mixed with its index)" +
+                      (options.random->same_component ? ", goals in the start's component" : ""));
+  } else {
+    h.setup.push_back("queries: the scene's own or its scenario file's (no random seed)");
+  }
+  if (options.shard.count > 1)
+    h.setup.push_back("shard " + std::to_string(options.shard.index) + "/" +
+                      std::to_string(options.shard.count) + " of the queries");
+  std::string specs, smoothers, settings;
+  for (const MethodSpec& m : options.methods) {
+    const std::string own = m.settings.group_text(m.method);
+    specs += (specs.empty() ? "" : ", ") + m.method + (own.empty() ? "" : "[" + own + "]");
+  }
+  for (const std::string& k : options.smoothers) smoothers += (smoothers.empty() ? "" : ", ") + k;
+  for (const auto& [key, value] : options.settings.values())
+    settings += (settings.empty() ? "" : "; ") + key + "=" + value;
+  h.setup.push_back("method specs: " + specs);
+  h.setup.push_back("smoothers: " + smoothers);
+  h.setup.push_back("settings (--set): " + (settings.empty() ? std::string("none") : settings));
+  h.setup.push_back(
+      "reference: " + (scene.has_reference ? scene.reference_method : std::string("none")) +
+      (scene.reference_note.empty() ? "" : " (" + scene.reference_note + ")"));
+  return h;
+}
+
+void write_ompl_log(std::ostream& out, const std::vector<Row>& all, const OmplLogHeader& header) {
+  std::vector<Row> rows;
+  for (const Row& r : all)
+    if (r.scene == header.scene) rows.push_back(r);
   const std::vector<ConfigKey> configs = configs_of(rows);
-  std::map<std::string, std::size_t> scene_index;
-  for (const Row& r : rows) scene_index.emplace(r.scene, scene_index.size());
-  char host[256] = "localhost";
-  if (const char* h = std::getenv("HOSTNAME"); h && *h) std::snprintf(host, sizeof host, "%s", h);
+  // One word: the statistics script keeps the last word of the line; a line break would end it.
+  std::string experiment = header.scene.empty() ? std::string("polynav") : header.scene;
+  for (char& c : experiment)
+    if (std::isspace(static_cast<unsigned char>(c))) c = '_';
+  const std::string host = header.host.empty() ? host_name() : header.host;
   const std::time_t now = std::time(nullptr);
   char date[64];
   std::strftime(date, sizeof date, "%Y-%m-%d %H:%M:%S", std::localtime(&now));
+  std::size_t runs_per_planner = 0;  // the same for every planner (none in an empty shard)
+  if (!configs.empty())
+    for (const Row& r : rows)
+      if (config_of(r) == configs.front()) ++runs_per_planner;
 
   out << "polynav version " POLYNAV_VERSION "\n"
-      << "Experiment " << name << "\n"
-      << "Running on " << host << "\n"
+      << "Experiment " << experiment << "\n"
+      << header.properties.size() << " experiment properties\n";
+  for (const auto& [name, value] : header.properties) out << name << " = " << value << "\n";
+  out << "Running on " << host << "\n"
       << "Starting at " << date << "\n"
-      << "<<<|\n"
-      << "polynav experiment: one planner per method, option set and smoother; one run per "
-         "scene and query\n";
-  for (const auto& [scene, index] : scene_index)
-    out << "scene index " << index << " = " << scene << "\n";
+      << "<<<|\n";
+  for (const std::string& line : header.setup) out << line << "\n";
   out << "|>>>\n"
-      << "0 is the random seed\n"
-      << "inf seconds per run\n"
-      << "inf MB per run\n"
-      << number(total_seconds) << " seconds spent to collect the data\n"
+      << header.seed << " is the random seed\n"
+      << number(header.time_limit_s) << " seconds per run\n"
+      << number(header.memory_limit_mb) << " MB per run\n"
+      << runs_per_planner << " runs per planner\n"
+      << number(header.total_seconds) << " seconds spent to collect the data\n"
       << configs.size() << " planners\n";
   static const char* const properties[] = {"time REAL",
                                            "solved BOOLEAN",
@@ -423,7 +510,7 @@ void write_ompl_log(std::ostream& out, const std::vector<Row>& rows, const std::
     out << config_label(k) << "\n"
         << "3 common properties\n"
         << "method = " << method << "\n"
-        << "options = " << (options.empty() ? "-" : options) << "\n"
+        << "options = " << (options.empty() ? std::string(default_options) : options) << "\n"
         << "smoother = " << smoother << "\n"
         << std::size(properties) << " properties for each run\n";
     for (const char* p : properties) out << p << "\n";
@@ -448,7 +535,7 @@ void write_ompl_log(std::ostream& out, const std::vector<Row>& rows, const std::
                                     number(r->reference),
                                     number(r->ratio),
                                     number(r->turning),
-                                    std::to_string(scene_index[r->scene]),
+                                    std::to_string(header.scene_index),
                                     std::to_string(r->query)};
       for (const std::string& f : fields) out << f << "; ";
       out << "\n";

@@ -439,7 +439,15 @@ std::vector<Query> parse_scenario(std::string_view text, const std::string& file
     }
     // A negative length (-1 in several published files) means "unknown".
     const double length = row.number(8, "optimal_length");
-    if (length >= 0) query.reference_length = length;
+    if (length >= 0) {
+      query.reference_length = length;
+      // Files round to a fixed number of decimals ("27.00" in older ones) or of significant
+      // digits; what a comparison may allow follows the digits this row wrote.
+      const std::string_view written = row.field(8).text;
+      const std::size_t point = written.find('.');
+      if (point != std::string_view::npos && written.find_first_of("eE") == std::string_view::npos)
+        query.reference_rounding = 0.5 * std::pow(10.0, -double(written.size() - point - 1));
+    }
     queries.push_back(std::move(query));
   }
   return queries;

@@ -983,15 +983,139 @@ TEST_F(Cli, ScenComparesWithTheReferenceColumnAndWritesCsv) {
   EXPECT_EQ(r.exit_code, 1) << r.out << r.err;  // one mismatch
   EXPECT_TRUE(contains(r.out, "3 compared, 1 mismatches")) << r.out;
   const std::string text = read_file(csv);
+  // The original columns first, in their order; build_ms and versus_reference appended.
   EXPECT_EQ(
       text.substr(0, text.find('\n')),
-      "id,start_x,start_y,goal_x,goal_y,reference,status,length,cost,ratio,expanded,search_us");
+      "id,start_x,start_y,goal_x,goal_y,reference,status,length,cost,ratio,expanded,search_us,"
+      "build_ms,versus_reference");
   EXPECT_EQ(line_count(text), 4u);
+  std::istringstream rows(text);
+  std::string row;
+  std::getline(rows, row);
+  std::vector<std::string> versus;
+  while (std::getline(rows, row)) {
+    const std::size_t last = row.rfind(',');
+    versus.push_back(row.substr(last + 1));
+    const std::size_t before = row.rfind(',', last - 1);
+    EXPECT_GT(std::stod(row.substr(before + 1, last - before - 1)), 0.0) << row;  // build_ms
+  }
+  EXPECT_EQ(versus, (std::vector<std::string>{"equal", "equal", "longer"}));
   const RunResult bad = run(
       {"scen", map.string(), write("bad.scen", "version 1\n0 tiny.map 4 3 0 0 9 9 1\n").string()});
   EXPECT_EQ(bad.exit_code, 2);
   expect_one_error_line(bad);
   EXPECT_TRUE(contains(bad.err, "bad.scen:2")) << bad.err;
+}
+
+// Lengths that differ from the file's are mismatches only for a configuration meant to reproduce
+// them (grid A* on a MovingAI map); an any-angle or smoothed configuration is shorter, which is
+// counted as such and does not fail the run.
+TEST_F(Cli, ScenCountsShorterPathsOfMethodsNotMeantToReproduceTheReference) {
+  // An open 6 x 4 map: (0,3) -> (5,0) is 3 diagonal and 2 straight moves on the grid, and the
+  // straight line between the cell centres any-angle: sqrt(25 + 9).
+  const fs::path map =
+      write("open.map", "type octile\nheight 4\nwidth 6\nmap\n......\n......\n......\n......\n");
+  std::ostringstream scen;
+  scen << std::setprecision(9) << "version 1\n"
+       << "0\topen.map\t6\t4\t0\t3\t5\t0\t" << 2 + 3 * std::sqrt(2.0) << "\n"
+       << "0\topen.map\t6\t4\t0\t0\t5\t0\t" << 5.0 << "\n";
+  const fs::path scen_path = write("open.map.scen", scen.str());
+  const RunResult grid = run({"scen", map.string(), scen_path.string()});
+  EXPECT_EQ(grid.exit_code, 0) << grid.out << grid.err;
+  EXPECT_TRUE(contains(grid.out, "2 compared, 0 mismatches")) << grid.out;
+  for (const std::vector<std::string>& how :
+       {std::vector<std::string>{"--set", "grid.search=theta"},
+        std::vector<std::string>{"--smooth", "shortcut"},
+        std::vector<std::string>{"--method", "visgraph"}}) {
+    std::vector<std::string> args = {"scen", map.string(), scen_path.string()};
+    args.insert(args.end(), how.begin(), how.end());
+    const RunResult r = run(args);
+    EXPECT_EQ(r.exit_code, 0) << how[1] << "\n" << r.out << r.err;
+    EXPECT_TRUE(contains(r.out, "2 compared: 1 shorter, 0 longer, 1 equal")) << r.out;
+    EXPECT_FALSE(contains(r.out, "mismatches")) << r.out;
+  }
+  // A wrong reference still fails a configuration meant to reproduce it.
+  const fs::path wrong = write("wrong.scen", "version 1\n0\topen.map\t6\t4\t0\t0\t5\t0\t4\n");
+  const RunResult bad = run({"scen", map.string(), wrong.string()});
+  EXPECT_EQ(bad.exit_code, 1) << bad.out;
+  EXPECT_TRUE(contains(bad.out, "1 compared, 1 mismatches")) << bad.out;
+  // Without a path a run fails whatever the configuration.
+  const fs::path walled =
+      write("walled.map", "type octile\nheight 3\nwidth 3\nmap\n.@.\n.@.\n.@.\n");
+  const fs::path across = write("across.scen", "version 1\n0\twalled.map\t3\t3\t0\t0\t2\t0\t2\n");
+  const RunResult none =
+      run({"scen", walled.string(), across.string(), "--set", "grid.search=theta"});
+  EXPECT_EQ(none.exit_code, 1) << none.out;
+  EXPECT_TRUE(contains(none.out, "1 without a path")) << none.out;
+}
+
+// Older ("version 1.0") files give lengths to 2 decimals: a length is compared within the
+// rounding of the digits the file wrote, never at a fixed 6 digits.
+TEST_F(Cli, ScenToleranceFollowsTheDigitsTheFileWrote) {
+  const fs::path map =
+      write("open.map", "type octile\nheight 4\nwidth 6\nmap\n......\n......\n......\n......\n");
+  const double exact = 2 + 3 * std::sqrt(2.0);  // 6.2426406...
+  struct Case {
+    std::string written;
+    int exit_code;
+  };
+  for (const Case& c : {Case{"6.24", 0}, Case{"6.25", 1}, Case{"6.242641", 0}, Case{"6.242", 1},
+                        Case{"6.2426", 0}}) {
+    SCOPED_TRACE(c.written);
+    const fs::path scen =
+        write("old.scen", "version 1.0\n0\topen.map\t6\t4\t0\t3\t5\t0\t" + c.written + "\n");
+    const RunResult r = run({"scen", map.string(), scen.string()});
+    EXPECT_EQ(r.exit_code, c.exit_code) << r.out << r.err;
+    EXPECT_NEAR(exact, std::stod(c.written), 0.01);
+  }
+}
+
+// One story about exit status 1 in `scen --help`: its own list, no generic one beside it.
+TEST_F(Cli, ScenHelpTellsOneStoryAboutExitCodes) {
+  const RunResult r = run({"scen", "--help"});
+  EXPECT_EQ(r.exit_code, 0);
+  std::size_t lists = 0;
+  for (std::size_t at = r.out.find("Exit codes:"); at != std::string::npos;
+       at = r.out.find("Exit codes:", at + 1))
+    ++lists;
+  EXPECT_EQ(lists, 1u) << r.out;
+  EXPECT_FALSE(contains(r.out, "1 otherwise")) << r.out;
+  for (const char* needle : {"meant to reproduce", "build_ms,versus_reference", "--reference"})
+    EXPECT_TRUE(contains(r.out, needle)) << needle << "\n" << r.out;
+}
+
+// Several scenes: one OMPL log per scene, each its own experiment named after the scene, with
+// this host's name, the seed and the time limit; the CSV says "default" for a spec's defaults.
+TEST_F(Cli, ExperimentWritesOneOmplLogPerScene) {
+  const fs::path scenes = fs::path(POLYNAV_SOURCE_DIR) / "scenes";
+  const fs::path out = dir_ / "runs.csv", log = dir_ / "runs.log";
+  const RunResult r =
+      run({"experiment", (scenes / "maze.yaml").string(), (scenes / "island.yaml").string(),
+           "--random", "3", "--seed", "42", "--methods", "grid:connectivity=4,visgraph",
+           "--smoothers", "none", "--set", "search.time_limit_ms=250", "--out", out.string(),
+           "--ompl-log", log.string(), "--no-progress"});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_FALSE(fs::exists(log));
+  char host[256] = {};
+  ASSERT_EQ(gethostname(host, sizeof host - 1), 0);
+  for (const char* scene : {"maze", "island"}) {
+    SCOPED_TRACE(scene);
+    const fs::path own = dir_ / (std::string("runs-") + scene + ".log");
+    ASSERT_TRUE(fs::exists(own)) << r.out;
+    EXPECT_TRUE(contains(r.out, "wrote " + own.string())) << r.out;
+    const std::string text = read_file(own);
+    EXPECT_TRUE(contains(text, std::string("\nExperiment ") + scene + "\n")) << text;
+    EXPECT_TRUE(contains(text, std::string("\nRunning on ") + host + "\n")) << text;
+    EXPECT_TRUE(contains(text, "\n42 is the random seed\n")) << text;
+    EXPECT_TRUE(contains(text, "\n0.25 seconds per run\n")) << text;
+    EXPECT_TRUE(contains(text, "\n3 runs per planner\n")) << text;
+    EXPECT_TRUE(contains(text, "\n2 planners\n")) << text;
+  }
+  EXPECT_TRUE(contains(r.out, "seed 42")) << r.out;
+  const std::string csv = read_file(out);
+  EXPECT_TRUE(contains(csv, ",visgraph,default,none,")) << csv;
+  EXPECT_TRUE(contains(csv, ",grid,connectivity=4,none,")) << csv;
+  EXPECT_FALSE(contains(csv, ",visgraph,,")) << csv;
 }
 
 TEST_F(Cli, ExperimentWritesRowsSummaryPlotAndLogAndMergesShards) {

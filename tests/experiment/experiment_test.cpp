@@ -3,17 +3,21 @@
 // corner-aligned grid against an independent Dijkstra on the corner graph of MovingAI maps.
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <boost/graph/adjacency_list.hpp>
 #include <boost/graph/dijkstra_shortest_paths.hpp>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <regex>
 #include <set>
 #include <sstream>
 
+#include "cli/xml_check.hpp"
 #include "polynav/experiment/experiment.hpp"
 #include "polynav/experiment/results.hpp"
 #include "polynav/plan/planner.hpp"
@@ -276,13 +280,20 @@ TEST(Experiment, CsvReadsBackBitForBit) {
 }
 
 // A reader of OMPL's benchmark log written from the grammar in OMPL's documentation ("The
-// benchmark logfile format"), checking each production it meets.
+// benchmark logfile format"), checking each production it meets, optional ones included.
 struct OmplPlanner {
   std::string name;
   std::vector<std::string> properties;
   std::vector<std::vector<std::string>> runs;
 };
-std::vector<OmplPlanner> parse_ompl_log(std::istream& in) {
+struct OmplLog {
+  std::string experiment, host;
+  std::map<std::string, std::string> experiment_properties;  // "name TYPE" -> value
+  std::string setup;
+  std::string seed, time_limit, memory_limit, runs_per_planner;
+  std::vector<OmplPlanner> planners;
+};
+OmplLog parse_ompl_log(std::istream& in) {
   std::string line;
   const auto next = [&] {
     if (!std::getline(in, line)) throw std::runtime_error("log ends early");
@@ -295,19 +306,36 @@ std::vector<OmplPlanner> parse_ompl_log(std::istream& in) {
     return m;
   };
   const std::string num = R"(([-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?|inf|nan))";
+  OmplLog log;
   expect(std::regex(R"(\S+ version \S+)"));
-  expect(std::regex("Experiment .+"));
-  expect(std::regex("Running on \\S+"));
+  log.experiment = expect(std::regex("Experiment (.+)"))[1];
+  next();
+  std::smatch m;
+  if (std::regex_match(line, m, std::regex(R"((\d+) experiment properties)"))) {
+    const std::size_t count = std::stoul(m[1]);
+    for (std::size_t i = 0; i < count; ++i) {
+      const auto p = expect(std::regex(R"((\S+ (BOOLEAN|INTEGER|REAL)) = (\S+))"));
+      log.experiment_properties[p[1]] = p[3];
+    }
+    next();
+  }
+  if (!std::regex_match(line, m, std::regex(R"(Running on (\S+))")))
+    throw std::runtime_error("unexpected line: " + line);
+  log.host = m[1];
   expect(std::regex("Starting at .+"));
   expect(std::regex(R"(<<<\|)"));
-  while (next() != "|>>>") {
+  while (next() != "|>>>") log.setup += line + "\n";
+  log.seed = expect(std::regex(R"((-?\d+) is the random seed)"))[1];
+  log.time_limit = expect(std::regex("(" + num + ") seconds per run"))[1];
+  log.memory_limit = expect(std::regex("(" + num + ") MB per run"))[1];
+  next();
+  if (std::regex_match(line, m, std::regex(R"((\d+) runs per planner)"))) {
+    log.runs_per_planner = m[1];
+    next();
   }
-  expect(std::regex(R"(-?\d+ is the random seed)"));
-  expect(std::regex(num + " seconds per run"));
-  expect(std::regex(num + " MB per run"));
-  expect(std::regex(num + " seconds spent to collect the data"));
+  if (!std::regex_match(line, std::regex(num + " seconds spent to collect the data")))
+    throw std::runtime_error("unexpected line: " + line);
   const std::size_t planners = std::stoul(expect(std::regex(R"((\d+) planners)"))[1]);
-  std::vector<OmplPlanner> out;
   for (std::size_t p = 0; p < planners; ++p) {
     OmplPlanner planner;
     planner.name = next();
@@ -334,44 +362,290 @@ std::vector<OmplPlanner> parse_ompl_log(std::istream& in) {
       planner.runs.push_back(std::move(values));
     }
     expect(std::regex(R"(\.)"));
-    out.push_back(std::move(planner));
+    log.planners.push_back(std::move(planner));
   }
   if (std::getline(in, line)) throw std::runtime_error("text after the last planner: " + line);
-  return out;
+  return log;
 }
 
-TEST(Experiment, OmplLogFollowsTheGrammarAndCarriesEveryRun) {
+// In OMPL's format a file is one experiment, and Planner Arena compares planners within one:
+// each scene gets its own log, named after it, holding only its runs, with the real host name,
+// the seed the queries were drawn with and the limits in force.
+TEST(Experiment, OmplLogIsOneExperimentPerSceneWithHostSeedAndLimits) {
   Options options = random_options(5, 9);
   options.smoothers = {"none", "shortcut"};
-  const std::vector<Row> rows = run({input("maze.yaml"), input("island.yaml")}, options).rows;
-  std::stringstream log;
-  write_ompl_log(log, rows, "test", 1.5);
-  std::vector<OmplPlanner> planners;
-  ASSERT_NO_THROW(planners = parse_ompl_log(log));
-  ASSERT_EQ(planners.size(), options.methods.size() * options.smoothers.size());
-  std::size_t planner_index = 0;
-  for (const OmplPlanner& p : planners) {
-    // A planner's runs are its configuration's rows, in row order.
-    const MethodSpec& spec = options.methods[planner_index / options.smoothers.size()];
-    const std::string& smoother = options.smoothers[planner_index % options.smoothers.size()];
-    ++planner_index;
-    std::vector<const Row*> own;
-    for (const Row& r : rows)
-      if (r.method == spec.method && r.smoother == smoother) own.push_back(&r);
-    const auto solved = std::find(p.properties.begin(), p.properties.end(), "solved BOOLEAN");
-    const auto length =
-        std::find(p.properties.begin(), p.properties.end(), "simplified solution length REAL");
-    ASSERT_NE(solved, p.properties.end());
-    ASSERT_NE(length, p.properties.end());
-    ASSERT_EQ(p.runs.size(), 10u);  // two scenes x five queries
-    ASSERT_EQ(own.size(), p.runs.size());
-    for (std::size_t i = 0; i < own.size(); ++i) {
-      const auto& run = p.runs[i];
-      const Row& r = *own[i];
-      EXPECT_EQ(run[std::size_t(solved - p.properties.begin())], r.status == "found" ? "1" : "0");
-      EXPECT_EQ(std::stod(run[std::size_t(length - p.properties.begin())]), r.length);
+  options.settings.set("search.time_limit_ms", 2500.0);
+  options.settings.set("search.max_expanded", 100000);
+  const Results results = run({input("maze.yaml"), input("island.yaml")}, options);
+  const std::vector<Row>& rows = results.rows;
+  char host[256] = {};
+  ASSERT_EQ(gethostname(host, sizeof host - 1), 0);
+  ASSERT_EQ(results.scenes.size(), 2u);
+  for (std::size_t s = 0; s < results.scenes.size(); ++s) {
+    const SceneReport& scene = results.scenes[s];
+    SCOPED_TRACE(scene.name);
+    std::stringstream text;
+    write_ompl_log(text, rows, ompl_log_header(options, scene, s));
+    OmplLog log;
+    ASSERT_NO_THROW(log = parse_ompl_log(text)) << text.str();
+    EXPECT_EQ(log.experiment, scene.name);
+    EXPECT_EQ(log.host, host);
+    EXPECT_EQ(log.seed, "9");
+    EXPECT_EQ(std::stod(log.time_limit), 2.5);
+    EXPECT_EQ(log.memory_limit, "inf");
+    EXPECT_EQ(log.runs_per_planner, "5");
+    EXPECT_EQ(std::stod(log.experiment_properties["search_max_expanded REAL"]), 100000.0);
+    EXPECT_EQ(std::stod(log.experiment_properties["search_time_limit_ms REAL"]), 2500.0);
+    EXPECT_EQ(log.experiment_properties["search_max_cost REAL"], "inf");
+    EXPECT_EQ(log.experiment_properties["scene_index INTEGER"], std::to_string(s));
+    EXPECT_NE(log.setup.find("search.time_limit_ms=2500"), std::string::npos) << log.setup;
+
+    ASSERT_EQ(log.planners.size(), options.methods.size() * options.smoothers.size());
+    std::size_t planner_index = 0;
+    for (const OmplPlanner& p : log.planners) {
+      // A planner's runs are its configuration's rows of this scene, in row order.
+      const MethodSpec& spec = options.methods[planner_index / options.smoothers.size()];
+      const std::string& smoother = options.smoothers[planner_index % options.smoothers.size()];
+      ++planner_index;
+      std::vector<const Row*> own;
+      for (const Row& r : rows)
+        if (r.scene == scene.name && r.method == spec.method && r.smoother == smoother)
+          own.push_back(&r);
+      const auto solved = std::find(p.properties.begin(), p.properties.end(), "solved BOOLEAN");
+      const auto length =
+          std::find(p.properties.begin(), p.properties.end(), "simplified solution length REAL");
+      const auto scene_column =
+          std::find(p.properties.begin(), p.properties.end(), "scene index INTEGER");
+      ASSERT_NE(solved, p.properties.end());
+      ASSERT_NE(length, p.properties.end());
+      ASSERT_NE(scene_column, p.properties.end());
+      ASSERT_EQ(p.runs.size(), 5u);
+      ASSERT_EQ(own.size(), p.runs.size());
+      for (std::size_t i = 0; i < own.size(); ++i) {
+        const auto& run = p.runs[i];
+        const Row& r = *own[i];
+        EXPECT_EQ(run[std::size_t(solved - p.properties.begin())], r.status == "found" ? "1" : "0");
+        EXPECT_EQ(std::stod(run[std::size_t(length - p.properties.begin())]), r.length);
+        EXPECT_EQ(run[std::size_t(scene_column - p.properties.begin())], std::to_string(s));
+      }
     }
   }
+  // Given queries have no seed, and without limits the time per run is unlimited.
+  Options given;
+  given.methods = {parse_method_spec("visgraph")};
+  SceneInput maze = input("maze.yaml");
+  maze.queries = random_queries(FreeSpace(maze.scene), {3, 4, true});
+  const Results plain = run({maze}, given);
+  std::stringstream text;
+  write_ompl_log(text, plain.rows, ompl_log_header(given, plain.scenes[0], 0));
+  const OmplLog log = parse_ompl_log(text);
+  EXPECT_EQ(log.seed, "0");
+  EXPECT_EQ(log.time_limit, "inf");
+  EXPECT_EQ(log.experiment_properties.at("random_queries BOOLEAN"), "0");
+}
+
+// Scene names are one word in the log: the statistics script keeps the last word of the line.
+TEST(Experiment, OmplExperimentNameIsOneWord) {
+  Options options;
+  options.methods = {parse_method_spec("grid")};
+  options.random = RandomQueries{2, 1, true};
+  SceneInput in = input("maze.yaml");
+  in.name = "my maze\tone";
+  const Results results = run({in}, options);
+  std::stringstream text;
+  write_ompl_log(text, results.rows, ompl_log_header(options, results.scenes[0], 0));
+  const OmplLog log = parse_ompl_log(text);
+  EXPECT_EQ(log.experiment, "my_maze_one");
+  EXPECT_EQ(log.planners.at(0).runs.size(), 2u);
+}
+
+// The progress total is the number of runs returned (one per scene x spec x smoother x query of
+// the shard), and the last report says all of them are done: the reference's searches are not
+// runs.
+TEST(Experiment, ProgressCountsTheRunsReturned) {
+  for (const Shard shard : {Shard{1, 1}, Shard{2, 3}}) {
+    Options options;
+    options.methods = {parse_method_spec("grid:connectivity=4"), parse_method_spec("visgraph"),
+                       parse_method_spec("navmesh")};
+    options.smoothers = {"none", "shortcut", "funnel"};
+    options.random = RandomQueries{7, 3, true};
+    options.shard = shard;
+    options.jobs = 2;
+    std::vector<std::pair<std::size_t, std::size_t>> reports;
+    options.progress = [&](std::size_t done, std::size_t total) {
+      reports.push_back({done, total});
+    };
+    const Results results = run({input("maze.yaml"), input("island.yaml")}, options);
+    ASSERT_FALSE(reports.empty());
+    std::size_t last = 0;
+    for (const auto& [done, total] : reports) {
+      EXPECT_EQ(total, results.rows.size());
+      EXPECT_GE(done, last);
+      EXPECT_LE(done, total);
+      last = done;
+    }
+    EXPECT_EQ(reports.back().first, results.rows.size());
+  }
+}
+
+// pandas reads an empty field as NaN and groupby drops NaN keys, so rows run with a method's
+// defaults say "default"; files written before, with the field empty, read and merge the same.
+TEST(Experiment, DefaultOptionsAreWrittenAndOlderEmptyOnesReadTheSame) {
+  Options options;
+  options.methods = {parse_method_spec("visgraph"), parse_method_spec("grid:connectivity=4")};
+  options.smoothers = {"none"};
+  options.random = RandomQueries{4, 8, true};
+  options.shard = {1, 2};
+  const std::vector<Row> first = run({input("maze.yaml")}, options).rows;
+  options.shard = {2, 2};
+  const std::vector<Row> second = run({input("maze.yaml")}, options).rows;
+  for (const Row& r : first) {
+    EXPECT_FALSE(r.options.empty());
+    EXPECT_EQ(r.options == default_options, r.method == "visgraph") << csv_line(r);
+  }
+  const fs::path path = fs::temp_directory_path() / "polynav-experiment-empty-options.csv";
+  {
+    // The first shard as an older version wrote it: the options field empty for the defaults.
+    std::ofstream out(path, std::ios::binary);
+    std::ostringstream text;
+    write_csv(text, first);
+    std::istringstream lines(text.str());
+    std::string line;
+    while (std::getline(lines, line)) {
+      const std::string marker = ",visgraph,default,";
+      if (const std::size_t at = line.find(marker); at != std::string::npos)
+        line.replace(at, marker.size(), ",visgraph,,");
+      out << line << "\n";
+    }
+  }
+  const std::vector<Row> older = read_csv(path);
+  fs::remove(path);
+  ASSERT_EQ(older.size(), first.size());
+  for (std::size_t i = 0; i < older.size(); ++i)
+    EXPECT_EQ(without_times(older[i]), without_times(first[i]));
+  // An older shard with empty options joins a newer one; so do rows handed over as they were.
+  std::vector<Row> stripped = second;
+  for (Row& r : stripped)
+    if (r.options == default_options) r.options.clear();
+  options.shard = {1, 1};
+  const std::vector<Row> whole = run({input("maze.yaml")}, options).rows;
+  EXPECT_EQ(without_times(merge_shards({older, second}, {"old", "new"})), without_times(whole));
+  EXPECT_EQ(without_times(merge_shards({first, stripped}, {"new", "old"})), without_times(whole));
+}
+
+// The body of group `id` of an SVG written by SvgCanvas (whose groups do not nest).
+std::string svg_group(const std::string& svg, const std::string& id) {
+  const std::size_t open = svg.find("<g id=\"" + id + "\"");
+  if (open == std::string::npos) return {};
+  return svg.substr(open, svg.find("</g>", open) - open);
+}
+// The contents of every <text> element.
+std::vector<std::string> svg_texts(const std::string& svg) {
+  std::vector<std::string> out;
+  const std::regex text("<text[^>]*>([^<]*)</text>");
+  for (auto it = std::sregex_iterator(svg.begin(), svg.end(), text); it != std::sregex_iterator();
+       ++it)
+    out.push_back((*it)[1]);
+  return out;
+}
+// CIELAB of an sRGB "#rrggbb" (D65).
+std::array<double, 3> lab(const std::string& hex) {
+  double c[3];
+  for (int i = 0; i < 3; ++i) {
+    const double v = std::stoi(hex.substr(1 + 2 * i, 2), nullptr, 16) / 255.0;
+    c[i] = v <= 0.04045 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4);
+  }
+  const double x = (0.4124 * c[0] + 0.3576 * c[1] + 0.1805 * c[2]) / 0.95047;
+  const double y = 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2];
+  const double z = (0.0193 * c[0] + 0.1192 * c[1] + 0.9505 * c[2]) / 1.08883;
+  const auto f = [](double t) { return t > 0.008856 ? std::cbrt(t) : 7.787 * t + 16.0 / 116; };
+  return {116 * f(y) - 16, 500 * (f(x) - f(y)), 200 * (f(y) - f(z))};
+}
+
+// What a researcher reads off the figure of a large experiment: 16 configurations on two scenes,
+// about 19,000 runs. Each configuration is named where its boxes are (not numbered), in a colour
+// clearly apart from the other 15; each scene has its own panel; time has box plots beside the
+// length ones; and the time-length plot shows thousands of paths as a density, not a pile of
+// dots.
+TEST(Experiment, PlotNamesConfigurationsInDistinctColoursWithAPanelPerScene) {
+  const std::vector<std::string> methods = {"grid", "quadtree", "visgraph", "navmesh"};
+  const std::vector<std::string> smoothers = {"none", "shortcut", "tentpole", "funnel"};
+  std::vector<Row> rows;
+  std::vector<std::string> names;
+  for (const std::string scene : {"arena", "den312d"})
+    for (const std::string& method : methods)
+      for (const std::string& smoother : smoothers)
+        for (std::size_t q = 0; q < 600; ++q) {
+          Row r;
+          r.scene = scene;
+          r.method = method;
+          r.options = method == "grid" ? "connectivity=4" : std::string(default_options);
+          r.smoother = smoother;
+          r.query = q;
+          r.status = q % 50 == 0 ? "no_path" : "found";
+          r.search_us = 1.0 + double((q * 7919) % 1000) * (1 + double(method.size()));
+          if (r.status == "found") {
+            r.length = 1.0 + double((q * 104729) % 500) / 5.0;
+            r.reference = r.length / (1.0 + double(q % 13) / 200.0);
+            r.ratio = r.length / r.reference;
+            r.smooth_us = 3.0;
+            r.waypoints = 3;
+          }
+          rows.push_back(r);
+        }
+  for (const std::string& method : methods)
+    for (const std::string& smoother : smoothers)
+      names.push_back(method + (method == "grid" ? " [connectivity=4]" : "") + " + " + smoother);
+  ASSERT_EQ(names.size(), 16u);
+  ASSERT_GT(rows.size(), 19000u);
+
+  const std::string svg = plot_svg(rows, "polynav experiment");
+  const std::vector<std::string> texts = svg_texts(svg);
+  // Named by the configuration's name alone: on its row of each scene panel, and over its
+  // time-length panel.
+  for (const std::string& name : names)
+    EXPECT_EQ(std::count(texts.begin(), texts.end(), name), 2 + 1) << name;
+  // A panel per scene.
+  for (const std::string scene : {"arena", "den312d"})
+    EXPECT_EQ(
+        std::count_if(texts.begin(), texts.end(),
+                      [&](const std::string& t) { return t.rfind("scene " + scene, 0) == 0; }),
+        1)
+        << scene;
+  // Sixteen distinct colours, each pair far apart (CIE76 distance; 2.3 is just noticeable).
+  const std::string ratio_plot = svg_group(svg, "ratio-plot");
+  std::set<std::string> colours;
+  const std::regex stroke("stroke=\"(#[0-9A-Fa-f]{6})\"");
+  for (auto it = std::sregex_iterator(ratio_plot.begin(), ratio_plot.end(), stroke);
+       it != std::sregex_iterator(); ++it)
+    colours.insert((*it)[1]);
+  colours.erase("#57606a");  // the axes
+  colours.erase("#d0d7de");  // the grid
+  ASSERT_EQ(colours.size(), 16u);
+  for (const std::string& a : colours)
+    for (const std::string& b : colours)
+      if (a < b) {
+        const auto la = lab(a), lb = lab(b);
+        EXPECT_GE(std::hypot(la[0] - lb[0], la[1] - lb[1], la[2] - lb[2]), 25.0) << a << " " << b;
+      }
+  // Time box plots: a box per configuration and scene.
+  const std::string time_plot = svg_group(svg, "time-plot");
+  std::size_t boxes = 0;
+  for (std::size_t at = time_plot.find("<rect"); at != std::string::npos;
+       at = time_plot.find("<rect", at + 1))
+    ++boxes;
+  EXPECT_EQ(boxes, 2u * 16u);
+  // 1,100 paths per configuration are shown as a density: no dots, a bounded number of cells.
+  const std::string density = svg_group(svg, "time-length-plot");
+  EXPECT_EQ(density.find("<circle"), std::string::npos);
+  std::size_t cells = 0;
+  for (std::size_t at = density.find("<rect"); at != std::string::npos;
+       at = density.find("<rect", at + 1))
+    ++cells;
+  EXPECT_GT(cells, 16u);
+  EXPECT_LE(cells, 16u * 40 * 24);
+  const test::XmlCheck check = test::check_xml(svg);
+  EXPECT_EQ(check.problem, "");
 }
 
 // The corner graph of a MovingAI map built here from the cells alone: corners (x, y) in map

@@ -473,6 +473,23 @@ TEST(Scenario, CellsOnCellMapsPointsElsewhere) {
   EXPECT_FALSE(points[0].reference_length.has_value()) << "a negative length means unknown";
 }
 
+// Files round lengths to a number of decimals (2 in older "version 1.0" files) or of significant
+// digits: each row keeps the rounding of the digits it wrote, so comparisons can follow it.
+TEST(Scenario, ReferenceRoundingFollowsTheDigitsWritten) {
+  const Scene grid = map_from_rows({"....", "...."});
+  const auto queries = parse_scenario(
+      "version 1.0\n0 m 4 2 0 0 3 1 3.41\n0 m 4 2 0 0 3 0 3.00\n0 m 4 2 0 0 3 1 3.41421\n"
+      "0 m 4 2 0 0 3 0 3\n0 m 4 2 0 0 3 0 3e0\n",
+      "r.scen", grid);
+  ASSERT_EQ(queries.size(), 5u);
+  EXPECT_DOUBLE_EQ(queries[0].reference_rounding, 0.005);
+  EXPECT_DOUBLE_EQ(queries[1].reference_rounding, 0.005);
+  EXPECT_DOUBLE_EQ(queries[2].reference_rounding, 0.000005);
+  EXPECT_EQ(queries[3].reference_rounding, 0.0)
+      << "a whole number says nothing of the file's digits";
+  EXPECT_EQ(queries[4].reference_rounding, 0.0);
+}
+
 TEST(Scenario, LoadSceneDispatchesMapFiles) {
   const fs::path map = bundled_dir / "arena.map";
   const Scene scene = load_scene(map);

@@ -70,6 +70,10 @@ struct SceneInput {
   std::shared_ptr<const FreeSpace> space;
 };
 
+/// The `options` of a row run with none of its method's options set (rather than an empty text,
+/// which CSV readers such as pandas read as a missing value).
+inline constexpr std::string_view default_options = "default";
+
 struct Options {
   std::vector<MethodSpec> methods;
   std::vector<std::string> smoothers = {"none"};
@@ -86,8 +90,9 @@ struct Options {
   /// large scenes get no reference. Each row names its reference method; the summary says which
   /// scenes used which, and why a scene has none.
   std::size_t reference_max_corners = 20000;
-  /// Called from the thread that called run() after each batch of queries: runs done, runs
-  /// in all.
+  /// Called from the thread that called run() as queries finish: runs done, runs in all. A run
+  /// is a row (scene x spec x smoother x query of this shard), so the total is the number of
+  /// rows run() returns; the reference's searches are not runs and do not advance it.
   std::function<void(std::size_t, std::size_t)> progress;
 };
 
@@ -95,7 +100,9 @@ struct Options {
 struct Row {
   std::string scene;
   std::string method;
-  std::string options;  ///< the spec's option set and --set options of its method, "k=v;k=v"
+  /// The spec's option set and --set options of its method, "k=v;k=v" in name order, or
+  /// default_options when there are none.
+  std::string options;
   std::string smoother;
   std::size_t query = 0;  ///< index of the query in its scene
   Point start, goal;
@@ -131,6 +138,7 @@ struct SceneReport {
   /// Why there is no reference (too many corners and weighted regions, ...), or why the
   /// reference is not the visibility graph.
   std::string reference_note;
+  double seconds = 0.0;  ///< wall-clock time spent on the scene: free space, reference, runs
 };
 
 struct Results {

@@ -41,6 +41,10 @@ struct Query {
   /// A reference length for the query when its source gives one (column 9 of a `.scen` file).
   std::optional<double> reference_length;
   InputLocation where;
+  /// How far the exact length may lie from reference_length given the digits written: half a
+  /// unit in the last decimal place ("27.00": 0.005, "3.41421": 0.000005); 0 when it was written
+  /// without a decimal point or with an exponent (then the file's own precision is unknown).
+  double reference_rounding = 0.0;
 };
 
 /// A scene built from a MovingAI cell map: cell (cx, cy), counted from the top-left with y
