@@ -447,6 +447,9 @@ SpeedResult speed_on(const std::string& name, const fs::path& map, std::vector<Q
     plan_options.method = "navmesh";
     plan_options.smoother = "funnel";
     plan_options.settings.set("navmesh.nodes", name_of(nodes));
+    // The graph's query is what this section times (navmesh.search=auto may choose Polyanya on
+    // a small map, which has no graph to search).
+    plan_options.settings.set("navmesh.search", std::string("graph"));
     if (!landmarks.empty()) plan_options.settings.set("navmesh.landmarks", landmarks);
     const Planner planner(space, plan_options);
     const auto& mesh = dynamic_cast<const NavMesh&>(planner.discretisation());

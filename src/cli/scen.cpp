@@ -16,6 +16,7 @@
 #include "commands.hpp"
 #include "common.hpp"
 #include "planning.hpp"
+#include "polynav/discretise/navmesh/navmesh.hpp"
 #include "polynav/error.hpp"
 #include "polynav/plan/options.hpp"
 #include "polynav/plan/registry.hpp"
@@ -55,7 +56,8 @@ const char* metric_words(Metric m) {
 
 // Why this configuration is not meant to reproduce lengths in `metric` (then a different length
 // is a finding, not a mismatch); empty when it is.
-std::string why_not_reproducing(const PlanOptions& plan, const Scene& scene, Metric metric) {
+std::string why_not_reproducing(const PlanOptions& plan, const Planner& planner, const Scene& scene,
+                                Metric metric) {
   if (scene.agent.radius > 0) return "the agent has a radius; the references are for a point";
   const OptionValues search("search", search_option_specs(), plan.settings);
   if (search.number("weight") != 1.0) return "weighted A* (search.weight) is not optimal";
@@ -78,13 +80,12 @@ std::string why_not_reproducing(const PlanOptions& plan, const Scene& scene, Met
     return "";
   }
   if (!scene.regions.empty()) return "the scene has weighted regions";
-  const bool exact =
-      plan.method == "visgraph" ||
-      (plan.method == "navmesh" &&
-       OptionValues("navmesh", find_method("navmesh").options, plan.settings).text("search") ==
-           "optimal");
+  // The navigation mesh says which search navmesh.search=auto chose.
+  const auto* mesh = dynamic_cast<const NavMesh*>(&planner.discretisation());
+  const bool exact = plan.method == "visgraph" ||
+                     (mesh != nullptr && mesh->options().search == NavMeshSearch::optimal);
   if (plan.method == "navmesh" && !exact)
-    return "navmesh.search=graph is not exact (navmesh.search=optimal is)";
+    return "navmesh searched over its graph is not exact (navmesh.search=optimal is)";
   if (!exact)
     return plan.method +
            " is not an exact Euclidean method (visgraph and navmesh.search=optimal "
@@ -114,7 +115,7 @@ int run_scen(const ScenArgs& args, const SceneOptions& options) {
       args.scenario, scene, corners ? ScenarioPoints::corners : ScenarioPoints::centres);
   Planner planner(scene, plan);
   const Metric metric = reference_metric(args.reference, scene);
-  const std::string not_reproducing = why_not_reproducing(plan, scene, metric);
+  const std::string not_reproducing = why_not_reproducing(plan, planner, scene, metric);
   const bool reproducing = not_reproducing.empty();
 
   std::ofstream csv;
@@ -247,7 +248,9 @@ void add_scen_command(CLI::App& app) {
           "A different length is a mismatch only for a configuration meant to reproduce the "
           "file's lengths: for grid lengths, grid with its defaults (8-connected, centre-aligned, "
           "A*, JPS or JPS+, the map's cells) and no smoothing, on a MovingAI map; for Euclidean "
-          "lengths, visgraph or navmesh with navmesh.search=optimal, on a scene without weighted "
+          "lengths, visgraph or navmesh searched by Polyanya (navmesh.search=optimal, or auto "
+          "where "
+          "it picks Polyanya), on a scene without weighted "
           "regions; in both cases for a point agent, search.weight 1 and no beam. For any other "
           "configuration (an any-angle grid, a smoother, a quadtree, ...) the summary counts the "
           "paths shorter and longer than the reference instead, and they do not fail the "

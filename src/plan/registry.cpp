@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <mutex>
 #include <optional>
 #include <span>
 #include <sstream>
@@ -134,13 +135,21 @@ std::unique_ptr<Method> build_visgraph(const FreeSpace& space, const OptionValue
   return std::make_unique<MethodOf<VisibilityGraph>>(space, options);
 }
 
-// The navigation mesh searched by Polyanya (navmesh.search=optimal): not A* over a graph, so its
-// own Method. The polygons and point location are the NavMesh's; the search state (nodes, open
-// list, best length per turning point) lives in the workspace's method state, sized at build.
+// The navigation mesh searched by Polyanya (navmesh.search=optimal, or auto where it resolves
+// to optimal): not A* over a graph, so its own Method. The polygons and point location are the
+// NavMesh's; the search state (nodes, open list, best length per turning point) lives in the
+// workspace's method state, sized at build. Chosen by auto, it keeps what the graph offered:
+// reach, and the search options Polyanya cannot honour (partial paths, beam width, reopening),
+// run over the graph of the same polygons, built on first use.
 class NavMeshOptimal final : public Method {
  public:
   NavMeshOptimal(const FreeSpace& space, const NavMeshOptions& options)
-      : mesh_(space, options), search_(mesh_), weighted_(!space.regions().empty()) {}
+      : space_(&space),
+        options_(options),
+        mesh_(space, options),
+        search_(mesh_),
+        weighted_(!space.regions().empty()),
+        automatic_(options.search == NavMeshSearch::automatic) {}
 
   const Discretisation& discretisation() const override { return mesh_; }
 
@@ -148,11 +157,13 @@ class NavMeshOptimal final : public Method {
 
   RawPath find_path(Point start, Point goal, const QueryOptions& options,
                     QueryWorkspace& workspace) const override {
+    if (for_graph(options)) return polynav::find_path(graph(), start, goal, options, workspace);
     if (const std::optional<double> direct = mesh_.direct_cost(start, goal)) {
       // One polygon holds both: the straight segment, without a search.
       RawPath out = empty();
       out.status = search::SearchStatus::found;
       out.points = {start, goal};
+      out.has_corridor = true;
       out.graph_cost = distance(start, goal);
       out.message = note();
       return out;
@@ -163,6 +174,8 @@ class NavMeshOptimal final : public Method {
 
   RawPath find_path_to_any(Point start, std::span<const Point> goals, const QueryOptions& options,
                            QueryWorkspace& workspace, std::size_t& reached_goal) const override {
+    if (for_graph(options))
+      return polynav::find_path_to_any(graph(), start, goals, options, workspace, reached_goal);
     if (goals.empty()) {
       reached_goal = 0;
       RawPath out = empty();
@@ -172,10 +185,12 @@ class NavMeshOptimal final : public Method {
     return run(start, goals, options, workspace, reached_goal);
   }
 
-  Reach reach(Point, double, QueryWorkspace&) const override {
+  Reach reach(Point from, double max_cost, QueryWorkspace& workspace) const override {
+    if (automatic_) return polynav::reach(graph(), from, max_cost, workspace);
     Reach out;
     out.message =
-        "reach needs a graph, and navmesh.search=optimal builds none; use navmesh.search=graph";
+        "reach needs a graph, and navmesh.search=optimal builds none; use navmesh.search=graph "
+        "or auto";
     return out;
   }
 
@@ -194,10 +209,29 @@ class NavMeshOptimal final : public Method {
     return s;
   }
 
+  // Whether auto's query goes to the graph: options that only a graph search honours.
+  bool for_graph(const QueryOptions& options) const {
+    const search::SearchOptions& s = options.search;
+    return automatic_ && (s.partial_fallback || s.reopen_closed ||
+                          s.beam_width != search::SearchOptions{}.beam_width);
+  }
+
+  // The graph over the same polygons (vertex nodes, landmarks), for auto's reach and graph-only
+  // options; built once, by the first thread that needs it.
+  const NavMesh& graph() const {
+    std::call_once(graph_once_, [this] {
+      NavMeshOptions o = options_;
+      o.search = NavMeshSearch::graph;
+      graph_ = std::make_unique<const NavMesh>(*space_, o);
+    });
+    return *graph_;
+  }
+
   RawPath empty() const {
     RawPath out;
     out.method = mesh_.method();
-    out.method_has_corridors = out.has_corridor = false;
+    out.method_has_corridors = true;
+    out.has_corridor = false;
     return out;
   }
 
@@ -222,6 +256,8 @@ class NavMeshOptimal final : public Method {
     switch (r.status) {
       case search::SearchStatus::found:
         out.points = r.points;
+        out.corridor = r.corridor;
+        out.has_corridor = true;
         out.graph_cost = r.length;
         out.message = note();
         break;
@@ -251,9 +287,14 @@ class NavMeshOptimal final : public Method {
     return out;
   }
 
+  const FreeSpace* space_;
+  NavMeshOptions options_;
   NavMesh mesh_;
   Polyanya search_;
   bool weighted_;
+  bool automatic_;  // navmesh.search=auto chose Polyanya
+  mutable std::once_flag graph_once_;
+  mutable std::unique_ptr<const NavMesh> graph_;
 };
 
 std::unique_ptr<Method> build_navmesh(const FreeSpace& space, const OptionValues& o) {
@@ -265,7 +306,8 @@ std::unique_ptr<Method> build_navmesh(const FreeSpace& space, const OptionValues
   options.landmarks = std::size_t(o.integer("landmarks"));
   options.search = parse_navmesh_search(o.text("search"));
   options.max_build_seconds = space.max_build_seconds();
-  if (options.search == NavMeshSearch::optimal)
+  // The mesh resolves auto itself, the same way, and remembers that it was asked for.
+  if (resolve_navmesh_search(space, options) == NavMeshSearch::optimal)
     return std::make_unique<NavMeshOptimal>(space, options);
   return std::make_unique<MethodOf<NavMesh>>(space, options);
 }
@@ -459,8 +501,9 @@ const std::vector<MethodEntry>& method_registry() {
        build_visgraph},
       {"navmesh",
        "navigation mesh: free space as convex polygons (a .mesh file's own faces, or constrained "
-       "Delaunay triangles merged by Hertel-Mehlhorn), searched through shared edges; paths come "
-       "with a corridor for funnel",
+       "Delaunay triangles merged by Hertel-Mehlhorn), searched through shared edges by "
+       "Polyanya (the exact shortest path) where that is the cheapest and the faster, else by "
+       "A* over a graph (navmesh.search); paths come with a corridor for funnel",
        {choice("source", "auto",
                "polygons: a .mesh scene's own faces (mesh), or free space triangulated and "
                "merged (rebuild); auto uses the faces when the scene has usable ones",
@@ -483,13 +526,19 @@ const std::vector<MethodEntry>& method_registry() {
           s.max = 64;
           return s;
         }(),
-        choice("search", "graph",
+        choice("search", "auto",
                "graph: A* over the nodes (navmesh.nodes), with a corridor for funnel; optimal: "
                "Polyanya (Cui, Harabor and Grastien 2017), the exact Euclidean shortest path "
                "through the polygons, no graph built (nodes and landmarks do not apply, no "
-               "corridor, no reach); in weighted scenes the shortest path, not the cheapest; "
-               "refused where heights differ by more than the agent's max_climb",
-               {"graph", "optimal"})},
+               "reach), with the corridor of the polygon edges it crosses, through which funnel "
+               "gives the same path; in weighted scenes the shortest path, not the cheapest; "
+               "refused where heights differ by more than the agent's max_climb; auto: optimal "
+               "where that is exact and the faster (every place of cost 1, no one-way moves, "
+               "zero-width gaps closed, nodes=vertices, at most " +
+                   std::to_string(auto_optimal_max_corners) +
+                   " corners of free space), else graph; reach and search.partial, beam_width "
+                   "and reopen use the graph",
+               {"auto", "graph", "optimal"})},
        build_navmesh},
   };
   return table;

@@ -284,6 +284,24 @@ TEST(NavMesh, VertexNodesPassAPinchWhenGapsAreOpen) {
   }
 }
 
+// Only the portals an end lies on are trimmed. A portal that is a point (a pinch, a vertex a
+// Polyanya path crosses at) holds that point alone: an end level with it, or straight above it,
+// was taken to lie on it (a betweenness test meant for two distinct ends), which dropped it.
+TEST(NavMesh, TrimEndsDropsOnlyPortalsTheEndsLieOn) {
+  const Point start{0, 0}, end{4, 5};
+  std::vector<Segment> portals = {{{0, 1}, {0, -1}}, {{2, 5}, {2, 5}}, {{4, 6}, {4, 4}}};
+  NavMesh::trim_ends(start, end, portals);
+  ASSERT_EQ(portals.size(), 1u);
+  EXPECT_EQ(portals[0].a, (Point{2, 5}));
+  for (const Point level : {Point{2, 0}, Point{7, 5}}) {
+    std::vector<Segment> point = {{{2, 5}, {2, 5}}};
+    NavMesh::trim_ends(level, level, point);
+    EXPECT_EQ(point.size(), 1u);
+    NavMesh::trim_ends({2, 5}, level, point);
+    EXPECT_TRUE(point.empty());
+  }
+}
+
 // Random free pairs: a path exactly when the visibility graph has one, in line of sight along
 // every segment, never shorter than the visibility graph's.
 void expect_walls_kept(const FreeSpace& space, const NavMesh& mesh);
@@ -510,11 +528,23 @@ TEST(NavMesh, RandomScenesFindAPathWheneverTheVisibilityGraphDoes) {
     }
     const Scene scene = scene_of(rect(0, 0, 20, 20), obstacles);
     const auto space = std::make_shared<const FreeSpace>(scene);
-    PlanOptions mesh_options = plan_options("navmesh", "funnel");
     const Planner graph(space, plan_options("visgraph", "none"));
     const PathSimplifier checker(*space);
+    // Every placement searched as a graph, and the default (navmesh.search=auto), which on these
+    // scenes (no regions, a few dozen corners) is Polyanya: then the visibility graph's length.
+    NavMeshOptions automatic;
+    automatic.search = NavMeshSearch::automatic;
+    const bool exact = resolve_navmesh_search(*space, automatic) == NavMeshSearch::optimal;
+    EXPECT_TRUE(exact);
+    std::vector<std::pair<std::string, PlanOptions>> variants;
     for (const NavMeshNodes nodes : all_placements) {
-      mesh_options.settings.set("navmesh.nodes", std::string(navmesh_nodes_name(nodes)));
+      PlanOptions o = plan_options("navmesh", "funnel");
+      o.settings.set("navmesh.nodes", std::string(navmesh_nodes_name(nodes)));
+      o.settings.set("navmesh.search", std::string("graph"));
+      variants.emplace_back(navmesh_nodes_name(nodes), o);
+    }
+    variants.emplace_back("default", plan_options("navmesh", "funnel"));
+    for (const auto& [name, mesh_options] : variants) {
       const Planner mesh(space, mesh_options);
       std::uniform_real_distribution<double> u(0, 20);
       for (int i = 0; i < 60; ++i) {
@@ -522,7 +552,7 @@ TEST(NavMesh, RandomScenesFindAPathWheneverTheVisibilityGraphDoes) {
         if (!space->is_free(a) || !space->is_free(b)) continue;
         const PlanResult g = graph.plan(a, b);
         const PlanResult m = mesh.plan(a, b);
-        SCOPED_TRACE("seed " + std::to_string(seed) + " " + std::string(navmesh_nodes_name(nodes)));
+        SCOPED_TRACE("seed " + std::to_string(seed) + " " + name);
         EXPECT_EQ(m.found(), g.found()) << m.message;
         if (!m.found() || !g.found()) continue;
         // Both paths pass the exact check, the funnel applied (a corridor, and a valid result
@@ -532,6 +562,9 @@ TEST(NavMesh, RandomScenesFindAPathWheneverTheVisibilityGraphDoes) {
         EXPECT_TRUE(m.message.empty()) << m.message;
         EXPECT_GE(m.length, g.length * (1 - 1e-9));
         EXPECT_LE(m.length, m.raw_length * (1 + 1e-12));
+        if (name == "default" && exact) {
+          EXPECT_NEAR(m.length, g.length, 1e-9 * g.length);
+        }
       }
     }
   }
@@ -608,18 +641,20 @@ INSTANTIATE_TEST_SUITE_P(Meshes, NavMeshFromFaces, testing::ValuesIn(face_meshes
                          });
 
 // Funnelled paths through the mesh's own faces on Polyanya's arena scenario: never shorter than
-// the exact Euclidean optimum (column 9), and close to it.
+// the exact Euclidean optimum (column 9), close to it from the graph, and equal to it by default.
 TEST(NavMesh, ArenaFunnelLengthsFromTheFacesAreNeverBelowTheOptimum) {
   const fs::path dir = fs::path(POLYNAV_SOURCE_DIR) / "scenes" / "mesh";
   const auto space = std::make_shared<const FreeSpace>(load_scene(dir / "arena.mesh"));
   const Scene scene = load_scene(dir / "arena.mesh");
   const std::vector<Query> queries = load_scenario(dir / "arena-euclidean.scen", scene);
   ASSERT_EQ(queries.size(), 160u);
-  for (const char* source : {"mesh", "rebuild"}) {
+  for (const auto& [source, search] :
+       {std::pair{"mesh", "graph"}, {"rebuild", "graph"}, {"mesh", "auto"}, {"rebuild", "auto"}}) {
     PlanOptions options;
     options.method = "navmesh";
     options.smoother = "funnel";
     options.settings.set("navmesh.source", std::string(source));
+    options.settings.set("navmesh.search", std::string(search));
     const Planner planner(space, options);
     double sum = 0, worst = 0;
     int counted = 0;
@@ -637,9 +672,14 @@ TEST(NavMesh, ArenaFunnelLengthsFromTheFacesAreNeverBelowTheOptimum) {
       ++counted;
     }
     ASSERT_GT(counted, 0);
-    std::printf("arena, navmesh.source=%s, funnel: length / optimum mean %.6f, max %.6f\n", source,
-                sum / counted, worst);
+    std::printf(
+        "arena, navmesh.source=%s, search=%s, funnel: length / optimum mean %.6f, max %.6f\n",
+        source, search, sum / counted, worst);
     EXPECT_LT(sum / counted, 1.05);
+    // The default (auto) is Polyanya on this mesh of 64 corners: the optimum on every query.
+    if (std::string(search) == "auto") {
+      EXPECT_LT(worst, 1 + 1e-9);
+    }
   }
 }
 

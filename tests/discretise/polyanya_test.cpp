@@ -9,14 +9,20 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <map>
 #include <memory>
+#include <optional>
 #include <random>
 #include <string>
+#include <thread>
+#include <tuple>
 #include <vector>
 
 #include "discretise/random_scenes.hpp"
 #include "polynav/error.hpp"
 #include "polynav/plan/planner.hpp"
+#include "polynav/plan/registry.hpp"
+#include "polynav/smooth/funnel.hpp"
 #include "polynav/smooth/path_simplifier.hpp"
 #include "polynav/space/free_space.hpp"
 
@@ -153,6 +159,117 @@ TEST_P(PolyanyaOnScene, LengthsAreTheVisibilityGraphOptimum) {
       EXPECT_NE(std::string(e.what()).find("navmesh.search"), std::string::npos) << e.what();
     }
   }
+}
+
+// The corridor a search returns, checked against the mesh's own polygons: each portal is an edge
+// of the polygon it enters (counter-clockwise a -> b, so a is on the left) and, the other way
+// round, of the polygon it leaves, which is the one the portal before entered (the start's for
+// the first); or a point, a vertex where the path crosses, in the polygon entered before (or
+// sharing one with the point before); the goal lies in the last polygon entered (or shares one
+// with the last point). The funnel through it (no validity fallback) is a valid path of
+// Polyanya's length. Returns how many paths were checked.
+int expect_corridors_funnel_back(const FreeSpace& space, const NavMesh& mesh,
+                                 const std::vector<std::pair<Point, Point>>& pairs) {
+  std::map<std::pair<Point, Point>, std::uint32_t,
+           bool (*)(const std::pair<Point, Point>&, const std::pair<Point, Point>&)>
+      edge_of([](const std::pair<Point, Point>& x, const std::pair<Point, Point>& y) {
+        return std::tie(x.first.x, x.first.y, x.second.x, x.second.y) <
+               std::tie(y.first.x, y.first.y, y.second.x, y.second.y);
+      });
+  for (std::size_t i = 0; i < mesh.polygon_count(); ++i) {
+    const std::span<const Point> ring = mesh.polygon(i);
+    for (std::size_t k = 0; k < ring.size(); ++k)
+      edge_of[{ring[k], ring[(k + 1) % ring.size()]}] = std::uint32_t(i);
+  }
+  const auto polygons_of = [&](Point p) {
+    std::vector<std::uint32_t> in;
+    mesh.locate(p, in);
+    return in;
+  };
+  const auto holds = [&](Point p, std::uint32_t polygon) {
+    const std::vector<std::uint32_t> in = polygons_of(p);
+    return std::find(in.begin(), in.end(), polygon) != in.end();
+  };
+  const auto share = [&](Point p, Point q) {
+    const std::vector<std::uint32_t> in = polygons_of(q);
+    return std::any_of(in.begin(), in.end(), [&](std::uint32_t x) { return holds(p, x); });
+  };
+  const Polyanya polyanya(mesh);
+  PolyanyaWorkspace ws;
+  PolyanyaResult r;
+  const PathSimplifier checker(space);
+  int checked = 0;
+  for (const auto& [a, b] : pairs) {
+    SCOPED_TRACE(text(a) + " to " + text(b));
+    const Point goal[1] = {b};
+    polyanya.search(a, goal, {}, false, ws, r);
+    if (r.status != search::SearchStatus::found) continue;
+    ++checked;
+    // Where the corridor has got to: the polygon the last edge entered, else the last point it
+    // is pinned to (the start, or a vertex crossed).
+    std::int64_t entered = -1;
+    Point at = a;
+    const auto reaches = [&](Point p) {
+      return entered >= 0 ? holds(p, std::uint32_t(entered)) : share(at, p);
+    };
+    for (std::size_t k = 0; k < r.corridor.size(); ++k) {
+      const Segment& p = r.corridor[k];
+      if (p.a == p.b) {
+        EXPECT_TRUE(reaches(p.a)) << "portal " << k << " is a point away from the corridor";
+        entered = -1;
+        at = p.a;
+        continue;
+      }
+      const auto into = edge_of.find({p.a, p.b}), from = edge_of.find({p.b, p.a});
+      if (into == edge_of.end() || from == edge_of.end()) {
+        ADD_FAILURE() << "portal " << k << " is no edge between two polygons";
+        break;
+      }
+      EXPECT_TRUE(entered >= 0 ? from->second == entered : holds(at, from->second))
+          << "portal " << k << " leaves a polygon the corridor is not in";
+      entered = into->second;
+    }
+    EXPECT_TRUE(reaches(b)) << "the corridor does not end where the goal is";
+    const std::vector<Point> pulled = funnel(a, b, r.corridor);
+    EXPECT_NEAR(polyline_length(pulled), r.length, 1e-9 * std::max(1.0, r.length));
+    EXPECT_TRUE(checker.is_valid(pulled));
+  }
+  return checked;
+}
+
+TEST_P(PolyanyaOnScene, TheCorridorFunnelsBackToThePath) {
+  const Case& c = GetParam();
+  const Scene scene = load_scene(c.scene);
+  const FreeSpace space(scene);
+  std::vector<std::pair<Point, Point>> pairs = free_pairs(space, 150, 23);
+  const std::vector<Query> queries =
+      c.scenario.empty() ? scene.queries : load_scenario(c.scenario, scene);
+  for (std::size_t i = 0; i < queries.size(); i += std::max<std::size_t>(1, queries.size() / 100))
+    if (space.is_free(queries[i].start) && space.is_free(queries[i].goal))
+      pairs.emplace_back(queries[i].start, queries[i].goal);
+  NavMeshOptions options;
+  options.search = NavMeshSearch::optimal;
+  try {
+    const NavMesh mesh(space, options);
+    EXPECT_GT(expect_corridors_funnel_back(space, mesh, pairs), 10);
+  } catch (const InputError& e) {
+    EXPECT_TRUE(space.has_heights() && std::isfinite(space.agent().max_climb)) << e.what();
+  }
+}
+
+TEST(Polyanya, RandomScenesCorridorsFunnelBackToThePath) {
+  int checked = 0;
+  for (unsigned seed = 1; seed <= 12; ++seed) {
+    for (const double radius : {0.0, 0.3}) {
+      SCOPED_TRACE("seed " + std::to_string(seed) + ", radius " + std::to_string(radius));
+      const FreeSpace space(test::random_scene(seed, radius));
+      NavMeshOptions options;
+      options.search = NavMeshSearch::optimal;
+      checked +=
+          expect_corridors_funnel_back(space, NavMesh(space, options), free_pairs(space, 60, seed));
+    }
+  }
+  EXPECT_GT(checked, 1000);
 }
 
 INSTANTIATE_TEST_SUITE_P(Bundled, PolyanyaOnScene, testing::ValuesIn(bundled_cases()),
@@ -324,6 +441,163 @@ TEST(Polyanya, WeightedScenesGetTheShortestPathAndSaySo) {
   EXPECT_GT(r.cost, r.length);
 }
 
+// navmesh.search=auto, the default: Polyanya exactly where its shortest path is what the graph
+// minimises (every place of cost 1, no one-way move, pinches closed, vertex nodes) and free space
+// has at most auto_optimal_max_corners corners; the graph everywhere else.
+TEST(Polyanya, AutoChoosesOptimalOnlyWhereItIsExact) {
+  const auto resolve = [](const FreeSpace& space, NavMeshNodes nodes = NavMeshNodes::vertices) {
+    NavMeshOptions o;
+    o.search = NavMeshSearch::automatic;
+    o.nodes = nodes;
+    return resolve_navmesh_search(space, o);
+  };
+  const FreeSpace island(load_scene(bundled / "island.yaml"));
+  ASSERT_LE(island.corners().size(), auto_optimal_max_corners);
+  EXPECT_EQ(resolve(island), NavMeshSearch::optimal);
+  EXPECT_EQ(resolve(island, NavMeshNodes::portals), NavMeshSearch::graph);
+  for (const NavMeshSearch chosen : {NavMeshSearch::graph, NavMeshSearch::optimal}) {
+    NavMeshOptions o;
+    o.search = chosen;
+    EXPECT_EQ(resolve_navmesh_search(island, o), chosen);
+  }
+  const FreeSpace maze(load_scene(bundled / "maze.yaml"));
+  ASSERT_GT(maze.corners().size(), auto_optimal_max_corners);
+  EXPECT_EQ(resolve(maze), NavMeshSearch::graph);
+  // A region across the middle: height alone within the climb limit keeps Polyanya; a cost
+  // other than 1 or a step beyond the climb limit needs the graph.
+  Scene scene;
+  scene.bounds = test::rect(0, 0, 20, 10);
+  scene.obstacles.push_back({{test::rect(9, 0, 11, 4), {}}, {}});
+  scene.agent.max_climb = 0.5;
+  Region region;
+  region.polygon = test::rect(5, 4, 15, 6);
+  region.height = 0.3;
+  scene.regions.push_back(region);
+  EXPECT_EQ(resolve(FreeSpace(scene)), NavMeshSearch::optimal);
+  scene.regions[0].height = 2;
+  EXPECT_EQ(resolve(FreeSpace(scene)), NavMeshSearch::graph);
+  scene.agent.max_climb = INFINITY;
+  EXPECT_EQ(resolve(FreeSpace(scene)), NavMeshSearch::optimal);
+  scene.regions[0].cost = 1.25;
+  EXPECT_EQ(resolve(FreeSpace(scene)), NavMeshSearch::graph);
+  scene.regions.clear();
+  FreeSpaceOptions open;
+  open.open_gaps = true;
+  EXPECT_EQ(resolve(FreeSpace(scene)), NavMeshSearch::optimal);
+  EXPECT_EQ(resolve(FreeSpace(scene, open)), NavMeshSearch::graph);
+  // The registry's default is auto, and the summary says what it chose.
+  for (const OptionSpec& spec : find_method("navmesh").options)
+    if (spec.name == "search") {
+      EXPECT_EQ(spec.default_value, "auto");
+    }
+  PlanOptions defaults;
+  defaults.method = "navmesh";
+  EXPECT_NE(Planner(load_scene(bundled / "island.yaml"), defaults)
+                .discretisation()
+                .summary()
+                .find("searched by Polyanya (navmesh.search=auto)"),
+            std::string::npos);
+  EXPECT_NE(Planner(load_scene(bundled / "maze.yaml"), defaults)
+                .discretisation()
+                .summary()
+                .find("(navmesh.search=auto: the graph)"),
+            std::string::npos);
+}
+
+// The default navmesh with funnel: the exact Euclidean optimum (the visibility graph's length)
+// wherever auto chooses Polyanya, on the bundled scenes and random ones; the graph's own answers
+// wherever it does not.
+TEST(Polyanya, TheDefaultIsTheOptimumWhereAutoChoosesPolyanya) {
+  PlanOptions defaults;
+  defaults.method = "navmesh";
+  defaults.smoother = "funnel";
+  PlanOptions graph = defaults;
+  graph.settings.set("navmesh.search", std::string("graph"));
+  std::vector<std::shared_ptr<const FreeSpace>> spaces;
+  for (const Case& c : bundled_cases())
+    spaces.push_back(std::make_shared<const FreeSpace>(load_scene(c.scene)));
+  for (unsigned seed = 1; seed <= 8; ++seed)
+    spaces.push_back(std::make_shared<const FreeSpace>(test::random_scene(seed, 0.2 * (seed % 3))));
+  int exact = 0, by_graph = 0;
+  for (const auto& space : spaces) {
+    NavMeshOptions o;
+    o.search = NavMeshSearch::automatic;
+    const bool optimal = resolve_navmesh_search(*space, o) == NavMeshSearch::optimal;
+    const auto pairs = free_pairs(*space, 40, 29);
+    if (optimal) {
+      exact += expect_optimal(Planner(space, defaults), Planner(space, visgraph_options()), pairs);
+      continue;
+    }
+    std::optional<Planner> mesh, reference;
+    try {
+      mesh.emplace(space, defaults);
+      reference.emplace(space, graph);
+    } catch (const InputError& e) {
+      ADD_FAILURE() << e.what();  // the graph is refused nowhere
+      continue;
+    }
+    for (const auto& [a, b] : pairs) {
+      const PlanResult m = mesh->plan(a, b), g = reference->plan(a, b);
+      EXPECT_EQ(m.status, g.status);
+      EXPECT_EQ(m.waypoints, g.waypoints);
+      by_graph += m.found();
+    }
+  }
+  EXPECT_GT(exact, 500);
+  EXPECT_GT(by_graph, 100);
+}
+
+// Chosen by auto, Polyanya leaves to the graph what only the graph does: reach, partial paths.
+TEST(Polyanya, AutoKeepsReachAndPartialPathsOfTheGraph) {
+  const auto space = std::make_shared<const FreeSpace>(load_scene(bundled / "island.yaml"));
+  PlanOptions automatic;
+  automatic.method = "navmesh";
+  automatic.smoother = "none";
+  PlanOptions graph = automatic;
+  graph.settings.set("navmesh.search", std::string("graph"));
+  const Planner a(space, automatic), g(space, graph);
+  ASSERT_NE(a.discretisation().summary().find("Polyanya"), std::string::npos);
+  const Reach ra = a.reach({5, 5}, 20), rg = g.reach({5, 5}, 20);
+  ASSERT_EQ(ra.status, rg.status) << ra.message;
+  ASSERT_EQ(ra.places.size(), rg.places.size());
+  EXPECT_GT(ra.places.size(), 5u);
+  for (std::size_t i = 0; i < ra.places.size(); ++i) {
+    EXPECT_EQ(ra.places[i].at, rg.places[i].at);
+    EXPECT_EQ(ra.places[i].cost, rg.places[i].cost);
+  }
+  // Stopped after two expansions, with search.partial: the graph's partial path.
+  for (PlanOptions* o : {&automatic, &graph}) {
+    o->settings.set("search.partial", std::string("true"));
+    o->settings.set("search.max_expanded", std::string("2"));
+  }
+  const PlanResult pa = Planner(space, automatic).plan({5, 5}, {35, 35});
+  const PlanResult pg = Planner(space, graph).plan({5, 5}, {35, 35});
+  EXPECT_EQ(pa.status, search::SearchStatus::partial) << pa.message;
+  EXPECT_EQ(pa.status, pg.status);
+  EXPECT_EQ(pa.waypoints, pg.waypoints);
+}
+
+// The graph behind auto's reach is built once, by whichever thread asks first; every thread
+// gets the same answer.
+TEST(Polyanya, AutoBuildsItsGraphOnceForConcurrentReach) {
+  const auto space = std::make_shared<const FreeSpace>(load_scene(bundled / "island.yaml"));
+  PlanOptions automatic;
+  automatic.method = "navmesh";
+  const Planner planner(space, automatic);
+  std::vector<Reach> reached(4);
+  std::vector<std::thread> threads;
+  for (std::size_t t = 0; t < reached.size(); ++t)
+    threads.emplace_back([&, t] { reached[t] = planner.reach({5, 5}, 15); });
+  for (std::thread& t : threads) t.join();
+  for (const Reach& r : reached) {
+    ASSERT_EQ(r.status, reached[0].status) << r.message;
+    ASSERT_EQ(r.places.size(), reached[0].places.size());
+    for (std::size_t i = 0; i < r.places.size(); ++i)
+      EXPECT_EQ(r.places[i].cost, reached[0].places[i].cost);
+  }
+  EXPECT_GT(reached[0].places.size(), 5u);
+}
+
 TEST(Polyanya, HeightsBeyondTheClimbLimitAreRefused) {
   const Scene terrain = load_scene(bundled / "terrain.yaml");  // heights up to 2, climb 1
   try {
@@ -355,13 +629,15 @@ TEST(Polyanya, OptionsLimitsAndWhatDoesNotApply) {
   ASSERT_TRUE(exact.found());
   EXPECT_LE(fast.length, 2 * exact.length * (1 + 1e-12));
   EXPECT_LE(fast.stats.expanded, exact.stats.expanded);
-  // No corridor: funnel says so; no graph: reach says so; the option's values are checked.
+  // A corridor: funnel applies and gives the path back; no graph: reach says so; the option's
+  // values are checked.
   PlanOptions funnel = optimal_options();
   funnel.smoother = "funnel";
   const PlanResult f = Planner(space, funnel).plan(q.start, q.goal);
   ASSERT_TRUE(f.found());
-  EXPECT_NE(f.message.find("funnel does not apply"), std::string::npos) << f.message;
-  EXPECT_EQ(f.waypoints, f.raw_waypoints);
+  EXPECT_EQ(f.message.find("funnel does not apply"), std::string::npos) << f.message;
+  EXPECT_FALSE(f.corridor.empty());
+  EXPECT_NEAR(f.length, f.raw_length, 1e-9 * f.raw_length);
   const Reach reach = Planner(space, optimal_options()).reach(q.start, 10);
   EXPECT_EQ(reach.status, search::SearchStatus::invalid_query);
   EXPECT_NE(reach.message.find("navmesh.search=graph"), std::string::npos) << reach.message;
@@ -369,7 +645,8 @@ TEST(Polyanya, OptionsLimitsAndWhatDoesNotApply) {
   bad.settings.set("navmesh.search", std::string("polyanya"));
   EXPECT_THROW(Planner(space, bad), InputError);
   EXPECT_THROW(parse_navmesh_search("astar"), InputError);
-  for (const NavMeshSearch s : {NavMeshSearch::graph, NavMeshSearch::optimal})
+  for (const NavMeshSearch s :
+       {NavMeshSearch::graph, NavMeshSearch::optimal, NavMeshSearch::automatic})
     EXPECT_EQ(parse_navmesh_search(std::string(navmesh_search_name(s))), s);
 }
 
@@ -383,7 +660,7 @@ TEST(Polyanya, AWorkspaceIsReusedAcrossQueries) {
   const NavMesh mesh(space, options);
   EXPECT_EQ(mesh.landmark_count(), 0u);
   EXPECT_EQ(mesh.components(), nullptr);
-  EXPECT_FALSE(mesh.has_corridors());
+  EXPECT_TRUE(mesh.has_corridors());
   const Polyanya polyanya(mesh);
   EXPECT_GT(polyanya.turning_points(), 0u);
   // The turning points are the corners of free space: its free sectors wider than 180 degrees,
@@ -399,11 +676,16 @@ TEST(Polyanya, AWorkspaceIsReusedAcrossQueries) {
     polyanya.search(s, goal, {}, false, fresh, b);
     EXPECT_EQ(a.status, b.status);
     EXPECT_EQ(a.points, b.points);
+    ASSERT_EQ(a.corridor.size(), b.corridor.size());
+    for (std::size_t k = 0; k < a.corridor.size(); ++k) {
+      EXPECT_EQ(a.corridor[k].a, b.corridor[k].a);
+      EXPECT_EQ(a.corridor[k].b, b.corridor[k].b);
+    }
     EXPECT_EQ(a.stats.expanded, b.stats.expanded);
   }
 }
 
-// The reference data's large MovingAI maps, a sample of each scenario.
+// The reference data's large MovingAI maps, a sample of each scenario; their corridors too.
 TEST(Polyanya, SharedMovingAiMapsMatchTheVisibilityGraph) {
   const fs::path dir = shared / "movingai";
   if (!fs::is_directory(dir)) GTEST_SKIP() << dir << " is not present";
@@ -419,6 +701,9 @@ TEST(Polyanya, SharedMovingAiMapsMatchTheVisibilityGraph) {
     const Planner optimal(space, optimal_options());
     const Planner graph(space, visgraph_options());
     EXPECT_GT(expect_optimal(optimal, graph, pairs), 30);
+    NavMeshOptions options;
+    options.search = NavMeshSearch::optimal;
+    EXPECT_GT(expect_corridors_funnel_back(*space, NavMesh(*space, options), pairs), 30);
   }
 }
 

@@ -238,7 +238,9 @@ std::vector<MethodVariant> method_variants(bool every_choice) {
                  (spec.type == OptionType::integer && !spec.choices.empty())) {
         values = spec.choices;
       }
-      if (!every_choice && !(method.name == "navmesh" && spec.name == "nodes")) continue;
+      if (!every_choice &&
+          !(method.name == "navmesh" && (spec.name == "nodes" || spec.name == "search")))
+        continue;
       for (const std::string& value : values) {
         if (value == spec.default_value) continue;
         Settings settings;

@@ -48,7 +48,9 @@ struct MethodVariant {
 
 /// Every registered method with its defaults, plus, when `every_choice`, each method once per
 /// other value of each of its choice, flag and fixed-value integer options. Without it, the
-/// navigation mesh's node placements are still added (its paths differ most between them).
+/// navigation mesh's node placements and searches are still added (its paths differ most
+/// between them, and its default, navmesh.search=auto, is Polyanya on small scenes and the
+/// graph on others).
 std::vector<MethodVariant> method_variants(bool every_choice);
 
 struct SweepOptions {

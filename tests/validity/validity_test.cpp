@@ -238,6 +238,7 @@ TEST(RoundingRegressions, PointAgentTurnsAtACrossingThatStaysInFreeSpace) {
   options.method = "navmesh";
   options.smoother = "none";
   options.settings.set("navmesh.merge", "false");
+  options.settings.set("navmesh.search", "graph");  // the raw graph path of the report
   const Planner planner(scene, options);
   const PlanResult r = planner.plan({5.125, 15.4375}, {5.125, 13.875});
   ASSERT_TRUE(r.found());

@@ -72,12 +72,40 @@ NavMeshSource parse_navmesh_source(const std::string& name) {
 NavMeshSearch parse_navmesh_search(const std::string& name) {
   if (name == "graph") return NavMeshSearch::graph;
   if (name == "optimal") return NavMeshSearch::optimal;
+  if (name == "auto") return NavMeshSearch::automatic;
   throw InputError({"", 0, 0, "search"},
-                   "unknown navmesh search '" + name + "'; expected graph or optimal");
+                   "unknown navmesh search '" + name + "'; expected auto, graph or optimal");
 }
 
 std::string_view navmesh_search_name(NavMeshSearch search) {
-  return search == NavMeshSearch::optimal ? "optimal" : "graph";
+  switch (search) {
+    case NavMeshSearch::graph:
+      return "graph";
+    case NavMeshSearch::optimal:
+      return "optimal";
+    case NavMeshSearch::automatic:
+      return "auto";
+  }
+  return "?";
+}
+
+NavMeshSearch resolve_navmesh_search(const FreeSpace& space, const NavMeshOptions& options) {
+  if (options.search != NavMeshSearch::automatic) return options.search;
+  if (options.polygons_only || options.nodes != NavMeshNodes::vertices || space.open_gaps() ||
+      space.corners().size() > auto_optimal_max_corners)
+    return NavMeshSearch::graph;
+  // Heights outside every region are 0; with a climb limit, any two heights further apart than
+  // it may make a move one way (regions that do not meet free space only make this cautious).
+  double lowest = 0.0, highest = 0.0;
+  for (const Region& r : space.regions()) {
+    if (r.cost != 1.0) return NavMeshSearch::graph;
+    if (r.height) {
+      lowest = std::min(lowest, *r.height);
+      highest = std::max(highest, *r.height);
+    }
+  }
+  if (highest - lowest > space.agent().max_climb) return NavMeshSearch::graph;
+  return NavMeshSearch::optimal;
 }
 
 namespace {
@@ -121,6 +149,8 @@ NavMesh::NavMesh(const FreeSpace& space, NavMeshOptions options)
   const BuildClock clock(options_.max_build_seconds);
   min_cost_ = space.min_cost();
   directed_ = space.has_heights() && std::isfinite(space.agent().max_climb);
+  requested_search_ = options_.search;
+  options_.search = resolve_navmesh_search(space, options_);
   if (options_.search == NavMeshSearch::optimal) {
     // Without a graph the node placement and the landmarks do not apply; the vertex nodes stay
     // (Polyanya's turning points, and points to draw).
@@ -892,10 +922,14 @@ void NavMesh::trim_ends(Point start, Point end, std::vector<Segment>& portals) {
   // corridor: a path through the dropped polygon reaches the portal at some point, and the
   // segment along the portal from the start to that point is no longer. The funnel needs this:
   // an apex inside a portal would look to it like a funnel already closed. The same at the end.
+  // A portal that is a point (a pinch, a vertex Polyanya's path crosses at) holds that point
+  // only: on_segment's betweenness test assumes two distinct ends.
+  const auto on = [](const Segment& s, Point p) {
+    return s.a == s.b ? p == s.a : exact::on_segment(s.a, s.b, p);
+  };
   std::size_t lead = 0, trail = portals.size();
-  while (lead < trail && exact::on_segment(portals[lead].a, portals[lead].b, start)) ++lead;
-  while (trail > lead && exact::on_segment(portals[trail - 1].a, portals[trail - 1].b, end))
-    --trail;
+  while (lead < trail && on(portals[lead], start)) ++lead;
+  while (trail > lead && on(portals[trail - 1], end)) --trail;
   if (lead > 0 || trail < portals.size()) {
     portals.erase(portals.begin() + std::ptrdiff_t(trail), portals.end());
     portals.erase(portals.begin(), portals.begin() + std::ptrdiff_t(lead));
@@ -1023,8 +1057,13 @@ Primitives NavMesh::primitives() const {
 }
 
 std::string NavMesh::summary() const {
-  const std::string graph = optimal() ? "no graph: searched by Polyanya (navmesh.search=optimal)"
-                                      : std::to_string(node_count()) + " nodes";
+  const std::string graph =
+      optimal()
+          ? "no graph: searched by Polyanya (navmesh.search=" +
+                std::string(navmesh_search_name(requested_search_)) + ")"
+          : std::to_string(node_count()) + " nodes" +
+                (requested_search_ == NavMeshSearch::automatic ? " (navmesh.search=auto: the graph)"
+                                                               : "");
   if (stats().from_mesh)
     return std::to_string(stats().polygons) + " convex polygons (the mesh's faces), " +
            std::to_string(stats().portals) + " portals; " + graph;

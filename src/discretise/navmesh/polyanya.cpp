@@ -499,6 +499,7 @@ void Polyanya::search(Point start, std::span<const Point> goals,
   out.status = search::SearchStatus::invalid_query;
   out.limit = search::SearchLimit::none;
   out.points.clear();
+  out.corridor.clear();
   out.length = 0.0;
   out.goal = goals.size();
   out.stats = {};
@@ -660,19 +661,38 @@ void Polyanya::search(Point start, std::span<const Point> goals,
     return;
   }
 
-  // The path: the goal, then each root back to the start.
+  // The path: the goal, then each root back to the start. The corridor: a node that is not
+  // final lies on the edge by which it enters its polygon, edge d -> next(d) of that polygon,
+  // whose start d is on the left as the path crosses into it. Its parent was expanded in the
+  // polygon before; a turn's node in the pool repeats its parent's edge (the earlier of the two
+  // crossed it), and a final node lies in its parent's polygon. A node whose root is an end of
+  // its edge crosses it at the root, a vertex of the path: that portal is the point (the funnel,
+  // seeing an edge that lies on a line through its apex, could not tell which end the path
+  // takes).
   const PolyanyaNode& last = ws.nodes[found];
   out.goal = last.goal;
   out.points.push_back(goals[last.goal]);
-  std::uint32_t root = no_parent;
+  std::uint32_t root = no_parent, crossed = no_parent;
   for (std::uint32_t i = found; i != no_parent; i = ws.nodes[i].parent) {
     const PolyanyaNode& n = ws.nodes[i];
+    if (!(n.flags & final_node)) {
+      const Segment portal = (n.flags & root_on_edge) ? Segment{n.root, n.root}
+                                                      : Segment{at_[n.edge], at_[next_[n.edge]]};
+      if (n.edge != crossed) {
+        crossed = n.edge;
+        out.corridor.push_back(portal);
+      } else {
+        out.corridor.back() = portal;
+      }
+    }
     if (n.root_id == root) continue;
     root = n.root_id;
     if (!(n.root == out.points.back())) out.points.push_back(n.root);
   }
   if (!(out.points.back() == start)) out.points.push_back(start);
   std::reverse(out.points.begin(), out.points.end());
+  std::reverse(out.corridor.begin(), out.corridor.end());
+  NavMesh::trim_ends(start, goals[last.goal], out.corridor);
   if (out.points.size() == 1) out.points.push_back(out.points.front());  // start == goal
   out.length = polyline_length(out.points);
   out.status = search::SearchStatus::found;

@@ -58,8 +58,11 @@ NavMeshSource parse_navmesh_source(const std::string& name);
 enum class NavMeshSearch : std::uint8_t {
   graph,    ///< A* over the graph of nodes (NavMeshNodes) through the query driver
   optimal,  ///< Polyanya (discretise/navmesh/polyanya.hpp): the Euclidean shortest path, no graph
+  /// optimal where it finds the path the graph aims at (the shortest is the cheapest) and is
+  /// faster than the graph, else graph: see resolve_navmesh_search
+  automatic,
 };
-/// "graph" or "optimal"; throws InputError (key "search") on anything else.
+/// "graph", "optimal" or "auto"; throws InputError (key "search") on anything else.
 NavMeshSearch parse_navmesh_search(const std::string& name);
 /// The name parse_navmesh_search reads.
 std::string_view navmesh_search_name(NavMeshSearch search);
@@ -80,7 +83,11 @@ struct NavMeshOptions {
   /// and `landmarks` do not apply); the vertex nodes remain as points for pictures, and the
   /// polygons, portals and point location serve Polyanya (polyanya.hpp). Refused (InputError,
   /// key "search") where moves are one way: heights that differ by more than the agent's
-  /// max_climb (a climb limit that no two heights exceed changes nothing).
+  /// max_climb (a climb limit that no two heights exceed changes nothing). `automatic` is
+  /// resolved at construction (resolve_navmesh_search), and options().search then says which.
+  /// [Default: graph, the class's own search through the query driver. The planner's option
+  /// `navmesh.search` defaults to `auto` instead, and builds Polyanya beside the mesh where it
+  /// resolves to `optimal`]
   NavMeshSearch search = NavMeshSearch::graph;
   /// Landmarks of the ALT heuristic (search/landmarks.hpp): the search is bounded by the graph's
   /// own costs as well as by straight-line distance, so it expands far fewer nodes. Each costs one
@@ -99,6 +106,29 @@ struct NavMeshOptions {
   /// itself (the visibility graph's attachment); not a registry option.
   bool polygons_only = false;
 };
+
+/// Free-space corners (Polyanya's turning points) up to which `automatic` searches by Polyanya.
+/// Measured on 26 unweighted scenes and maps (bench/README.md, "navmesh.search=auto"): on all 13
+/// with at most 211 corners Polyanya's query took 0.40 to 0.57 of the graph's A* plus funnel; on
+/// 11 of the 13 with 267 or more (random obstacles, Dragon Age and StarCraft maps, a full ROS
+/// map, aurora) it took 1.13 to 2.9 times as long (maze-100-1, one-cell corridors, and Brushfire
+/// were the exceptions), where the ALT landmarks guide the graph better than straight-line
+/// distance guides Polyanya, and the graph's funnelled paths were within 0.8% of the optimum on
+/// average on each.
+inline constexpr std::size_t auto_optimal_max_corners = 256;
+
+/// The search `options.search` stands for on this space: `graph` and `optimal` as they are;
+/// `automatic` is `optimal` when Polyanya's shortest path is what the graph's search minimises and
+/// Polyanya is the faster, that is when all of these hold, else `graph`:
+/// - every place costs the same (no region with a cost multiplier other than 1), so that the
+///   shortest path is the cheapest;
+/// - no moves are one way (no heights that differ by more than the agent's max_climb);
+/// - zero-width gaps are closed (Polyanya never passes a pinch point; the graph does when they
+///   are open);
+/// - the nodes are `vertices` (another placement asks for its graph);
+/// - free space has at most auto_optimal_max_corners corners (FreeSpace::corners).
+/// Deterministic: it reads the space and the options only. O(regions).
+NavMeshSearch resolve_navmesh_search(const FreeSpace& space, const NavMeshOptions& options);
 
 /// Counters of one build.
 struct NavMeshStats {
@@ -186,12 +216,14 @@ class NavMesh final : public Discretisation {
   /// left, Segment::b on the right.
   std::optional<std::vector<Segment>> corridor(Point start, std::span<const search::NodeId> path,
                                                Point end) const override;
-  /// True for the graph search; Polyanya's paths (search `optimal`) are already taut and come
-  /// without a corridor.
-  bool has_corridors() const override { return !optimal(); }
+  /// True: the graph's paths have the corridor corridor() derives from their nodes, Polyanya's
+  /// (search `optimal`) that of the polygon edges its search crossed (PolyanyaResult::corridor),
+  /// through which the funnel returns the same path.
+  bool has_corridors() const override { return true; }
   /// "N triangles (M free), P convex polygons, Q portals; R nodes", or for the scene's own faces
   /// "P convex polygons (the mesh's faces), Q portals; R nodes"; with search `optimal`, "...; no
-  /// graph: searched by Polyanya" instead of the nodes.
+  /// graph: searched by Polyanya (navmesh.search=optimal)" instead of the nodes (`=auto` where
+  /// automatic chose it; where it chose the graph, "R nodes (navmesh.search=auto: the graph)").
   std::string summary() const override;
   /// The polygons outlined, the portals' midpoints or the centres as nodes.
   Primitives primitives() const override;
@@ -254,6 +286,10 @@ class NavMesh final : public Discretisation {
   void locate(Point p, std::vector<std::uint32_t>& out) const;
   const NavMeshOptions& options() const { return options_; }
   const NavMeshStats& stats() const { return stats_; }
+  /// Drops the leading portals of a corridor that the start lies on and the trailing ones the
+  /// end lies on (exact tests): the funnel would take an apex inside a portal for a funnel
+  /// already closed, and the polygon after such a portal holds the start too.
+  static void trim_ends(Point start, Point end, std::vector<Segment>& portals);
 
  private:
   struct Portal {
@@ -309,8 +345,6 @@ class NavMesh final : public Discretisation {
   // The landmark bounds of a query (see heuristic()).
   search::LandmarkTarget landmark_target(std::span<const Attachment> starts,
                                          std::span<const Attachment> goals, Point goal) const;
-  // Drops the leading portals the start lies on and the trailing ones the end lies on.
-  static void trim_ends(Point start, Point end, std::vector<Segment>& portals);
   // The bend of the arc from polygon p's centre through portal k to the other side's centre, if the
   // straight segment misses it.
   std::optional<Point> bend(std::uint32_t p, std::size_t k) const;
@@ -321,6 +355,7 @@ class NavMesh final : public Discretisation {
 
   const FreeSpace* space_;
   NavMeshOptions options_;
+  NavMeshSearch requested_search_ = NavMeshSearch::graph;  // before resolving automatic
   NavMeshStats stats_;
   double min_cost_ = 1.0;
   bool directed_ = false;

@@ -55,7 +55,13 @@ struct PolyanyaResult {
   search::SearchStatus status = search::SearchStatus::invalid_query;
   /// The limit that stopped the search (limit_reached); else none.
   search::SearchLimit limit = search::SearchLimit::none;
-  std::vector<Point> points;    ///< start, the vertices it turns at, the goal (when found)
+  std::vector<Point> points;  ///< start, the vertices it turns at, the goal (when found)
+  /// The path's corridor (when found): the polygon edges its search nodes entered polygons by,
+  /// from the start's polygon to the goal's, each as crossed (Segment::a on the left), or the
+  /// point where the path crosses one at a vertex it passes; less the leading and trailing ones
+  /// the start or goal lies on (NavMesh::trim_ends). The funnel through it is the path again:
+  /// the shortest path through those polygons is no longer, and none is shorter than this one.
+  std::vector<Segment> corridor;
   double length = 0.0;          ///< Euclidean length of points
   std::size_t goal = 0;         ///< which goal was reached (found)
   search::SearchStats stats;    ///< expanded: nodes expanded, also those expanded at once
