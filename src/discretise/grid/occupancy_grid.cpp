@@ -205,7 +205,7 @@ OccupancyGrid::OccupancyGrid(const FreeSpace& space, GridOptions options)
   if (options_.ties == GridTies::central64 && options_.connectivity == 16)
     throw InputError({"", 0, 0, "grid.ties"},
                      "grid.ties=central64 reproduces 4- and 8-connected searches; with "
-                     "connectivity 16 use larger-g, smaller-g or lifo");
+                     "connectivity 16 use auto or another rule");
   if (options_.heuristic == GridHeuristic::automatic)
     options_.heuristic = options_.connectivity == 16  ? GridHeuristic::sixteen
                          : options_.connectivity == 8 ? GridHeuristic::octile
@@ -302,7 +302,7 @@ OccupancyGrid::OccupancyGrid(const FreeSpace& space, GridOptions options)
                      "grid.ties=central64 reproduces a search over grids without terrain: this "
                      "scene has " +
                          std::to_string(space.regions().size()) +
-                         " weighted or height region(s); use larger-g, smaller-g or lifo");
+                         " weighted or height region(s); use auto or another rule");
   if (!space.regions().empty()) {
     // Per cell, the highest multiplier present anywhere in it, so grid costs never
     // underestimate; reported costs are recomputed exactly by FreeSpace.
