@@ -87,17 +87,15 @@ std::unique_ptr<Method> build_grid(const FreeSpace& space, const OptionValues& o
   options.max_build_seconds = space.max_build_seconds();
   options.ties = parse_grid_ties(o.text("ties"));
   const GridSearch search = parse_grid_search(o.text("search"));
-  if (search != GridSearch::astar) {
-    if (options.ties != GridTies::automatic && options.ties != GridTies::larger_g)
-      throw InputError({"", 0, 0, "grid.ties"},
-                       "grid.ties=" + o.text("ties") +
-                           " chooses among the open cells of grid A*; "
-                           "grid.search=" +
-                           o.text("search") +
-                           " orders its search its own way (use "
-                           "grid.search=astar, or leave grid.ties at auto)");
-    options.ties = GridTies::larger_g;  // other searches order their own way
-  }
+  // Other searches order their own way; the grid still generates its moves in auto's order, so
+  // that central paths, which take the first of equal candidates, do not depend on the search.
+  if (search != GridSearch::astar && options.ties != GridTies::automatic &&
+      options.ties != GridTies::larger_g)
+    throw InputError({"", 0, 0, "grid.ties"},
+                     "grid.ties=" + o.text("ties") + " chooses among the open cells of grid A*; " +
+                         "grid.search=" + o.text("search") +
+                         " orders its search its own way (use grid.search=astar, or leave "
+                         "grid.ties at auto)");
   if (o.text("paths") == "central") {
     if (search == GridSearch::theta)
       throw InputError(
