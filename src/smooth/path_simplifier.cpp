@@ -43,12 +43,17 @@ bool PathSimplifier::shortcut(std::vector<Point>& path) const {
     bool straight = true;  // path[i .. j] is one straight run
     for (std::size_t j = i + 2; j < path.size(); ++j) {
       straight = straight && continues_run(path[i], path[j - 1], path[j]);
-      if (!straight && !space.traversable(path[i], path[j])) break;
-      // The new corner at path[i] must not turn through a pinch (for i = 0 there is no turn).
-      if (out.size() >= 2 && !space.turn_is_free(out[out.size() - 2], path[i], path[j])) break;
-      // And the path must be able to go on from path[j] as before: the turn there, from
-      // path[i] to path[j + 1], must not go through a pinch either.
-      if (j + 1 < path.size() && !space.turn_is_free(path[i], path[j], path[j + 1])) continue;
+      // Along a straight run every turn below is one the input already makes (free, as the
+      // input path is valid and path[i] was chosen so that its onward turn is): only off the
+      // run are they tested.
+      if (!straight) {
+        if (!space.traversable(path[i], path[j])) break;
+        // The new corner at path[i] must not turn through a pinch (for i = 0 there is none).
+        if (out.size() >= 2 && !space.turn_is_free(out[out.size() - 2], path[i], path[j])) break;
+        // And the path must be able to go on from path[j] as before: the turn there, from
+        // path[i] to path[j + 1], must not go through a pinch either.
+        if (j + 1 < path.size() && !space.turn_is_free(path[i], path[j], path[j + 1])) continue;
+      }
       const double replaced = prefix[j] - prefix[i];
       if (straight || space.segment_cost(path[i], path[j]) <= replaced * (1.0 + 1e-12)) best = j;
     }
@@ -93,7 +98,8 @@ bool PathSimplifier::tentpole(std::vector<Point>& path) const {
       straight = continues_run(path[anchor], path[j - 1], path[j]);
     while (seen + 1 < n) {
       straight = straight && continues_run(path[anchor], path[seen], path[seen + 1]);
-      if (!joins(anchor, seen + 1, straight) || !turn_free(seen + 1)) break;
+      // Along a straight run the turn at the anchor is the one towards path[anchor + 1], free.
+      if (!joins(anchor, seen + 1, straight) || (!straight && !turn_free(seen + 1))) break;
       ++seen;
     }
     if (seen + 1 == n) {
