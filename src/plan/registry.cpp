@@ -450,8 +450,9 @@ const std::vector<MethodEntry>& method_registry() {
                "whose regular A* paths it reproduces (4- and 8-connected grids without terrain; "
                "twice the search work of larger-g); larger-g: the deepest first; smaller-g: the "
                "shallowest; lifo / fifo: the latest / earliest opened; line: the nearest the "
-               "straight line from start to goal. auto: central64 where it applies and the path "
-               "is smoothed (its paths smooth shortest), else larger-g (the fastest). Other than "
+               "straight line from start to goal. auto: central64 where it applies, the path "
+               "is smoothed and there is no beam search (its paths smooth shortest), else "
+               "larger-g (the fastest). Other than "
                "auto and larger-g, grid.search=astar only",
                {"auto", "larger-g", "smaller-g", "lifo", "fifo", "line", "central64"})},
        build_grid},

@@ -230,6 +230,21 @@ TEST(OccupancyGrid, TieRulesThatDoNotApplyAreRefusedNamingTheOption) {
   m = refusal(load_scene(scenes / "terrain.yaml"), {{"grid.ties", "central64"}});
   EXPECT_NE(m.find("grid.ties"), std::string::npos) << m;
   EXPECT_NE(m.find("region"), std::string::npos) << m;
+  // The binary heap has no beam search: the automatic rule then takes larger-g, an explicit
+  // central64 says why each query cannot be searched.
+  for (const char* ties : {"auto", "central64"}) {
+    PlanOptions options;
+    options.settings.set("grid.ties", ties);
+    options.settings.set("search.beam_width", 5000);
+    const Planner planner(maze, options);
+    const PlanResult r = planner.plan(maze.queries.front().start, maze.queries.front().goal);
+    if (std::string(ties) == "auto") {
+      EXPECT_TRUE(r.found()) << r.message;
+    } else {
+      EXPECT_EQ(r.status, search::SearchStatus::invalid_query);
+      EXPECT_NE(r.message.find("grid.ties=central64"), std::string::npos) << r.message;
+    }
+  }
   // What applies is accepted: the automatic rule everywhere, the others with A*.
   EXPECT_EQ(refusal(load_scene(scenes / "terrain.yaml"), {{"grid.ties", "auto"}}), "accepted");
   EXPECT_EQ(refusal(maze, {{"grid.ties", "auto"}, {"grid.search", "jps"}}), "accepted");

@@ -179,11 +179,11 @@ void set_corridor(const D& d, RawPath& out) {
 }
 
 // A discretisation that chooses how its searches break ties between open nodes of equal f
-// (the grid: `d.tie_break(smoothed)`, a search::TieBreak from its options and whether the raw
-// path will be smoothed).
+// (the grid: `d.tie_break(search, smoothed)`, a search::TieBreak from its options, the search's
+// options and whether the raw path will be smoothed).
 template <class D>
-concept HasTieBreak = requires(const D& d, bool smoothed) {
-  { d.tie_break(smoothed) } -> std::same_as<search::TieBreak>;
+concept HasTieBreak = requires(const D& d, const search::SearchOptions& search, bool smoothed) {
+  { d.tie_break(search, smoothed) } -> std::same_as<search::TieBreak>;
 };
 
 template <class D, class G, class H>
@@ -193,7 +193,7 @@ void run_search(const D& d, const G& graph, search::NodeId s, std::span<const se
   search::SearchOptions with_ties;
   if constexpr (HasTieBreak<D>) {
     with_ties = options.search;
-    with_ties.ties = d.tie_break(options.smoothed);
+    with_ties.ties = d.tie_break(options.search, options.smoothed);
     search = &with_ties;
   }
   if (options.record_expanded) {

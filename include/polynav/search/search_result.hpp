@@ -224,7 +224,9 @@ struct SearchResult {
             break;
           case SearchNote::bad_beam_width:
             out << (limit_value == 0.0 ? "beam_width must be at least 1"
-                                       : "beam search does not apply to the binary_heap tie rule");
+                                       : "beam search does not apply to the binary_heap tie rule "
+                                         "(grid.ties=central64): unset search.beam_width or "
+                                         "choose another rule");
             break;
           case SearchNote::bad_max_time:
             out << "max_time " << limit_value << " ms is negative";

@@ -35,8 +35,9 @@ enum class GridAlign : std::uint8_t {
 /// Which of the open nodes of least f grid A* expands first. Grid costs are fixed point, so equal
 /// f values are real ties and the rule alone decides among them (not rounding).
 enum class GridTies : std::uint8_t {
-  /// central64 where it applies (4- and 8-connected grids without terrain) and the raw path is
-  /// smoothed, since its paths smooth shortest (measured on the MovingAI Dragon Age maps: README,
+  /// central64 where it applies (4- and 8-connected grids without terrain, no beam search) and the
+  /// raw path is smoothed, since its paths smooth shortest (measured on the MovingAI Dragon Age
+  /// maps: README,
   /// "Smoothing experiments"); larger_g, the fastest, for unsmoothed paths, whose cost every rule
   /// leaves the same, and on other grids. Moves follow central64's order wherever it applies.
   automatic,
@@ -213,9 +214,9 @@ class OccupancyGrid final : public Discretisation {
   double straight_length() const { return straight_; }
   double diagonal_length() const { return diagonal_; }
   double knight_length() const { return knight_; }
-  /// The search's tie rule for this grid's options (GridOptions::ties), for a raw path that will
-  /// be `smoothed` or not.
-  search::TieBreak tie_break(bool smoothed) const;
+  /// The search's tie rule for this grid's options (GridOptions::ties), for a search with these
+  /// options whose raw path will be `smoothed` or not (automatic: central64 needs no beam search).
+  search::TieBreak tie_break(const search::SearchOptions& search, bool smoothed) const;
   Point origin() const { return origin_; }
   const GridOptions& options() const { return options_; }
   bool corners() const { return options_.align == GridAlign::corner; }
