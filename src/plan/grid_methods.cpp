@@ -121,8 +121,7 @@ RawPath ThetaStarGrid::search(Point start, std::span<const Point> goals,
   out.graph_cost = result.cost;
   if (out.status != search::SearchStatus::found) out.message = result.explanation();
   std::string note;
-  if (options.search.beam_width != std::numeric_limits<std::size_t>::max())
-    note = "search.beam_width does not apply to grid.search=theta";
+  if (options.search.beam_search()) note = "search.beam_width does not apply to grid.search=theta";
   if (options.search.reopen_closed)
     note +=
         std::string(note.empty() ? "" : "; ") + "search.reopen does not apply to grid.search=theta";

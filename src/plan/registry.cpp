@@ -210,8 +210,7 @@ class NavMeshOptimal final : public Method {
   // Whether auto's query goes to the graph: options that only a graph search honours.
   bool for_graph(const QueryOptions& options) const {
     const search::SearchOptions& s = options.search;
-    return automatic_ && (s.partial_fallback || s.reopen_closed ||
-                          s.beam_width != search::SearchOptions{}.beam_width);
+    return automatic_ && (s.partial_fallback || s.reopen_closed || s.beam_search());
   }
 
   // The graph over the same polygons (vertex nodes, landmarks), for auto's reach and graph-only

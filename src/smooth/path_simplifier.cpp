@@ -21,6 +21,12 @@ std::vector<double> prefix_costs(const FreeSpace& space, const std::vector<Point
   return prefix;
 }
 
+// Whether a straight move costing `move` may replace a stretch of path costing `replaced`: not
+// dearer, up to the rounding of the two sums (in weighted scenes a straight line can cost more).
+bool no_dearer(double move, double replaced) {
+  return move <= replaced * (1.0 + 1e-12);
+}
+
 // Whether c continues the straight run from a through b: it lies on the ray from a through b,
 // beyond b. While every waypoint since an anchor does, the segment from the anchor to the latest
 // is the path itself, so it needs no sightline test and costs the same (the skip of the Central64
@@ -54,8 +60,8 @@ bool PathSimplifier::shortcut(std::vector<Point>& path) const {
         // path[i] to path[j + 1], must not go through a pinch either.
         if (j + 1 < path.size() && !space.turn_is_free(path[i], path[j], path[j + 1])) continue;
       }
-      const double replaced = prefix[j] - prefix[i];
-      if (straight || space.segment_cost(path[i], path[j]) <= replaced * (1.0 + 1e-12)) best = j;
+      if (straight || no_dearer(space.segment_cost(path[i], path[j]), prefix[j] - prefix[i]))
+        best = j;
     }
     changed = changed || best != i + 1;
     out.push_back(path[best]);
@@ -76,7 +82,7 @@ bool PathSimplifier::tentpole(std::vector<Point>& path) const {
   const auto joins = [&](std::size_t i, std::size_t j, bool straight) {
     if (j == i + 1 || straight) return true;
     return space.traversable(path[i], path[j]) &&
-           space.segment_cost(path[i], path[j]) <= (prefix[j] - prefix[i]) * (1.0 + 1e-12);
+           no_dearer(space.segment_cost(path[i], path[j]), prefix[j] - prefix[i]);
   };
   const auto move_cost = [&](std::size_t i, std::size_t j) {
     return j == i + 1 ? prefix[j] - prefix[i] : space.segment_cost(path[i], path[j]);
@@ -144,8 +150,7 @@ bool PathSimplifier::tentpole(std::vector<Point>& path) const {
     for (const auto& [via, j] : bends) {
       if (j < floor || !scan_sees_k(j)) continue;
       if (!turn_free(j) || (j > anchor + 1 && j <= carried && !joins(anchor, j, false))) continue;
-      if (j + 1 < k &&
-          space.segment_cost(path[j], path[k]) > (prefix[k] - prefix[j]) * (1.0 + 1e-12))
+      if (j + 1 < k && !no_dearer(space.segment_cost(path[j], path[k]), prefix[k] - prefix[j]))
         continue;
       if (!space.turn_is_free(path[anchor], path[j], path[k])) continue;
       if (!space.turn_is_free(path[anchor], path[j], path[j + 1])) continue;
@@ -179,7 +184,7 @@ bool PathSimplifier::shortcut_optimal(std::vector<Point>& path, std::size_t wind
       if (!std::isfinite(cost[i])) continue;
       const double step = i + 1 == j ? prefix[j] - prefix[i] : space.segment_cost(path[i], path[j]);
       // A straight move may not cost more than the path it replaces.
-      if (i + 1 != j && step > (prefix[j] - prefix[i]) * (1.0 + 1e-12)) continue;
+      if (i + 1 != j && !no_dearer(step, prefix[j] - prefix[i])) continue;
       candidates.push_back({cost[i] + step, i});
     }
     std::sort(candidates.begin(), candidates.end());

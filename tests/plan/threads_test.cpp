@@ -62,6 +62,20 @@ std::vector<std::string> methods_to_thread() {
   return specs;
 }
 
+// The answers to the pairs planned from four threads at once, each thread taking every fourth.
+std::vector<Answer> answers_from_four_threads(const Planner& planner,
+                                              const std::vector<std::pair<Point, Point>>& pairs) {
+  std::vector<Answer> four(pairs.size());
+  std::vector<std::thread> threads;
+  for (std::size_t t = 0; t < 4; ++t)
+    threads.emplace_back([&, t] {
+      for (std::size_t i = t; i < pairs.size(); i += 4)
+        four[i] = answer(planner.plan(pairs[i].first, pairs[i].second));
+    });
+  for (std::thread& thread : threads) thread.join();
+  return four;
+}
+
 class ThreadedPlanning : public testing::TestWithParam<std::string> {};
 
 TEST_P(ThreadedPlanning, FourThreadsAnswerExactlyAsOne) {
@@ -74,14 +88,7 @@ TEST_P(ThreadedPlanning, FourThreadsAnswerExactlyAsOne) {
   std::vector<Answer> one;
   for (const auto& [s, g] : pairs) one.push_back(answer(planner.plan(s, g)));
 
-  std::vector<Answer> four(pairs.size());
-  std::vector<std::thread> threads;
-  for (std::size_t t = 0; t < 4; ++t)
-    threads.emplace_back([&, t] {
-      for (std::size_t i = t; i < pairs.size(); i += 4)
-        four[i] = answer(planner.plan(pairs[i].first, pairs[i].second));
-    });
-  for (std::thread& thread : threads) thread.join();
+  const std::vector<Answer> four = answers_from_four_threads(planner, pairs);
 
   std::size_t found = 0;
   for (std::size_t i = 0; i < pairs.size(); ++i) {
@@ -115,17 +122,11 @@ TEST(ThreadedPlanning, Central64TiesAnswerAlikeOnEveryThreadAndRun) {
     options.settings.set("grid.ties", ties);
     const Planner planner(scene, options);
     const auto pairs = free_pairs(planner.free_space(), 400);
-    std::vector<Answer> one, again, four(pairs.size());
+    std::vector<Answer> one, again(pairs.size());
     for (const auto& [s, g] : pairs) one.push_back(answer(planner.plan(s, g)));
-    for (auto it = pairs.rbegin(); it != pairs.rend(); ++it)
-      again.insert(again.begin(), answer(planner.plan(it->first, it->second)));
-    std::vector<std::thread> threads;
-    for (std::size_t t = 0; t < 4; ++t)
-      threads.emplace_back([&, t] {
-        for (std::size_t i = t; i < pairs.size(); i += 4)
-          four[i] = answer(planner.plan(pairs[i].first, pairs[i].second));
-      });
-    for (std::thread& thread : threads) thread.join();
+    for (std::size_t i = pairs.size(); i-- > 0;)
+      again[i] = answer(planner.plan(pairs[i].first, pairs[i].second));
+    const std::vector<Answer> four = answers_from_four_threads(planner, pairs);
     for (std::size_t i = 0; i < pairs.size(); ++i) {
       EXPECT_TRUE(four[i] == one[i]) << ties << " query " << i;
       EXPECT_TRUE(again[i] == one[i]) << ties << " query " << i;

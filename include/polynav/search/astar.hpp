@@ -136,6 +136,11 @@ struct SearchOptions {
 
   /// Which open node of least f comes first (TieBreak). [Default: larger_g]
   TieBreak ties = TieBreak::larger_g;
+
+  /// Whether beam_width bounds the open list (beam search).
+  bool beam_search() const noexcept {
+    return beam_width != std::numeric_limits<std::size_t>::max();
+  }
 };
 
 /// One node of a reachability query: its cost from the source and its parent on a cheapest path
@@ -376,7 +381,7 @@ class BasicAStar {
     if (!(o.weight >= 1.0)) return invalid(SearchNote::bad_weight, o.weight);
     if (!(o.max_cost >= 0.0)) return invalid(SearchNote::bad_max_cost, o.max_cost);
     if (o.beam_width == 0) return invalid(SearchNote::bad_beam_width, 0.0);
-    if (o.ties == TieBreak::binary_heap && o.beam_width != std::numeric_limits<std::size_t>::max())
+    if (o.ties == TieBreak::binary_heap && o.beam_search())
       return invalid(SearchNote::bad_beam_width, double(o.beam_width));
     if (o.max_time.count() < 0) {
       return invalid(SearchNote::bad_max_time,

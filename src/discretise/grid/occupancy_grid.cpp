@@ -159,11 +159,9 @@ GridTies parse_grid_ties(const std::string& name) {
 search::TieBreak OccupancyGrid::tie_break(const search::SearchOptions& search,
                                           bool smoothed) const {
   switch (options_.ties) {
-    case GridTies::automatic: {
-      const bool beam = search.beam_width != search::SearchOptions{}.beam_width;
-      return central64_moves_ && smoothed && !beam ? search::TieBreak::binary_heap
-                                                   : search::TieBreak::larger_g;
-    }
+    case GridTies::automatic:
+      return central64_moves_ && smoothed && !search.beam_search() ? search::TieBreak::binary_heap
+                                                                   : search::TieBreak::larger_g;
     case GridTies::smaller_g:
       return search::TieBreak::smaller_g;
     case GridTies::lifo:
