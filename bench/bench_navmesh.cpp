@@ -58,9 +58,9 @@
 
 #include "polynav/discretise/grid/occupancy_grid.hpp"
 #include "polynav/discretise/navmesh/navmesh.hpp"
+#include "polynav/discretise/query.hpp"
 #include "polynav/discretise/visibility_graph/visibility_graph.hpp"
 #include "polynav/plan/planner.hpp"
-#include "polynav/plan/query.hpp"
 #include "polynav/scene/scene.hpp"
 #include "polynav/smooth/funnel.hpp"
 #include "polynav/space/free_space.hpp"

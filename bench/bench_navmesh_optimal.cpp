@@ -33,8 +33,8 @@
 #include <vector>
 
 #include "polynav/discretise/discretisation.hpp"
+#include "polynav/discretise/query.hpp"
 #include "polynav/plan/options.hpp"
-#include "polynav/plan/query.hpp"
 #include "polynav/plan/registry.hpp"
 #include "polynav/scene/scene.hpp"
 #include "polynav/space/free_space.hpp"

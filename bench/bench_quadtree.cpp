@@ -45,9 +45,9 @@
 
 #include "polynav/discretise/grid/occupancy_grid.hpp"
 #include "polynav/discretise/quadtree/quadtree.hpp"
+#include "polynav/discretise/query.hpp"
 #include "polynav/error.hpp"
 #include "polynav/plan/planner.hpp"
-#include "polynav/plan/query.hpp"
 #include "polynav/scene/scene.hpp"
 #include "polynav/space/free_space.hpp"
 

@@ -32,9 +32,9 @@
 #include <string>
 #include <vector>
 
+#include "polynav/discretise/query.hpp"
 #include "polynav/discretise/visibility_graph/visibility_graph.hpp"
 #include "polynav/kernel/exact.hpp"
-#include "polynav/plan/query.hpp"
 #include "polynav/scene/scene.hpp"
 #include "polynav/search/astar.hpp"
 #include "polynav/search/graph.hpp"

@@ -1,4 +1,5 @@
 #include "polynav/error.hpp"
+#include "polynav/enum_names.hpp"
 
 #include <algorithm>
 #include <sstream>
@@ -66,5 +67,12 @@ std::string_view closest_name(std::string_view name, std::span<const std::string
 
 InputError::InputError(InputLocation where, const std::string& message)
     : std::runtime_error(compose(where, message)), where_(std::move(where)), message_(message) {}
+
+std::string or_list(const std::vector<std::string>& words) {
+  std::string s;
+  for (std::size_t i = 0; i < words.size(); ++i)
+    s += (i == 0 ? "" : i + 1 == words.size() ? " or " : ", ") + words[i];
+  return s;
+}
 
 }  // namespace polynav

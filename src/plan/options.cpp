@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <optional>
 #include <stdexcept>
 
@@ -11,13 +12,6 @@
 
 namespace polynav {
 namespace {
-
-std::string number_text(double v) {
-  if (v >= 1e308) return "inf";
-  char buffer[32];
-  const auto end = std::to_chars(buffer, buffer + sizeof buffer, v).ptr;
-  return std::string(buffer, end);
-}
 
 // The whole text as one number, or nothing ("inf" only where allowed).
 std::optional<double> parse_number(const std::string& text) {
@@ -39,14 +33,26 @@ std::string join(const std::vector<std::string>& words) {
 
 }  // namespace
 
+std::string option_number_text(double v) {
+  if (v >= 1e308) return "inf";
+  char buffer[32];
+  const auto end = std::to_chars(buffer, buffer + sizeof buffer, v).ptr;
+  return std::string(buffer, end);
+}
+
+std::size_t option_count(double v) {
+  return v >= 1.8e19 ? std::numeric_limits<std::size_t>::max() : std::size_t(v);
+}
+
 std::string OptionSpec::limits_text() const {
   std::string s;
   if (type == OptionType::choice || (type == OptionType::integer && !choices.empty())) {
     s += "[One of: " + join(choices) + "]";
   } else if (type == OptionType::number || type == OptionType::integer) {
     std::string limit;
-    if (min > -1e308) limit += std::string(min_exclusive ? "> " : ">= ") + number_text(min);
-    if (max < 1e308) limit += (limit.empty() ? "" : ", ") + std::string("<= ") + number_text(max);
+    if (min > -1e308) limit += std::string(min_exclusive ? "> " : ">= ") + option_number_text(min);
+    if (max < 1e308)
+      limit += (limit.empty() ? "" : ", ") + std::string("<= ") + option_number_text(max);
     if (!limit.empty()) s += "[Limit: " + limit + "]";
   }
   if (!unit.empty()) s += (s.empty() ? "" : " ") + std::string("[Units: ") + unit + "]";
@@ -55,7 +61,7 @@ std::string OptionSpec::limits_text() const {
 }
 
 void Settings::set(const std::string& key, double value) {
-  set(key, number_text(value));
+  set(key, option_number_text(value));
 }
 
 void Settings::set_assignment(std::string_view assignment) {

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "polynav/error.hpp"
+#include "polynav/plan/option_tables.hpp"
 #include "polynav/smooth/path_simplifier.hpp"
 
 namespace polynav {
@@ -25,13 +26,7 @@ std::string point_text(Point p) {
 }  // namespace
 
 FreeSpaceOptions free_space_options(const Settings& settings) {
-  const OptionValues values("space", space_option_specs(), settings);
-  FreeSpaceOptions options;
-  options.inflation_tolerance = values.number("inflation_tolerance");
-  options.open_gaps = values.text("gaps") == "open";
-  options.max_vertices = std::size_t(values.number("max_vertices"));
-  options.max_build_seconds = values.number("max_build_seconds");
-  return options;
+  return space_option_table().read(OptionValues("space", space_option_specs(), settings));
 }
 
 Planner::Planner(const Scene& scene, PlanOptions options) : options_(std::move(options)) {
@@ -92,23 +87,22 @@ void Planner::prepare(std::unique_ptr<Method> method) {
   pool_.push_back(std::move(workspace));
 }
 
-std::unique_ptr<QueryWorkspace> Planner::borrow() const {
+Planner::WorkspaceLease::WorkspaceLease(const Planner& planner) : planner_(&planner) {
   {
-    const std::lock_guard lock(pool_mutex_);
-    if (!pool_.empty()) {
-      std::unique_ptr<QueryWorkspace> w = std::move(pool_.back());
-      pool_.pop_back();
-      return w;
+    const std::lock_guard lock(planner.pool_mutex_);
+    if (!planner.pool_.empty()) {
+      workspace_ = std::move(planner.pool_.back());
+      planner.pool_.pop_back();
+      return;
     }
   }
-  auto workspace = std::make_unique<QueryWorkspace>();
-  method_->prepare(*workspace);
-  return workspace;
+  workspace_ = std::make_unique<QueryWorkspace>();
+  planner.method_->prepare(*workspace_);
 }
 
-void Planner::give_back(std::unique_ptr<QueryWorkspace> workspace) const {
-  const std::lock_guard lock(pool_mutex_);
-  pool_.push_back(std::move(workspace));
+Planner::WorkspaceLease::~WorkspaceLease() {
+  const std::lock_guard lock(planner_->pool_mutex_);
+  planner_->pool_.push_back(std::move(workspace_));
 }
 
 std::string Planner::check_point(Point& p, const char* name) const {
@@ -188,16 +182,17 @@ RawPath Planner::search(PlanResult& result, std::span<const Point> goals_in) con
   }
 
   const auto t_search = Clock::now();
-  std::unique_ptr<QueryWorkspace> workspace = borrow();
   RawPath raw;
-  if (goals.size() == 1) {
-    raw = method_->find_path(result.start, result.goal, query_options_, *workspace);
-  } else {
-    std::size_t reached = goals.size();
-    raw = method_->find_path_to_any(result.start, goals, query_options_, *workspace, reached);
-    if (reached < goals.size()) result.goal = goals[reached];
+  {
+    const WorkspaceLease workspace(*this);
+    if (goals.size() == 1) {
+      raw = method_->find_path(result.start, result.goal, query_options_, *workspace);
+    } else {
+      std::size_t reached = goals.size();
+      raw = method_->find_path_to_any(result.start, goals, query_options_, *workspace, reached);
+      if (reached < goals.size()) result.goal = goals[reached];
+    }
   }
-  give_back(std::move(workspace));
   result.stats.search_ms = ms_since(t_search);
   result.status = raw.status;
   result.message = raw.message;
@@ -246,9 +241,8 @@ Reach Planner::reach(Point from, double max_cost) const {
     out.message = std::move(why);
     return out;
   }
-  std::unique_ptr<QueryWorkspace> workspace = borrow();
+  const WorkspaceLease workspace(*this);
   out = method_->reach(from, max_cost, *workspace);
-  give_back(std::move(workspace));
   return out;
 }
 

@@ -12,9 +12,9 @@
 #include <random>
 
 #include "discretise/random_scenes.hpp"
+#include "polynav/discretise/query.hpp"
 #include "polynav/error.hpp"
 #include "polynav/plan/planner.hpp"
-#include "polynav/plan/query.hpp"
 #include "polynav/smooth/path_simplifier.hpp"
 #include "polynav/space/free_space.hpp"
 

@@ -18,9 +18,9 @@
 #include <vector>
 
 #include "discretise/random_scenes.hpp"
+#include "polynav/discretise/query.hpp"
 #include "polynav/error.hpp"
 #include "polynav/plan/planner.hpp"
-#include "polynav/plan/query.hpp"
 #include "polynav/space/free_space.hpp"
 
 namespace polynav {

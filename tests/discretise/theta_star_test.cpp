@@ -8,10 +8,10 @@
 #include <random>
 
 #include "discretise/random_scenes.hpp"
+#include "polynav/discretise/grid/grid_methods.hpp"
 #include "polynav/discretise/grid/occupancy_grid.hpp"
-#include "polynav/plan/grid_methods.hpp"
+#include "polynav/discretise/query.hpp"
 #include "polynav/plan/planner.hpp"
-#include "polynav/plan/query.hpp"
 #include "polynav/smooth/path_simplifier.hpp"
 #include "polynav/space/free_space.hpp"
 

@@ -1,8 +1,8 @@
 #pragma once
 /// @file
 /// What every discretisation (grid, quadtree, visibility graph, navigation mesh) offers the query
-/// driver (plan/query.hpp). A discretisation is immutable once built: const data that any number
-/// of threads may query at once, each with its own search state. It is a search graph (the
+/// driver (discretise/query.hpp). A discretisation is immutable once built: const data that any
+/// number of threads may query at once, each with its own search state. It is a search graph (the
 /// SearchGraph concept: node_count() and a templated for_each_neighbour), over which the one A*
 /// runs with the discretisation's own concrete type; virtual dispatch happens once per query
 /// (attaching the start and goal, naming the method), never per expansion.

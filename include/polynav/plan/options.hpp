@@ -6,11 +6,18 @@
 /// the registry checks every value against its declaration before anything is built, so a typo
 /// or a value out of range is an InputError naming the option, never a silent default.
 
+#include <cmath>
 #include <cstdint>
+#include <functional>
+#include <limits>
 #include <map>
 #include <string>
 #include <string_view>
+#include <type_traits>
+#include <utility>
 #include <vector>
+
+#include "polynav/enum_names.hpp"
 
 namespace polynav {
 
@@ -103,6 +110,168 @@ class OptionValues {
   const Value& at(std::string_view name) const;
   std::string group_;
   std::map<std::string, Value, std::less<>> values_;
+};
+
+/// A number as option text: "inf" for 1e308 and above (and infinity), else the shortest text
+/// that reads back as the same double.
+std::string option_number_text(double v);
+
+/// A count option's value as read (OptionValues::number): "inf", and anything beyond what a
+/// std::size_t holds, is the largest one (no limit).
+std::size_t option_count(double v);
+
+/// One group's options, each declared once and bound to the member of the options struct O it
+/// sets: name, member, type, limits, units, doc and, for a choice, the enumeration's names table
+/// (enum_names.hpp). The group's OptionSpecs (what `polynav methods`, --help, the JSON and the
+/// checks of OptionValues read), their default texts and the reading of checked values into an
+/// O all come from here. Defaults are the members' values in `defaults` (O{} unless the method
+/// offers other defaults than the class, said where the table is made), written as text by the
+/// same rule that reads them, so a default is stated once, in the struct.
+/// @code
+///   const OptionTable<QuadtreeOptions> table = OptionTable<QuadtreeOptions>()
+///       .flag("balance", &QuadtreeOptions::balance, "split leaves until ...")
+///       .choice("nodes", &QuadtreeOptions::nodes, quadtree_nodes_names, "graph nodes at ...");
+///   QuadtreeOptions o = table.read(OptionValues("quadtree", table.specs(), settings));
+/// @endcode
+template <class O>
+class OptionTable {
+ public:
+  /// The allowed values of a number or integer.
+  struct Range {
+    double min = -1e308;
+    bool min_exclusive = false;
+    double max = 1e308;
+  };
+
+  explicit OptionTable(O defaults = O{}) : defaults_(std::move(defaults)) {}
+
+  /// A real number. `zero_is_auto`: the member's 0 is the method's own rule, written and read as
+  /// "auto". Infinity is written and read as "inf".
+  OptionTable& number(std::string name, double O::*member, std::string doc, std::string unit,
+                      Range range, bool zero_is_auto = false) {
+    OptionSpec spec = make_spec(std::move(name), OptionType::number, std::move(doc), range);
+    spec.unit = std::move(unit);
+    return add(
+        std::move(spec),
+        [member](const OptionValues& v, const std::string& n, O& o) {
+          const double x = v.number(n);
+          o.*member = x >= 1e308 ? std::numeric_limits<double>::infinity() : x;
+        },
+        [member, zero_is_auto](const O& o) {
+          return zero_is_auto && o.*member == 0.0 ? std::string("auto")
+                                                  : option_number_text(o.*member);
+        });
+  }
+
+  /// A whole number. An unsigned member is a count: its largest value is "inf" (no limit).
+  /// `choices`: the only values allowed, as text.
+  template <class T, class C>
+  requires std::is_integral_v<T> && std::is_base_of_v<C, O> OptionTable& integer(
+      std::string name, T C::*declared, std::string doc, Range range,
+      std::vector<std::string> choices = {}) {
+    T O::*member = declared;
+    OptionSpec spec = make_spec(std::move(name), OptionType::integer, std::move(doc), range);
+    spec.choices = std::move(choices);
+    return add(
+        std::move(spec),
+        [member](const OptionValues& v, const std::string& n, O& o) {
+          if constexpr (std::is_unsigned_v<T>) {
+            const std::size_t c = option_count(v.number(n));
+            o.*member = c > std::numeric_limits<T>::max() ? std::numeric_limits<T>::max() : T(c);
+          } else {
+            o.*member = T(v.integer(n));
+          }
+        },
+        [member](const O& o) {
+          if constexpr (std::is_unsigned_v<T>) {
+            if (o.*member == std::numeric_limits<T>::max()) return std::string("inf");
+          }
+          return std::to_string(o.*member);
+        });
+  }
+
+  OptionTable& flag(std::string name, bool O::*member, std::string doc) {
+    return add(
+        make_spec(std::move(name), OptionType::flag, std::move(doc), {}),
+        [member](const OptionValues& v, const std::string& n, O& o) { o.*member = v.flag(n); },
+        [member](const O& o) { return std::string(o.*member ? "true" : "false"); });
+  }
+
+  /// One of the words of `names` (its aliases are not offered).
+  template <class E, std::size_t N, class C>
+  requires std::is_base_of_v<C, O> OptionTable& choice(std::string name, E C::*declared,
+                                                       const EnumNames<E, N>& names,
+                                                       std::string doc) {
+    E O::*member = declared;
+    OptionSpec spec = make_spec(std::move(name), OptionType::choice, std::move(doc), {});
+    spec.choices = names_of(names);
+    return add(
+        std::move(spec),
+        [member, &names](const OptionValues& v, const std::string& n, O& o) {
+          o.*member = from_name(names, v.text(n), n, "value");
+        },
+        [member, &names](const O& o) { return std::string(name_of(names, o.*member)); });
+  }
+
+  /// An option whose text is not the member's own (another unit, a std::chrono duration): `spec`
+  /// without its default, how to read the checked value into an O, and how to write an O's.
+  OptionTable& custom(OptionSpec spec, std::function<void(const OptionValues&, O&)> read,
+                      std::function<std::string(const O&)> write) {
+    return add(
+        std::move(spec),
+        [read = std::move(read)](const OptionValues& v, const std::string&, O& o) { read(v, o); },
+        std::move(write));
+  }
+
+  /// The group's declarations, defaults written from `defaults`.
+  const std::vector<OptionSpec>& specs() const { return specs_; }
+  const O& defaults() const { return defaults_; }
+
+  /// An O with every declared member set from checked values (OptionValues over specs()); other
+  /// members keep `defaults`' values.
+  O read(const OptionValues& values) const {
+    O o = defaults_;
+    for (std::size_t i = 0; i < fields_.size(); ++i) fields_[i].read(values, specs_[i].name, o);
+    return o;
+  }
+
+  /// Every declared member of o as option text, in declaration order: read(write(o)) == o for
+  /// the declared members.
+  std::vector<std::string> write(const O& o) const {
+    std::vector<std::string> texts;
+    for (const Field& f : fields_) texts.push_back(f.write(o));
+    return texts;
+  }
+
+ private:
+  struct Field {
+    std::function<void(const OptionValues&, const std::string&, O&)> read;
+    std::function<std::string(const O&)> write;
+  };
+
+  static OptionSpec make_spec(std::string name, OptionType type, std::string doc, Range range) {
+    OptionSpec spec;
+    spec.name = std::move(name);
+    spec.type = type;
+    spec.doc = std::move(doc);
+    spec.min = range.min;
+    spec.min_exclusive = range.min_exclusive;
+    spec.max = range.max;
+    return spec;
+  }
+
+  OptionTable& add(OptionSpec spec,
+                   std::function<void(const OptionValues&, const std::string&, O&)> read,
+                   std::function<std::string(const O&)> write) {
+    spec.default_value = write(defaults_);
+    specs_.push_back(std::move(spec));
+    fields_.push_back({std::move(read), std::move(write)});
+    return *this;
+  }
+
+  O defaults_;
+  std::vector<OptionSpec> specs_;
+  std::vector<Field> fields_;
 };
 
 }  // namespace polynav

@@ -14,9 +14,9 @@
 #include <string>
 #include <vector>
 
+#include "polynav/discretise/query.hpp"
 #include "polynav/geometry.hpp"
 #include "polynav/plan/options.hpp"
-#include "polynav/plan/query.hpp"
 #include "polynav/plan/registry.hpp"
 #include "polynav/scene/scene.hpp"
 #include "polynav/space/free_space.hpp"
@@ -125,8 +125,20 @@ class Planner {
   RawPath search(PlanResult& result, std::span<const Point> goals) const;
   // Smooths raw into result.waypoints with smoother `k` (0 = PlanOptions::smoother) and checks.
   void finish(PlanResult& result, const RawPath& raw, std::size_t k) const;
-  std::unique_ptr<QueryWorkspace> borrow() const;
-  void give_back(std::unique_ptr<QueryWorkspace> workspace) const;
+  // A workspace lent from the pool for one query, given back when the lease ends (also when
+  // the query throws).
+  class WorkspaceLease {
+   public:
+    explicit WorkspaceLease(const Planner& planner);
+    ~WorkspaceLease();
+    WorkspaceLease(const WorkspaceLease&) = delete;
+    WorkspaceLease& operator=(const WorkspaceLease&) = delete;
+    QueryWorkspace& operator*() const { return *workspace_; }
+
+   private:
+    const Planner* planner_;
+    std::unique_ptr<QueryWorkspace> workspace_;
+  };
 
   PlanOptions options_;
   std::shared_ptr<const FreeSpace> space_;

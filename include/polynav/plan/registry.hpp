@@ -10,60 +10,19 @@
 #include <string_view>
 #include <vector>
 
+#include "polynav/discretise/method.hpp"
 #include "polynav/plan/options.hpp"
-#include "polynav/plan/query.hpp"
 
 namespace polynav {
 
 class FreeSpace;
 
-/// A built discretisation together with how to query it: the registry's factories return these,
-/// so that the query driver runs over each method's concrete type.
-class Method {
- public:
-  virtual ~Method() = default;
-  virtual const Discretisation& discretisation() const = 0;
-  virtual RawPath find_path(Point start, Point goal, const QueryOptions& options,
-                            QueryWorkspace& workspace) const = 0;
-  virtual RawPath find_path_to_any(Point start, std::span<const Point> goals,
-                                   const QueryOptions& options, QueryWorkspace& workspace,
-                                   std::size_t& reached_goal) const = 0;
-  virtual Reach reach(Point from, double max_cost, QueryWorkspace& workspace) const = 0;
-  /// Readies a workspace for this method's queries before the first one (a method with search
-  /// state of its own puts it in QueryWorkspace::method_state, sized to the method, so that
-  /// queries do not allocate it).
-  virtual void prepare(QueryWorkspace& workspace) const { (void)workspace; }
-};
-
-/// The Method of a concrete discretisation, built in place.
-template <SearchableDiscretisation D>
-class MethodOf final : public Method {
- public:
-  template <class... Args>
-  explicit MethodOf(Args&&... args) : d_(std::forward<Args>(args)...) {}
-  const D& get() const { return d_; }
-  const Discretisation& discretisation() const override { return d_; }
-  RawPath find_path(Point start, Point goal, const QueryOptions& options,
-                    QueryWorkspace& workspace) const override {
-    return polynav::find_path(d_, start, goal, options, workspace);
-  }
-  RawPath find_path_to_any(Point start, std::span<const Point> goals, const QueryOptions& options,
-                           QueryWorkspace& workspace, std::size_t& reached_goal) const override {
-    return polynav::find_path_to_any(d_, start, goals, options, workspace, reached_goal);
-  }
-  Reach reach(Point from, double max_cost, QueryWorkspace& workspace) const override {
-    return polynav::reach(d_, from, max_cost, workspace);
-  }
-
- private:
-  D d_;
-};
-
 struct MethodEntry {
   std::string name;
   std::string summary;  ///< one line for `polynav methods` and --help
   std::vector<OptionSpec> options;
-  /// Builds the method over space (which must outlive it) with its checked options.
+  /// Builds the method over space (which must outlive it) with its checked options (read into
+  /// the method's options struct by its OptionTable).
   std::unique_ptr<Method> (*build)(const FreeSpace& space, const OptionValues& options);
 };
 

@@ -17,6 +17,7 @@
 #include <utility>
 #include <vector>
 
+#include "polynav/search/budget.hpp"
 #include "polynav/search/components.hpp"
 #include "polynav/search/d_ary_heap.hpp"
 #include "polynav/search/graph.hpp"
@@ -143,6 +144,11 @@ struct SearchOptions {
   }
 };
 
+/// The budget of one search with these options (search/budget.hpp); its clock starts now.
+inline SearchBudget budget_of(const SearchOptions& o) {
+  return SearchBudget(o.max_cost, o.max_expansions, o.max_time, o.beam_width);
+}
+
 /// One node of a reachability query: its cost from the source and its parent on a cheapest path
 /// (no_node for the source).
 struct ReachedNode {
@@ -210,14 +216,14 @@ class BasicAStar {
   template <SearchGraph G, Heuristic H, SearchListener L = NullListener>
   void search(const G& graph, NodeId start, std::span<const NodeId> goals, H&& h,
               const SearchOptions& options, SearchResult& out, L&& listener = L{}) {
-    const auto t0 = clock::now();
+    const SearchBudget budget = budget_of(options);
     out.reset();
     out.start = start;
     out.node_count = graph.node_count();
-    if (validate(start, goals, options, out)) {
-      run(graph, start, goals, h, options, out, listener, t0);
+    if (validate(start, goals, options, out) && budget.valid(out)) {
+      run(graph, start, goals, h, options, budget, out, listener);
     }
-    out.stats.elapsed = clock::now() - t0;
+    out.stats.elapsed = budget.elapsed();
   }
 
   /// Single-goal search returning a new result (allocates the path).
@@ -236,22 +242,22 @@ class BasicAStar {
   template <SearchGraph G, SearchListener L = NullListener>
   void reachable(const G& graph, NodeId source, double max_cost, ReachableSet& out,
                  L&& listener = L{}) {
-    const auto t0 = clock::now();
+    SearchOptions options;
+    options.max_cost = max_cost;
+    const SearchBudget budget = budget_of(options);
     out.nodes.clear();
     out.stats = SearchStats{};
     if (source >= graph.node_count() || !(max_cost >= 0.0)) {
       out.status = SearchStatus::invalid_query;
       return;
     }
-    SearchOptions options;
-    options.max_cost = max_cost;
     Recorder<std::remove_reference_t<L>> recorder{this, &listener, &out.nodes};
     ZeroHeuristic zero;
     scratch_.reset();
-    run(graph, source, std::span<const NodeId>{}, zero, options, scratch_, recorder, t0);
+    run(graph, source, std::span<const NodeId>{}, zero, options, budget, scratch_, recorder);
     out.status = SearchStatus::found;
     out.stats = scratch_.stats;
-    out.stats.elapsed = clock::now() - t0;
+    out.stats.elapsed = budget.elapsed();
   }
 
   /// Whether n got a finite cost in the latest search.
@@ -278,8 +284,6 @@ class BasicAStar {
   void reserve(std::size_t n) { grow(n); }
 
  private:
-  using clock = std::chrono::steady_clock;
-
   enum class State : std::uint8_t { unseen, open, closed, dropped };
 
   // Read for every arc scanned: 16 bytes, four to a cache line.
@@ -379,14 +383,9 @@ class BasicAStar {
       if (goal >= out.node_count) return invalid(SearchNote::goal_out_of_range, goal);
     }
     if (!(o.weight >= 1.0)) return invalid(SearchNote::bad_weight, o.weight);
-    if (!(o.max_cost >= 0.0)) return invalid(SearchNote::bad_max_cost, o.max_cost);
     if (o.beam_width == 0) return invalid(SearchNote::bad_beam_width, 0.0);
     if (o.ties == TieBreak::binary_heap && o.beam_search())
       return invalid(SearchNote::bad_beam_width, double(o.beam_width));
-    if (o.max_time.count() < 0) {
-      return invalid(SearchNote::bad_max_time,
-                     std::chrono::duration<double, std::milli>(o.max_time).count());
-    }
     return true;
   }
 
@@ -561,7 +560,7 @@ class BasicAStar {
   // goal set means "explore everything within max_cost" (reachable()).
   template <class G, class H, class L>
   void run(const G& graph, NodeId start, std::span<const NodeId> goals, H& h,
-           const SearchOptions& o, SearchResult& out, L& listener, clock::time_point t0) {
+           const SearchOptions& o, const SearchBudget& budget, SearchResult& out, L& listener) {
     begin(graph.node_count());
 
     if (o.components != nullptr && !o.partial_fallback && !goals.empty() &&
@@ -606,7 +605,6 @@ class BasicAStar {
       improve(c, to, g);
     };
 
-    const bool timed = o.max_time != std::chrono::nanoseconds::max();
     NodeId found = no_node;
     SearchLimit stop = SearchLimit::none;
     for (NodeId current = pop_open(c); current != no_node; current = pop_open(c)) {
@@ -617,14 +615,8 @@ class BasicAStar {
         found = current;
         break;
       }
-      if (c.st.expanded >= o.max_expansions) {
-        stop = SearchLimit::expansions;
-        break;
-      }
-      if (timed && (c.st.expanded & 63) == 0 && clock::now() - t0 >= o.max_time) {
-        stop = SearchLimit::time;
-        break;
-      }
+      stop = budget.before_expansion(c.st.expanded);
+      if (stop != SearchLimit::none) break;
       c.current = current;
       c.current_g = rc.g;
       listener.examine(current);
@@ -639,39 +631,8 @@ class BasicAStar {
       finish_path(found, out);
       return;
     }
-    if (stop == SearchLimit::none) {
-      if (c.pruned) {
-        stop = SearchLimit::cost;
-      } else if (c.st.dropped > 0) {
-        stop = SearchLimit::beam_width;
-      }
-    }
-    out.limit = stop;
-    switch (stop) {
-      case SearchLimit::cost:
-        out.limit_value = o.max_cost;
-        break;
-      case SearchLimit::expansions:
-        out.limit_value = static_cast<double>(o.max_expansions);
-        break;
-      case SearchLimit::time:
-        out.limit_value = std::chrono::duration<double, std::milli>(o.max_time).count();
-        break;
-      case SearchLimit::beam_width:
-        out.limit_value = static_cast<double>(o.beam_width);
-        break;
-      case SearchLimit::none:
-        break;
-    }
-    if (o.partial_fallback) {
-      out.status = SearchStatus::partial;
-      finish_path(c.best, out);
-    } else if (stop == SearchLimit::none) {
-      out.status = SearchStatus::no_path;
-      out.note = SearchNote::exhausted;
-    } else {
-      out.status = SearchStatus::limit_reached;
-    }
+    budget.finish_unreached(stop, c.pruned, c.st.dropped > 0, o.partial_fallback, out);
+    if (o.partial_fallback) finish_path(c.best, out);
   }
 
   void finish_path(NodeId end, SearchResult& out) const {

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "polynav/search/astar.hpp"
+#include "polynav/search/budget.hpp"
 #include "polynav/search/graph.hpp"
 #include "polynav/search/search_result.hpp"
 
@@ -21,7 +22,8 @@ namespace polynav::search {
 struct IdaStarOptions {
   /// Most expansions over all iterations. [Limit: >= 0] [Default: no limit]
   std::uint64_t max_expansions = std::numeric_limits<std::uint64_t>::max();
-  /// Wall-clock budget, checked every 256 expansions. [Limit: >= 0] [Units: ns]
+  /// Wall-clock budget, checked every SearchBudget::clock_period expansions. [Limit: >= 0]
+  /// [Units: ns]
   /// [Default: no limit]
   std::chrono::nanoseconds max_time = std::chrono::nanoseconds::max();
 };
@@ -48,12 +50,12 @@ class IdaStar {
   template <SearchGraph G, Heuristic H, SearchListener L = NullListener>
   void search(const G& graph, NodeId start, std::span<const NodeId> goals, H&& h,
               const IdaStarOptions& options, SearchResult& out, L&& listener = L{}) {
-    using clock = std::chrono::steady_clock;
-    const auto t0 = clock::now();
+    const SearchBudget budget(std::numeric_limits<double>::infinity(), options.max_expansions,
+                              options.max_time);
     out.reset();
     out.start = start;
     out.node_count = graph.node_count();
-    const auto finish_stats = [&] { out.stats.elapsed = clock::now() - t0; };
+    const auto finish_stats = [&] { out.stats.elapsed = budget.elapsed(); };
     if (start >= out.node_count) {
       out.note = SearchNote::start_out_of_range;
       out.limit_value = start;
@@ -70,15 +72,10 @@ class IdaStar {
         return finish_stats();
       }
     }
-    if (options.max_time.count() < 0) {
-      out.note = SearchNote::bad_max_time;
-      out.limit_value = std::chrono::duration<double, std::milli>(options.max_time).count();
-      return finish_stats();
-    }
+    if (!budget.valid(out)) return finish_stats();
     const auto is_goal = [&](NodeId n) {
       return std::find(goals.begin(), goals.end(), n) != goals.end();
     };
-    const bool timed = options.max_time != std::chrono::nanoseconds::max();
     SearchStats& st = out.stats;
 
     if (is_goal(start)) {
@@ -92,16 +89,9 @@ class IdaStar {
 
     // Checked before every expansion; on a hit, closes the open frames for the listener.
     const auto limit_hit = [&] {
-      const bool by_count = st.expanded >= options.max_expansions;
-      if (!by_count &&
-          !(timed && (st.expanded & 255) == 0 && clock::now() - t0 >= options.max_time)) {
-        return false;
-      }
-      out.status = SearchStatus::limit_reached;
-      out.limit = by_count ? SearchLimit::expansions : SearchLimit::time;
-      out.limit_value = by_count
-                            ? static_cast<double>(options.max_expansions)
-                            : std::chrono::duration<double, std::milli>(options.max_time).count();
+      const SearchLimit stop = budget.before_expansion(st.expanded);
+      if (stop == SearchLimit::none) return false;
+      budget.finish_unreached(stop, false, false, false, out);
       for (auto it = frames_.rbegin(); it != frames_.rend(); ++it) listener.finish(it->node);
       return true;
     };

@@ -105,6 +105,41 @@ struct SearchStats {
   }
 };
 
+/// Why a search stopped short, for messages: "no goal within the cost limit 5", "the time
+/// limit 20 ms ran out", ...; "no goal is reachable from the start" for none. `value` is the
+/// limit's (SearchBudget::value_of).
+inline std::string limit_reason(SearchLimit limit, double value, const SearchStats& stats) {
+  std::ostringstream s;
+  s.precision(6);
+  switch (limit) {
+    case SearchLimit::cost:
+      s << "no goal within the cost limit " << value;
+      break;
+    case SearchLimit::expansions:
+      s << "the expansion limit " << static_cast<std::uint64_t>(value) << " was hit";
+      break;
+    case SearchLimit::time:
+      s << "the time limit " << value << " ms ran out";
+      break;
+    case SearchLimit::beam_width:
+      s << "the beam width " << static_cast<std::uint64_t>(value) << " dropped " << stats.dropped
+        << " nodes";
+      break;
+    case SearchLimit::none:
+      s << "no goal is reachable from the start";
+      break;
+  }
+  return s.str();
+}
+
+/// The message of a search that a limit stopped before any goal: "limit reached: <limit_reason>
+/// before any goal was reached (expanded N nodes)".
+inline std::string limit_reached_explanation(SearchLimit limit, double value,
+                                             const SearchStats& stats) {
+  return "limit reached: " + limit_reason(limit, value, stats) +
+         " before any goal was reached (expanded " + std::to_string(stats.expanded) + " nodes)";
+}
+
 /// The answer to one query. Reuse one object across queries to avoid allocating: a search
 /// overwrites every field and reuses the path's memory.
 struct SearchResult {
@@ -154,29 +189,7 @@ struct SearchResult {
   std::string explanation() const {
     std::ostringstream out;
     out.precision(6);
-    const auto limit_text = [&] {
-      std::ostringstream s;
-      s.precision(6);
-      switch (limit) {
-        case SearchLimit::cost:
-          s << "no goal within the cost limit " << limit_value;
-          break;
-        case SearchLimit::expansions:
-          s << "the expansion limit " << static_cast<std::uint64_t>(limit_value) << " was hit";
-          break;
-        case SearchLimit::time:
-          s << "the time limit " << limit_value << " ms ran out";
-          break;
-        case SearchLimit::beam_width:
-          s << "the beam width " << static_cast<std::uint64_t>(limit_value) << " dropped "
-            << stats.dropped << " nodes";
-          break;
-        case SearchLimit::none:
-          s << "no goal is reachable from the start";
-          break;
-      }
-      return s.str();
-    };
+    const auto limit_text = [&] { return limit_reason(limit, limit_value, stats); };
     switch (status) {
       case SearchStatus::found:
         out << "found: path of " << path.size() << " nodes from " << start << " to goal " << reached
@@ -197,8 +210,7 @@ struct SearchResult {
             << "), cost " << cost;
         break;
       case SearchStatus::limit_reached:
-        out << "limit reached: " << limit_text() << " before any goal was reached (expanded "
-            << stats.expanded << " nodes)";
+        out << limit_reached_explanation(limit, limit_value, stats);
         break;
       case SearchStatus::internal_error:
         out << "internal error";

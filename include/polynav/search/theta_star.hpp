@@ -58,19 +58,18 @@ class ThetaStar {
   template <SearchGraph Graph, AnyAngleGeometry Geometry, Heuristic H>
   void search(const Graph& graph, NodeId start, std::span<const NodeId> goals,
               const Geometry& geometry, H&& h, const SearchOptions& options, SearchResult& out) {
-    const auto t0 = clock::now();
+    const SearchBudget budget = budget_of(options);
     out.reset();
     out.start = start;
     out.node_count = graph.node_count();
-    if (start >= out.node_count || goals.empty() || !(options.weight >= 1.0) ||
-        !(options.max_cost >= 0.0)) {
+    if (start >= out.node_count || goals.empty() || !(options.weight >= 1.0)) {
       out.status = SearchStatus::invalid_query;
-      out.note = start >= out.node_count    ? SearchNote::start_out_of_range
-                 : goals.empty()            ? SearchNote::no_goals
-                 : !(options.weight >= 1.0) ? SearchNote::bad_weight
-                                            : SearchNote::bad_max_cost;
+      out.note = start >= out.node_count ? SearchNote::start_out_of_range
+                 : goals.empty()         ? SearchNote::no_goals
+                                         : SearchNote::bad_weight;
       return;
     }
+    if (!budget.valid(out)) return;
     for (const NodeId goal : goals)
       if (goal >= out.node_count) {
         out.status = SearchStatus::invalid_query;
@@ -87,7 +86,6 @@ class ThetaStar {
     heap_.push(start, key(options.weight * rs.h, 0.0));
     ++out.stats.heap_pushes;
     NodeId best = start;
-    const bool timed = options.max_time != std::chrono::nanoseconds::max();
     bool pruned = false;
     NodeId found = no_node;
     SearchLimit stop = SearchLimit::none;
@@ -100,14 +98,8 @@ class ThetaStar {
         found = s;
         break;
       }
-      if (out.stats.expanded >= options.max_expansions) {
-        stop = SearchLimit::expansions;
-        break;
-      }
-      if (timed && (out.stats.expanded & 63) == 0 && clock::now() - t0 >= options.max_time) {
-        stop = SearchLimit::time;
-        break;
-      }
+      stop = budget.before_expansion(out.stats.expanded);
+      if (stop != SearchLimit::none) break;
       ++out.stats.expanded;
       const NodeId parent = r.parent;
       const double g_s = r.g;
@@ -132,7 +124,7 @@ class ThetaStar {
           via = s;
         }
         if (!(g < t.g)) return;
-        if (g + t.h > options.max_cost) {
+        if (budget.beyond_cost(g + t.h)) {
           pruned = true;
           return;
         }
@@ -151,34 +143,20 @@ class ThetaStar {
         if (t.h < b.h || (t.h == b.h && g < b.g)) best = to;
       });
     }
-    out.stats.elapsed = clock::now() - t0;
+    out.stats.elapsed = budget.elapsed();
     if (found != no_node) {
       out.status = SearchStatus::found;
       finish_path(found, out);
       return;
     }
-    if (stop == SearchLimit::none && pruned) stop = SearchLimit::cost;
-    out.limit = stop;
-    if (stop == SearchLimit::cost) out.limit_value = options.max_cost;
-    if (stop == SearchLimit::expansions) out.limit_value = double(options.max_expansions);
-    if (stop == SearchLimit::time)
-      out.limit_value = std::chrono::duration<double, std::milli>(options.max_time).count();
-    if (options.partial_fallback) {
-      out.status = SearchStatus::partial;
-      finish_path(best, out);
-    } else if (stop == SearchLimit::none) {
-      out.status = SearchStatus::no_path;
-      out.note = SearchNote::exhausted;
-    } else {
-      out.status = SearchStatus::limit_reached;
-    }
+    budget.finish_unreached(stop, pruned, false, options.partial_fallback, out);
+    if (options.partial_fallback) finish_path(best, out);
   }
 
   /// Grows the state arrays to hold n nodes now.
   void reserve(std::size_t n) { grow(n); }
 
  private:
-  using clock = std::chrono::steady_clock;
   enum class State : std::uint8_t { unseen, open, closed };
   struct Record {
     double g = 0.0;

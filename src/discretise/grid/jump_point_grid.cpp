@@ -84,29 +84,6 @@ int scan_line(const std::uint64_t* mid, const std::uint64_t* a, const std::uint6
 
 }  // namespace
 
-GridSearch parse_grid_search(const std::string& name) {
-  if (name == "astar") return GridSearch::astar;
-  if (name == "jps") return GridSearch::jps;
-  if (name == "jps+") return GridSearch::jps_plus;
-  if (name == "theta") return GridSearch::theta;
-  throw InputError({"", 0, 0, "grid.search"},
-                   "unknown grid search '" + name + "' (expected astar, jps, jps+ or theta)");
-}
-
-std::string to_string(GridSearch search) {
-  switch (search) {
-    case GridSearch::astar:
-      return "astar";
-    case GridSearch::jps:
-      return "jps";
-    case GridSearch::jps_plus:
-      return "jps+";
-    case GridSearch::theta:
-      return "theta";
-  }
-  return "astar";
-}
-
 namespace {
 
 // Jump point search is refused for the caller's own options it cannot serve.

@@ -129,33 +129,6 @@ void remove_moves_across_walls(const FreeSpace& space, const CellFrame& frame, I
 
 }  // namespace
 
-GridHeuristic parse_grid_heuristic(const std::string& name) {
-  if (name == "auto" || name == "automatic") return GridHeuristic::automatic;
-  if (name == "manhattan") return GridHeuristic::manhattan;
-  if (name == "octile") return GridHeuristic::octile;
-  if (name == "chebyshev") return GridHeuristic::chebyshev;
-  if (name == "euclidean") return GridHeuristic::euclidean;
-  if (name == "zero") return GridHeuristic::zero;
-  if (name == "sixteen") return GridHeuristic::sixteen;
-  throw InputError(
-      {"", 0, 0, "heuristic"},
-      "unknown grid heuristic '" + name +
-          "' (expected auto, manhattan, octile, chebyshev, euclidean, zero or sixteen)");
-}
-
-GridTies parse_grid_ties(const std::string& name) {
-  if (name == "auto") return GridTies::automatic;
-  if (name == "larger-g") return GridTies::larger_g;
-  if (name == "smaller-g") return GridTies::smaller_g;
-  if (name == "lifo") return GridTies::lifo;
-  if (name == "fifo") return GridTies::fifo;
-  if (name == "line") return GridTies::line;
-  if (name == "central64") return GridTies::central64;
-  throw InputError({"", 0, 0, "grid.ties"},
-                   "unknown tie rule '" + name +
-                       "' (expected auto, larger-g, smaller-g, lifo, fifo, line or central64)");
-}
-
 search::TieBreak OccupancyGrid::tie_break(const search::SearchOptions& search,
                                           bool smoothed) const {
   switch (options_.ties) {
@@ -176,26 +149,6 @@ search::TieBreak OccupancyGrid::tie_break(const search::SearchOptions& search,
       break;
   }
   return search::TieBreak::larger_g;
-}
-
-std::string to_string(GridHeuristic heuristic) {
-  switch (heuristic) {
-    case GridHeuristic::automatic:
-      return "auto";
-    case GridHeuristic::manhattan:
-      return "manhattan";
-    case GridHeuristic::octile:
-      return "octile";
-    case GridHeuristic::chebyshev:
-      return "chebyshev";
-    case GridHeuristic::euclidean:
-      return "euclidean";
-    case GridHeuristic::zero:
-      return "zero";
-    case GridHeuristic::sixteen:
-      return "sixteen";
-  }
-  return "auto";
 }
 
 OccupancyGrid::OccupancyGrid(const FreeSpace& space, GridOptions options)

@@ -38,57 +38,6 @@ struct Work {
 
 }  // namespace
 
-NavMeshNodes parse_navmesh_nodes(const std::string& name) {
-  for (const NavMeshNodes nodes : {NavMeshNodes::centres, NavMeshNodes::portals,
-                                   NavMeshNodes::vertices, NavMeshNodes::portals_and_centres})
-    if (name == navmesh_nodes_name(nodes)) return nodes;
-  throw InputError({"", 0, 0, "nodes"}, "unknown node placement '" + name +
-                                            "'; expected centres, portals, vertices or "
-                                            "portals+centres");
-}
-
-std::string_view navmesh_nodes_name(NavMeshNodes nodes) {
-  switch (nodes) {
-    case NavMeshNodes::centres:
-      return "centres";
-    case NavMeshNodes::portals:
-      return "portals";
-    case NavMeshNodes::vertices:
-      return "vertices";
-    case NavMeshNodes::portals_and_centres:
-      return "portals+centres";
-  }
-  return "?";
-}
-
-NavMeshSource parse_navmesh_source(const std::string& name) {
-  if (name == "auto") return NavMeshSource::automatic;
-  if (name == "mesh") return NavMeshSource::mesh;
-  if (name == "rebuild") return NavMeshSource::rebuild;
-  throw InputError({"", 0, 0, "source"},
-                   "unknown polygon source '" + name + "'; expected auto, mesh or rebuild");
-}
-
-NavMeshSearch parse_navmesh_search(const std::string& name) {
-  if (name == "graph") return NavMeshSearch::graph;
-  if (name == "optimal") return NavMeshSearch::optimal;
-  if (name == "auto") return NavMeshSearch::automatic;
-  throw InputError({"", 0, 0, "search"},
-                   "unknown navmesh search '" + name + "'; expected auto, graph or optimal");
-}
-
-std::string_view navmesh_search_name(NavMeshSearch search) {
-  switch (search) {
-    case NavMeshSearch::graph:
-      return "graph";
-    case NavMeshSearch::optimal:
-      return "optimal";
-    case NavMeshSearch::automatic:
-      return "auto";
-  }
-  return "?";
-}
-
 NavMeshSearch resolve_navmesh_search(const FreeSpace& space, const NavMeshOptions& options) {
   if (options.search != NavMeshSearch::automatic) return options.search;
   if (options.polygons_only || options.nodes != NavMeshNodes::vertices || space.open_gaps() ||

@@ -494,10 +494,10 @@ void Polyanya::expand(const PolyanyaNode& n, std::uint32_t index, Point start,
 void Polyanya::search(Point start, std::span<const Point> goals,
                       const search::SearchOptions& options, bool record_expanded,
                       PolyanyaWorkspace& ws, PolyanyaResult& out) const {
-  using Clock = std::chrono::steady_clock;
-  const auto t0 = Clock::now();
+  const search::SearchBudget budget = search::budget_of(options);
   out.status = search::SearchStatus::invalid_query;
   out.limit = search::SearchLimit::none;
+  out.limit_value = 0.0;
   out.points.clear();
   out.corridor.clear();
   out.length = 0.0;
@@ -527,14 +527,14 @@ void Polyanya::search(Point start, std::span<const Point> goals,
   }
   mesh_->locate(start, ws.located);
   if (ws.located.empty() || ws.goal_polygons.empty()) {
-    out.stats.elapsed = Clock::now() - t0;
+    out.stats.elapsed = budget.elapsed();
     return;
   }
 
   const double weight = options.weight;
   bool cost_limited = false;
   const auto push = [&](const PolyanyaNode& node) {
-    if (node.f > options.max_cost) {
+    if (budget.beyond_cost(node.f)) {
       cost_limited = true;
       return;
     }
@@ -596,7 +596,7 @@ void Polyanya::search(Point start, std::span<const Point> goals,
     }
   }
 
-  const bool timed = options.max_time != std::chrono::nanoseconds::max();
+  search::SearchLimit stop = search::SearchLimit::none;
   std::uint32_t found = no_parent;
   while (!ws.open.empty() && found == no_parent) {
     std::pop_heap(ws.open.begin(), ws.open.end(), worse);
@@ -617,14 +617,8 @@ void Polyanya::search(Point start, std::span<const Point> goals,
     }
     std::uint32_t current = top;
     for (;;) {
-      if (out.stats.expanded >= options.max_expansions) {
-        out.limit = search::SearchLimit::expansions;
-        break;
-      }
-      if (timed && (out.stats.expanded & 63) == 0 && Clock::now() - t0 > options.max_time) {
-        out.limit = search::SearchLimit::time;
-        break;
-      }
+      stop = budget.before_expansion(out.stats.expanded);
+      if (stop != search::SearchLimit::none) break;
       ++out.stats.expanded;
       const PolyanyaNode n = ws.nodes[current];
       if (record_expanded) out.expanded.push_back(0.5 * (n.left + n.right));
@@ -634,7 +628,7 @@ void Polyanya::search(Point start, std::span<const Point> goals,
       if (ws.successors.size() == 1 && !(ws.successors[0].flags & final_node)) {
         // One way on: expand it now, without the open list (intermediate pruning). It is kept
         // in the pool as the parent of what it leads to.
-        if (ws.successors[0].f > options.max_cost) {
+        if (budget.beyond_cost(ws.successors[0].f)) {
           cost_limited = true;
           break;
         }
@@ -645,19 +639,15 @@ void Polyanya::search(Point start, std::span<const Point> goals,
       for (const PolyanyaNode& s : ws.successors) push(s);
       break;
     }
-    if (out.limit != search::SearchLimit::none) break;
+    if (stop != search::SearchLimit::none) break;
   }
 
   if (found == no_parent) {
-    if (out.limit != search::SearchLimit::none) {
-      out.status = search::SearchStatus::limit_reached;
-    } else if (cost_limited) {
-      out.status = search::SearchStatus::limit_reached;
-      out.limit = search::SearchLimit::cost;
-    } else {
-      out.status = search::SearchStatus::no_path;
-    }
-    out.stats.elapsed = Clock::now() - t0;
+    const search::SearchBudget::Ending ending = budget.unreached(stop, cost_limited, false);
+    out.status = ending.status;
+    out.limit = ending.limit;
+    out.limit_value = ending.limit_value;
+    out.stats.elapsed = budget.elapsed();
     return;
   }
 
@@ -696,7 +686,7 @@ void Polyanya::search(Point start, std::span<const Point> goals,
   if (out.points.size() == 1) out.points.push_back(out.points.front());  // start == goal
   out.length = polyline_length(out.points);
   out.status = search::SearchStatus::found;
-  out.stats.elapsed = Clock::now() - t0;
+  out.stats.elapsed = budget.elapsed();
 }
 
 }  // namespace polynav

@@ -117,13 +117,6 @@ double estimate_leaves(const FreeSpace& space, double root_side, int depth) {
 
 }  // namespace
 
-QuadtreeNodes parse_quadtree_nodes(std::string_view text) {
-  if (text == "centres") return QuadtreeNodes::centres;
-  if (text == "portals") return QuadtreeNodes::portals;
-  throw InputError({"", 0, 0, "quadtree.nodes"},
-                   "quadtree.nodes must be centres or portals, found '" + std::string(text) + "'");
-}
-
 Quadtree::Quadtree(const FreeSpace& space, QuadtreeOptions options)
     : space_(&space), options_(options) {
   min_cost_ = space.min_cost();

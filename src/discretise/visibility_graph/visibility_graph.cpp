@@ -14,17 +14,6 @@
 
 namespace polynav {
 
-VisibilityAttach parse_visibility_attach(const std::string& name) {
-  if (name == "scan") return VisibilityAttach::scan;
-  if (name == "expand") return VisibilityAttach::expand;
-  throw InputError({"", 0, 0, "attach"},
-                   "unknown attachment '" + name + "'; expected scan or expand");
-}
-
-std::string_view visibility_attach_name(VisibilityAttach attach) {
-  return attach == VisibilityAttach::scan ? "scan" : "expand";
-}
-
 namespace {
 
 // Which half turn round corner c point p lies in, counter-clockwise from the ray from c.at

@@ -49,12 +49,23 @@ enum class GridSearch : std::uint8_t {
   astar,     ///< A* over every cell (any grid)
   jps,       ///< jump point search with block-based (64 cells at a time) jumping
   jps_plus,  ///< jump point search over precomputed jump distances (JPS+)
-  theta,     ///< Theta* over the grid's nodes: any-angle paths (plan/grid_methods.hpp)
+  theta,     ///< Theta* over the grid's nodes: any-angle paths (discretise/grid/grid_methods.hpp)
 };
 
-/// "astar", "jps", "jps+", "theta"; throws InputError (key "grid.search") on an unknown name.
-GridSearch parse_grid_search(const std::string& name);
-std::string to_string(GridSearch search);
+inline constexpr EnumNames<GridSearch, 4> grid_search_names{{
+    {GridSearch::astar, "astar"},
+    {GridSearch::jps, "jps"},
+    {GridSearch::jps_plus, "jps+"},
+    {GridSearch::theta, "theta"},
+}};
+
+/// A name of grid_search_names; throws InputError (key "grid.search") on an unknown one.
+inline GridSearch parse_grid_search(const std::string& name) {
+  return from_name(grid_search_names, name, "grid.search", "grid search");
+}
+inline std::string to_string(GridSearch search) {
+  return std::string(name_of(grid_search_names, search));
+}
 
 struct JumpOptions {
   GridSearch search = GridSearch::jps;
@@ -210,7 +221,7 @@ class JumpPointGrid final : public Discretisation {
   };
 
   /// The graph of one query to the given goal cells, or nothing when the method fell back to A*
-  /// (the driver then searches the grid itself). See plan/query.hpp.
+  /// (the driver then searches the grid itself). See discretise/query.hpp.
   std::optional<Graph> query_graph(const search::AStar& astar,
                                    std::span<const search::NodeId> goals) const {
     if (!jumps()) return std::nullopt;

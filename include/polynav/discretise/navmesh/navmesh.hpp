@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "polynav/discretise/discretisation.hpp"
+#include "polynav/enum_names.hpp"
 #include "polynav/geometry.hpp"
 #include "polynav/kernel/build_clock.hpp"
 #include "polynav/search/components.hpp"
@@ -39,11 +40,19 @@ enum class NavMeshNodes : std::uint8_t {
   vertices,  ///< one node per polygon vertex and free sector round it (a pinch point has two)
   portals_and_centres,  ///< the portals' nodes and the centres' nodes
 };
-/// "centres", "portals", "vertices" or "portals+centres"; throws InputError (key "nodes") on
-/// anything else.
-NavMeshNodes parse_navmesh_nodes(const std::string& name);
-/// The name parse_navmesh_nodes reads.
-std::string_view navmesh_nodes_name(NavMeshNodes nodes);
+inline constexpr EnumNames<NavMeshNodes, 4> navmesh_nodes_names{{
+    {NavMeshNodes::vertices, "vertices"},
+    {NavMeshNodes::centres, "centres"},
+    {NavMeshNodes::portals, "portals"},
+    {NavMeshNodes::portals_and_centres, "portals+centres"},
+}};
+/// A name of navmesh_nodes_names; throws InputError (key "nodes") on anything else.
+inline NavMeshNodes parse_navmesh_nodes(const std::string& name) {
+  return from_name(navmesh_nodes_names, name, "nodes", "node placement");
+}
+inline std::string_view navmesh_nodes_name(NavMeshNodes nodes) {
+  return name_of(navmesh_nodes_names, nodes);
+}
 
 /// Where the polygons come from.
 enum class NavMeshSource : std::uint8_t {
@@ -51,8 +60,15 @@ enum class NavMeshSource : std::uint8_t {
   mesh,       ///< the scene's mesh faces (FreeSpace::mesh_faces), or an InputError saying why not
   rebuild,    ///< triangulate free space and merge the triangles
 };
-/// "auto", "mesh" or "rebuild"; throws InputError (key "source") on anything else.
-NavMeshSource parse_navmesh_source(const std::string& name);
+inline constexpr EnumNames<NavMeshSource, 3> navmesh_source_names{{
+    {NavMeshSource::automatic, "auto"},
+    {NavMeshSource::mesh, "mesh"},
+    {NavMeshSource::rebuild, "rebuild"},
+}};
+/// A name of navmesh_source_names; throws InputError (key "source") on anything else.
+inline NavMeshSource parse_navmesh_source(const std::string& name) {
+  return from_name(navmesh_source_names, name, "source", "polygon source");
+}
 
 /// How a query is searched.
 enum class NavMeshSearch : std::uint8_t {
@@ -62,10 +78,18 @@ enum class NavMeshSearch : std::uint8_t {
   /// faster than the graph, else graph: see resolve_navmesh_search
   automatic,
 };
-/// "graph", "optimal" or "auto"; throws InputError (key "search") on anything else.
-NavMeshSearch parse_navmesh_search(const std::string& name);
-/// The name parse_navmesh_search reads.
-std::string_view navmesh_search_name(NavMeshSearch search);
+inline constexpr EnumNames<NavMeshSearch, 3> navmesh_search_names{{
+    {NavMeshSearch::automatic, "auto"},
+    {NavMeshSearch::graph, "graph"},
+    {NavMeshSearch::optimal, "optimal"},
+}};
+/// A name of navmesh_search_names; throws InputError (key "search") on anything else.
+inline NavMeshSearch parse_navmesh_search(const std::string& name) {
+  return from_name(navmesh_search_names, name, "search", "navmesh search");
+}
+inline std::string_view navmesh_search_name(NavMeshSearch search) {
+  return name_of(navmesh_search_names, search);
+}
 
 struct NavMeshOptions {
   /// Where the polygons come from. [Default: automatic: a `.mesh` file's faces already are convex

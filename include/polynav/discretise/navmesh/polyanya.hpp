@@ -55,6 +55,7 @@ struct PolyanyaResult {
   search::SearchStatus status = search::SearchStatus::invalid_query;
   /// The limit that stopped the search (limit_reached); else none.
   search::SearchLimit limit = search::SearchLimit::none;
+  double limit_value = 0.0;   ///< the value of that limit (search::SearchBudget::value_of)
   std::vector<Point> points;  ///< start, the vertices it turns at, the goal (when found)
   /// The path's corridor (when found): the polygon edges its search nodes entered polygons by,
   /// from the start's polygon to the goal's, each as crossed (Segment::a on the left), or the

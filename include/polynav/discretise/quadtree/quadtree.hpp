@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "polynav/discretise/discretisation.hpp"
+#include "polynav/enum_names.hpp"
 #include "polynav/kernel/build_clock.hpp"
 #include "polynav/search/components.hpp"
 #include "polynav/search/graph.hpp"
@@ -27,8 +28,15 @@ enum class QuadtreeNodes {
   portals,  ///< one node per shared side, at its midpoint (and per free corner contact)
 };
 
-/// "centres" or "portals"; throws InputError (key "quadtree.nodes") on anything else.
-QuadtreeNodes parse_quadtree_nodes(std::string_view text);
+inline constexpr EnumNames<QuadtreeNodes, 2> quadtree_nodes_names{{
+    {QuadtreeNodes::portals, "portals"},
+    {QuadtreeNodes::centres, "centres"},
+}};
+
+/// A name of quadtree_nodes_names; throws InputError (key "quadtree.nodes") on anything else.
+inline QuadtreeNodes parse_quadtree_nodes(std::string_view text) {
+  return from_name(quadtree_nodes_names, text, "quadtree.nodes", "quadtree node placement");
+}
 
 struct QuadtreeOptions {
   /// Side of the smallest leaf. 0 = the grid's default cell (FreeSpace::native_cell_size: 1 for

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "polynav/discretise/discretisation.hpp"
+#include "polynav/enum_names.hpp"
 #include "polynav/geometry.hpp"
 #include "polynav/kernel/build_clock.hpp"
 #include "polynav/kernel/exact.hpp"
@@ -34,10 +35,18 @@ enum class VisibilityAttach : std::uint8_t {
   /// (triangular expansion): only the corners the point sees are reached.
   expand,
 };
-/// "scan" or "expand"; throws InputError (key "attach") on anything else.
-VisibilityAttach parse_visibility_attach(const std::string& name);
-/// The name parse_visibility_attach reads.
-std::string_view visibility_attach_name(VisibilityAttach attach);
+inline constexpr EnumNames<VisibilityAttach, 2> visibility_attach_names{{
+    {VisibilityAttach::expand, "expand"},
+    {VisibilityAttach::scan, "scan"},
+}};
+
+/// A name of visibility_attach_names; throws InputError (key "attach") on anything else.
+inline VisibilityAttach parse_visibility_attach(const std::string& name) {
+  return from_name(visibility_attach_names, name, "attach", "attachment");
+}
+inline std::string_view visibility_attach_name(VisibilityAttach attach) {
+  return name_of(visibility_attach_names, attach);
+}
 
 struct VisibilityGraphOptions {
   /// Keep only bitangent edges: segments whose supporting line leaves both incident boundary
@@ -195,7 +204,7 @@ class VisibilityGraph final : public Discretisation {
     const VisibilityGraph* graph_;
     const search::AStar* astar_;
   };
-  /// The query's graph (plan/query.hpp), or nothing to search all arcs.
+  /// The query's graph (discretise/query.hpp), or nothing to search all arcs.
   std::optional<TautGraph> query_graph(const search::AStar& astar,
                                        std::span<const search::NodeId> /*goals*/) const {
     if (!taut_) return std::nullopt;

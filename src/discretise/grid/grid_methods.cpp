@@ -1,10 +1,11 @@
-#include "polynav/plan/grid_methods.hpp"
+#include "polynav/discretise/grid/grid_methods.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string>
 
+#include "polynav/error.hpp"
 #include "polynav/search/graph.hpp"
 #include "polynav/search/theta_star.hpp"
 #include "polynav/space/free_space.hpp"
@@ -38,36 +39,10 @@ RawPath ThetaStarGrid::search(Point start, std::span<const Point> goals,
     out.message = "the goal set is empty";
     return out;
   }
-  grid_.attach(start, AttachDirection::from_point, ws.from);
-  if (ws.from.empty()) {
-    out.status = grid_.unattached_status();
-    out.message = grid_.unattached_reason("start");
-    return out;
-  }
-  ws.goal_arcs.resize(goals.size());
-  bool any_goal = false, shared = false;
-  const search::ComponentLabels* labels = grid_.components();
-  for (std::size_t i = 0; i < goals.size(); ++i) {
-    grid_.attach(goals[i], AttachDirection::to_point, ws.goal_arcs[i]);
-    any_goal = any_goal || !ws.goal_arcs[i].empty();
-    for (const Attachment& a : ws.from)
-      for (const Attachment& b : ws.goal_arcs[i])
-        shared = shared || labels == nullptr || labels->same_component(a.node, b.node);
-  }
-  if (!any_goal) {
-    out.status = grid_.unattached_status();
-    out.message = grid_.unattached_reason("goal");
-    return out;
-  }
-  if (!shared) {
-    out.status = search::SearchStatus::no_path;
-    out.message = "no_path: start and goal attach to different connected components of the grid";
-    return out;
-  }
+  if (!attach_ends(grid_, start, goals, {}, ws, out)) return out;
 
   // The start and each goal are extra nodes at their own points, joined by the attachments.
-  thread_local search::AugmentedGraph<OccupancyGrid> graph(grid_);
-  graph.rebind(grid_);
+  search::AugmentedGraph<OccupancyGrid>& graph = detail::augmented(ws, grid_);
   const auto base = search::NodeId(grid_.node_count());
   const search::NodeId s = graph.add_node();
   for (const Attachment& a : ws.from) graph.add_arc(s, a.node, a.cost);
@@ -112,7 +87,7 @@ RawPath ThetaStarGrid::search(Point start, std::span<const Point> goals,
     for (const Point& g : goals) best = std::min(best, distance(p, g));
     return best * scale;
   };
-  thread_local search::ThetaStar theta;
+  search::ThetaStar& theta = ws.state<search::ThetaStar>();
   search::SearchResult& result = ws.result;
   theta.search(graph, s, ws.extra_goal_nodes, geometry, h, options.search, result);
 
@@ -136,8 +111,20 @@ RawPath ThetaStarGrid::search(Point start, std::span<const Point> goals,
   return out;
 }
 
+namespace {
+
+// What finding a central path needs besides the grid, kept in the query's workspace.
+struct CentralScratch {
+  CentralGridPaths central;
+  std::vector<Attachment> legs;
+  std::vector<CentralGridPaths::Seed> sources, targets;
+  std::vector<search::NodeId> nodes;
+};
+
+}  // namespace
+
 void centralise_grid_path(const OccupancyGrid& grid, std::string_view note, Point start, Point goal,
-                          RawPath& raw) {
+                          QueryWorkspace& ws, RawPath& raw) {
   if (raw.status != search::SearchStatus::found || raw.nodes.empty()) return;
   if (!note.empty()) {
     raw.message = raw.message.empty() ? std::string(note) : raw.message + "; " + std::string(note);
@@ -148,8 +135,10 @@ void centralise_grid_path(const OccupancyGrid& grid, std::string_view note, Poin
   // (diagonal legs of a 4-connected grid), so that no shortest path is counted twice; any other
   // point keeps the node the search joined it to, and that attachment's cost.
   using Seed = CentralGridPaths::Seed;
-  thread_local std::vector<Attachment> legs;
-  thread_local std::vector<Seed> sources, targets;
+  CentralScratch& scratch = ws.state<CentralScratch>();
+  std::vector<Attachment>& legs = scratch.legs;
+  std::vector<Seed>& sources = scratch.sources;
+  std::vector<Seed>& targets = scratch.targets;
   const double cell = grid.cell_size();
   const auto seeds_of = [&](Point p, AttachDirection direction, search::NodeId searched,
                             std::vector<Seed>& out) {
@@ -185,9 +174,8 @@ void centralise_grid_path(const OccupancyGrid& grid, std::string_view note, Poin
   seeds_of(start, AttachDirection::from_point, raw.nodes.front(), sources);
   seeds_of(goal, AttachDirection::to_point, raw.nodes.back(), targets);
   if (sources.empty() || targets.empty()) return;  // left as searched
-  thread_local CentralGridPaths central;
-  thread_local std::vector<search::NodeId> nodes;
-  if (!central.find(grid, sources, targets, nodes)) return;
+  std::vector<search::NodeId>& nodes = scratch.nodes;
+  if (!scratch.central.find(grid, sources, targets, nodes)) return;
   // The legs' exact costs, from the attachments of the ends the central path took.
   const auto leg_cost = [&](Point p, AttachDirection direction, search::NodeId node) {
     grid.attach(p, direction, legs);
@@ -215,6 +203,34 @@ void centralise_grid_path(const OccupancyGrid& grid, std::string_view note, Poin
   raw.method_has_corridors = grid.has_corridors();
   raw.has_corridor = corridor.has_value();
   raw.corridor = corridor ? std::move(*corridor) : std::vector<Segment>{};
+}
+
+std::unique_ptr<Method> make_grid_method(const FreeSpace& space, const GridMethodOptions& options) {
+  const GridOptions& grid = options;
+  // Other searches order their own way; the grid still generates its moves in auto's order, so
+  // that central paths, which take the first of equal candidates, do not depend on the search.
+  if (options.search != GridSearch::astar && options.ties != GridTies::automatic &&
+      options.ties != GridTies::larger_g)
+    throw InputError(
+        {"", 0, 0, "grid.ties"},
+        "grid.ties=" + std::string(name_of(grid_ties_names, options.ties)) +
+            " chooses among the open cells of grid A*; grid.search=" + to_string(options.search) +
+            " orders its search its own way (use grid.search=astar, or leave "
+            "grid.ties at auto)");
+  if (options.paths == GridPaths::central) {
+    if (options.search == GridSearch::theta)
+      throw InputError(
+          {"", 0, 0, "grid.paths"},
+          "grid.paths=central chooses among shortest grid paths, which Theta* does not "
+          "search for (use grid.search=astar, jps or jps+ with it)");
+    if (options.search == GridSearch::astar)
+      return std::make_unique<CentralGrid<OccupancyGrid>>(space, grid);
+    return std::make_unique<CentralGrid<JumpPointGrid>>(space, grid, JumpOptions{options.search});
+  }
+  if (options.search == GridSearch::astar)
+    return std::make_unique<MethodOf<OccupancyGrid>>(space, grid);
+  if (options.search == GridSearch::theta) return std::make_unique<ThetaStarGrid>(space, grid);
+  return std::make_unique<MethodOf<JumpPointGrid>>(space, grid, JumpOptions{options.search});
 }
 
 }  // namespace polynav

@@ -6,8 +6,9 @@
 /// virtual call), records expanded nodes through a listener when asked, and returns the raw path
 /// with its node ids and, for methods with regions, its corridor of portals.
 ///
-/// A discretisation is const; the search state lives in a QueryWorkspace, one per thread (the
-/// Planner keeps a pool of them).
+/// A discretisation is const; all search state of a query lives in a QueryWorkspace, one per
+/// thread (the Planner keeps a pool of them and lends one per query): the driver's A*, its
+/// attachments, and whatever a method searched its own way keeps there (QueryWorkspace::state).
 
 #include <algorithm>
 #include <concepts>
@@ -51,24 +52,44 @@ struct QueryOptions {
   bool smoothed = false;
 };
 
-/// Search state of a method that is not searched by the driver's A* (the navigation mesh's
-/// Polyanya): the method keeps its own type here (Method::prepare makes it).
-struct MethodState {
-  virtual ~MethodState() = default;
-};
-
 /// The search state of one query at a time; reuse one per thread so that nothing is allocated
 /// per query once it has grown to the graph.
-struct QueryWorkspace {
+class QueryWorkspace {
+ public:
   search::AStar astar;
   search::SearchResult result;
   search::ReachableSet reached;
-  std::vector<Attachment> from;
-  std::vector<Attachment> to;
+  std::vector<Attachment> from;                    // the start's arcs
   std::vector<std::vector<Attachment>> goal_arcs;  // per goal, for searches with goal nodes
   std::vector<search::NodeId> goal_nodes;          // the nodes goals attach to (query graphs)
   std::vector<search::NodeId> extra_goal_nodes;    // the goals' own nodes in a goal-set search
-  std::unique_ptr<MethodState> method_state;       // a method's own search state, if any
+  std::vector<Point> bends;                        // the bends of one arc (arc_points)
+
+  QueryWorkspace() = default;
+  QueryWorkspace(const QueryWorkspace&) = delete;
+  QueryWorkspace& operator=(const QueryWorkspace&) = delete;
+
+  /// The object of type T that this workspace keeps for searches that are not the driver's
+  /// plain A* (an engine such as Theta*'s or Polyanya's, a graph adaptor, a buffer), made from
+  /// args on first use and kept, memory and all, for the next query. One per type.
+  template <class T, class... Args>
+  T& state(Args&&... args) {
+    for (const Slot& s : slots_)
+      if (s.type == &type_tag<T>) return *static_cast<T*>(s.object.get());
+    slots_.push_back({&type_tag<T>, Owned(new T(std::forward<Args>(args)...),
+                                          [](void* p) { delete static_cast<T*>(p); })});
+    return *static_cast<T*>(slots_.back().object.get());
+  }
+
+ private:
+  template <class T>
+  static constexpr char type_tag = 0;  // its address names T
+  using Owned = std::unique_ptr<void, void (*)(void*)>;
+  struct Slot {
+    const void* type;
+    Owned object;
+  };
+  std::vector<Slot> slots_;
 };
 
 /// A discretisation the driver can search: a search graph with an admissible heuristic.
@@ -97,6 +118,45 @@ template <class D>
 concept HasQueryNote = requires(const D& d) {
   { d.query_note() } -> std::convertible_to<std::string_view>;
 };
+
+/// Attaches a query's ends to d: the start into ws.from, goal i into ws.goal_arcs[i]; `direct`
+/// (empty, or one per goal) marks goals joined to the start straight (Discretisation::
+/// direct_cost). Rules out without a search a query whose start, or every goal, joins no node
+/// (Discretisation::unattached_status and _reason) and one whose start shares a connected
+/// component of the graph (Discretisation::components) with no goal: then out says so and the
+/// answer is false. Every method that searches attached ends goes through here, the driver's A*
+/// and Theta* alike, so each query's component check is made once, here.
+template <class D>
+bool attach_ends(const D& d, Point start, std::span<const Point> goals,
+                 std::span<const std::optional<double>> direct, QueryWorkspace& ws, RawPath& out) {
+  const auto refuse = [&](search::SearchStatus status, std::string message) {
+    out.status = status;
+    out.message = std::move(message);
+    return false;
+  };
+  d.attach(start, AttachDirection::from_point, ws.from);
+  if (ws.from.empty()) return refuse(d.unattached_status(), d.unattached_reason("start"));
+  ws.goal_arcs.resize(goals.size());
+  bool any_goal = false;
+  for (std::size_t i = 0; i < goals.size(); ++i) {
+    d.attach(goals[i], AttachDirection::to_point, ws.goal_arcs[i]);
+    any_goal = any_goal || !ws.goal_arcs[i].empty() || (!direct.empty() && direct[i]);
+  }
+  if (!any_goal) return refuse(d.unattached_status(), d.unattached_reason("goal"));
+  const search::ComponentLabels* labels = d.components();
+  if (labels == nullptr) return true;
+  for (std::size_t i = 0; i < goals.size(); ++i) {
+    if (!direct.empty() && direct[i]) return true;
+    for (const Attachment& a : ws.from)
+      for (const Attachment& b : ws.goal_arcs[i])
+        if (labels->same_component(a.node, b.node)) return true;
+  }
+  return refuse(search::SearchStatus::no_path,
+                goals.size() == 1
+                    ? "no_path: start and goal attach to different connected components of the " +
+                          std::string(d.graph_noun())
+                    : std::string("no_path: no goal of the set is reachable from the start"));
+}
 
 namespace detail {
 
@@ -137,6 +197,14 @@ void add_note(const D& d, RawPath& out) {
   }
 }
 
+// The workspace's graph adaptor over `base`, emptied of the previous query's extra nodes.
+template <class G>
+search::AugmentedGraph<G>& augmented(QueryWorkspace& ws, const G& base) {
+  search::AugmentedGraph<G>& graph = ws.state<search::AugmentedGraph<G>>(base);
+  graph.rebind(base);
+  return graph;
+}
+
 // Collects the positions of expanded nodes of the discretisation (not the query's own nodes).
 template <class D>
 struct ExpandedRecorder {
@@ -152,12 +220,12 @@ struct ExpandedRecorder {
 // The raw path's points: start, the nodes with the bends of the arcs between them (a point equal
 // to the one before is not repeated), then the goal when it was reached; and its corridor.
 template <class D>
-void trace_points(const D& d, Point start, Point goal, RawPath& out) {
+void trace_points(const D& d, Point start, Point goal, QueryWorkspace& ws, RawPath& out) {
   out.points.push_back(start);
   const auto add = [&](Point p) {
     if (!(p == out.points.back())) out.points.push_back(p);
   };
-  thread_local std::vector<Point> bends;
+  std::vector<Point>& bends = ws.bends;
   for (std::size_t k = 0; k < out.nodes.size(); ++k) {
     if (k > 0) {
       bends.clear();
@@ -216,7 +284,7 @@ std::size_t search_to_goals(const D& d, Point start, std::span<const Point> goal
   for (std::size_t i = 0; i < goals.size(); ++i)
     for (const Attachment& b : ws.goal_arcs[i]) ws.goal_nodes.push_back(b.node);
   using H = decltype(heuristic_of(d, ws.from, std::span<const Attachment>{}, Point{}));
-  thread_local std::vector<H> per_goal;  // the heuristic towards each goal
+  std::vector<H>& per_goal = ws.state<std::vector<H>>();  // the heuristic towards each goal
   per_goal.clear();
   for (std::size_t i = 0; i < goals.size(); ++i)
     per_goal.push_back(heuristic_of(d, ws.from, ws.goal_arcs[i], goals[i]));
@@ -227,10 +295,9 @@ std::size_t search_to_goals(const D& d, Point start, std::span<const Point> goal
     return best;
   };
   with_search_graph(d, ws.astar, ws.goal_nodes, [&](const auto& base_graph) {
-    // The adaptor keeps its memory from query to query (per thread and graph type), so that a
-    // warmed-up query allocates nothing here.
-    thread_local search::AugmentedGraph<std::decay_t<decltype(base_graph)>> graph(base_graph);
-    graph.rebind(base_graph);
+    // The adaptor keeps its memory from query to query (per workspace and graph type), so that
+    // a warmed-up query allocates nothing here.
+    auto& graph = augmented(ws, base_graph);
     const search::NodeId s = graph.add_node();
     for (const Attachment& a : ws.from) graph.add_arc(s, a.node, a.cost);
     std::vector<search::NodeId>& goal_nodes = ws.extra_goal_nodes;
@@ -262,7 +329,7 @@ std::size_t search_to_goals(const D& d, Point start, std::span<const Point> goal
     reached = result.path.back() - base - 1;
     goal = goals[reached];
   }
-  trace_points(d, start, goal, out);
+  trace_points(d, start, goal, ws, out);
   set_corridor(d, out);
   return reached;
 }
@@ -283,29 +350,10 @@ RawPath find_path(const D& d, Point start, Point goal, const QueryOptions& optio
     out.graph_cost = *cost;
     return out;
   }
-  d.attach(start, AttachDirection::from_point, ws.from);
-  d.attach(goal, AttachDirection::to_point, ws.to);
-  if (ws.from.empty() || ws.to.empty()) {
-    out.status = d.unattached_status();
-    out.message = d.unattached_reason(ws.from.empty() ? "start" : "goal");
-    return out;
-  }
-  if (const search::ComponentLabels* labels = d.components()) {
-    bool shared = false;
-    for (const Attachment& a : ws.from)
-      for (const Attachment& b : ws.to) shared = shared || labels->same_component(a.node, b.node);
-    if (!shared) {
-      out.status = search::SearchStatus::no_path;
-      out.message = "no_path: start and goal attach to different connected components of the " +
-                    std::string(d.graph_noun());
-      return out;
-    }
-  }
-
-  if (ws.from.size() > 1 || ws.to.size() > 1) {
+  if (!attach_ends(d, start, std::span(&goal, 1), {}, ws, out)) return out;
+  const std::vector<Attachment>& to = ws.goal_arcs[0];
+  if (ws.from.size() > 1 || to.size() > 1) {
     // Extra start and goal nodes carry the attachments' arcs.
-    ws.goal_arcs.resize(1);
-    std::swap(ws.goal_arcs[0], ws.to);
     const std::optional<double> no_direct[1];
     detail::search_to_goals(d, start, std::span(&goal, 1), no_direct, options, ws, out);
     return out;
@@ -313,19 +361,19 @@ RawPath find_path(const D& d, Point start, Point goal, const QueryOptions& optio
   // The usual case on grids: each end joins one node. Search the graph itself, node to node: no
   // extra nodes, so nothing but the discretisation is touched per expansion.
   const search::SearchResult& result = ws.result;
-  const std::span<const search::NodeId> target(&ws.to[0].node, 1);
+  const std::span<const search::NodeId> target(&to[0].node, 1);
   detail::with_search_graph(d, ws.astar, target, [&](const auto& graph) {
     detail::run_search(d, graph, ws.from[0].node, target,
-                       detail::heuristic_of(d, ws.from, ws.to, goal), options, ws, out);
+                       detail::heuristic_of(d, ws.from, to, goal), options, ws, out);
   });
-  out.graph_cost = result.cost + ws.from[0].cost + ws.to[0].cost;
+  out.graph_cost = result.cost + ws.from[0].cost + to[0].cost;
   out.nodes = result.path;
   out.status = result.status;
   out.stats = result.stats;
   if (out.status != search::SearchStatus::found) out.message = result.explanation();
   detail::add_note(d, out);
   if (result.path.empty()) return out;
-  detail::trace_points(d, start, goal, out);
+  detail::trace_points(d, start, goal, ws, out);
   detail::set_corridor(d, out);
   return out;
 }
@@ -344,18 +392,9 @@ RawPath find_path_to_any(const D& d, Point start, std::span<const Point> goals,
     out.message = "the goal set is empty";
     return out;
   }
-  d.attach(start, AttachDirection::from_point, ws.from);
-  if (ws.from.empty()) {
-    out.status = d.unattached_status();
-    out.message = d.unattached_reason("start");
-    return out;
-  }
-  ws.goal_arcs.resize(goals.size());
   std::vector<std::optional<double>> direct(goals.size());
-  for (std::size_t i = 0; i < goals.size(); ++i) {
-    direct[i] = d.direct_cost(start, goals[i]);
-    d.attach(goals[i], AttachDirection::to_point, ws.goal_arcs[i]);
-  }
+  for (std::size_t i = 0; i < goals.size(); ++i) direct[i] = d.direct_cost(start, goals[i]);
+  if (!attach_ends(d, start, goals, direct, ws, out)) return out;
   reached_goal = detail::search_to_goals(d, start, goals, direct, options, ws, out);
   return out;
 }
@@ -399,7 +438,7 @@ Reach reach(const D& d, Point from, double max_cost, QueryWorkspace& ws) {
     out.message = d.unattached_reason("start");
     return out;
   }
-  search::AugmentedGraph<D> graph(d);
+  search::AugmentedGraph<D>& graph = detail::augmented(ws, d);
   const search::NodeId s = graph.add_node();
   for (const Attachment& a : ws.from) graph.add_arc(s, a.node, a.cost);
   ws.astar.reachable(graph, s, max_cost, ws.reached);

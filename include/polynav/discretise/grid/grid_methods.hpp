@@ -4,8 +4,11 @@
 /// own: Theta* (`grid.search=theta`), whose parents may be any node in line of sight, and central
 /// grid paths (`grid.paths=central`), A* or jump point search followed by path counting. The
 /// registry's grid row builds them from the same GridOptions as the plain grid, so attach,
-/// components, corridors and pictures stay the grid's.
+/// components, corridors and pictures stay the grid's; their engines live in the query's
+/// workspace (QueryWorkspace::state).
 
+#include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
 #include <string_view>
@@ -14,9 +17,33 @@
 #include "polynav/discretise/grid/central_paths.hpp"
 #include "polynav/discretise/grid/jump_point_grid.hpp"
 #include "polynav/discretise/grid/occupancy_grid.hpp"
-#include "polynav/plan/registry.hpp"
+#include "polynav/discretise/method.hpp"
 
 namespace polynav {
+
+/// Which of the shortest grid paths a grid query returns.
+enum class GridPaths : std::uint8_t {
+  any,      ///< the one the search meets first
+  central,  ///< the central one (CentralGrid)
+};
+inline constexpr EnumNames<GridPaths, 2> grid_paths_names{{
+    {GridPaths::any, "any"},
+    {GridPaths::central, "central"},
+}};
+
+/// The grid method's options: the grid's own, how it is searched and which shortest path is
+/// returned (the registry's `grid.*` options).
+struct GridMethodOptions : GridOptions {
+  GridSearch search = GridSearch::astar;
+  GridPaths paths = GridPaths::any;
+};
+
+/// The grid method for these options: the grid searched by the driver's A*, by jump point
+/// search, by Theta* (ThetaStarGrid), or with central paths (CentralGrid). @throws InputError
+/// naming grid.ties or grid.paths for a combination that does not apply (a tie rule with
+/// another search than A*; central paths with Theta*), and whatever the grid's constructor
+/// throws.
+std::unique_ptr<Method> make_grid_method(const FreeSpace& space, const GridMethodOptions& options);
 
 /// The occupancy grid searched by Theta* (Daniel, Nash, Koenig and Felner, "Theta*: Any-Angle
 /// Path Planning on Grids", JAIR 2010; search/theta_star.hpp): nodes and neighbours are the
@@ -55,7 +82,7 @@ class ThetaStarGrid final : public Method {
 /// joined the point to a neighbour at the same cost). `note` non-empty: central paths do not
 /// apply to the grid; the path is left alone and the note added to its message.
 void centralise_grid_path(const OccupancyGrid& grid, std::string_view note, Point start, Point goal,
-                          RawPath& raw);
+                          QueryWorkspace& workspace, RawPath& raw);
 
 /// The grid searched by A* (D = OccupancyGrid) or jump point search (D = JumpPointGrid), each
 /// path then replaced by the central shortest grid path between its ends (Goldstein et al.,
@@ -76,14 +103,14 @@ class CentralGrid final : public Method {
   RawPath find_path(Point start, Point goal, const QueryOptions& options,
                     QueryWorkspace& workspace) const override {
     RawPath raw = polynav::find_path(d_, start, goal, options, workspace);
-    centralise_grid_path(grid(), note_, start, goal, raw);
+    centralise_grid_path(grid(), note_, start, goal, workspace, raw);
     return raw;
   }
   RawPath find_path_to_any(Point start, std::span<const Point> goals, const QueryOptions& options,
                            QueryWorkspace& workspace, std::size_t& reached_goal) const override {
     RawPath raw = polynav::find_path_to_any(d_, start, goals, options, workspace, reached_goal);
     if (reached_goal < goals.size())
-      centralise_grid_path(grid(), note_, start, goals[reached_goal], raw);
+      centralise_grid_path(grid(), note_, start, goals[reached_goal], workspace, raw);
     return raw;
   }
   Reach reach(Point from, double max_cost, QueryWorkspace& workspace) const override {

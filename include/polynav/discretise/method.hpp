@@ -1,0 +1,64 @@
+#pragma once
+/// @file
+/// Method: a built discretisation together with how its queries are searched, what the
+/// registry's rows build (plan/registry.hpp) and the Planner queries. Most methods are a
+/// discretisation searched by the query driver's A* (MethodOf<D>); a method searched its own way
+/// (Theta* and central paths on the grid, discretise/grid/grid_methods.hpp; Polyanya on the
+/// navigation mesh, discretise/navmesh/navmesh_method.hpp) lives in its discretisation's folder,
+/// attaches its ends through attach_ends and keeps its search state in the QueryWorkspace.
+///
+/// The words, once: a *Discretisation* is the const structure (nodes, arcs, attach, corridors,
+/// primitives); a *Method* is one built and ready to be queried; a *MethodEntry* is a registry
+/// row (name, options, factory).
+
+#include <cstddef>
+#include <span>
+#include <utility>
+
+#include "polynav/discretise/query.hpp"
+
+namespace polynav {
+
+/// A built discretisation together with how to query it: the registry's factories return these,
+/// so that the query driver runs over each method's concrete type.
+class Method {
+ public:
+  virtual ~Method() = default;
+  virtual const Discretisation& discretisation() const = 0;
+  virtual RawPath find_path(Point start, Point goal, const QueryOptions& options,
+                            QueryWorkspace& workspace) const = 0;
+  virtual RawPath find_path_to_any(Point start, std::span<const Point> goals,
+                                   const QueryOptions& options, QueryWorkspace& workspace,
+                                   std::size_t& reached_goal) const = 0;
+  virtual Reach reach(Point from, double max_cost, QueryWorkspace& workspace) const = 0;
+  /// Readies a workspace for this method's queries before the first one (a method with search
+  /// state of its own makes it in QueryWorkspace::state, sized to the method, so that queries
+  /// do not allocate it).
+  virtual void prepare(QueryWorkspace& workspace) const { (void)workspace; }
+};
+
+/// The Method of a concrete discretisation, built in place.
+template <SearchableDiscretisation D>
+class MethodOf final : public Method {
+ public:
+  template <class... Args>
+  explicit MethodOf(Args&&... args) : d_(std::forward<Args>(args)...) {}
+  const D& get() const { return d_; }
+  const Discretisation& discretisation() const override { return d_; }
+  RawPath find_path(Point start, Point goal, const QueryOptions& options,
+                    QueryWorkspace& workspace) const override {
+    return polynav::find_path(d_, start, goal, options, workspace);
+  }
+  RawPath find_path_to_any(Point start, std::span<const Point> goals, const QueryOptions& options,
+                           QueryWorkspace& workspace, std::size_t& reached_goal) const override {
+    return polynav::find_path_to_any(d_, start, goals, options, workspace, reached_goal);
+  }
+  Reach reach(Point from, double max_cost, QueryWorkspace& workspace) const override {
+    return polynav::reach(d_, from, max_cost, workspace);
+  }
+
+ private:
+  D d_;
+};
+
+}  // namespace polynav
