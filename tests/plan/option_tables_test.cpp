@@ -95,14 +95,14 @@ TEST(OptionTables, ChoicesAreTheNamesTablesWithoutAliases) {
   EXPECT_EQ(parse_grid_heuristic("automatic"), GridHeuristic::automatic);
   EXPECT_EQ(to_string(GridHeuristic::automatic), "auto");
   for (const std::string& name : names_of(grid_ties_names))
-    EXPECT_EQ(name_of(grid_ties_names, parse_grid_ties(name)), name);
+    EXPECT_EQ(name_of(grid_ties_names, from_name(grid_ties_names, name, "ties", "tie rule")), name);
   for (const std::string& name : names_of(navmesh_nodes_names))
     EXPECT_EQ(navmesh_nodes_name(parse_navmesh_nodes(name)), name);
 }
 
 TEST(OptionTables, UnknownNamesSayWhatIsExpected) {
   try {
-    (void)parse_grid_ties("centra64");
+    (void)from_name(grid_ties_names, "centra64", "grid.ties", "tie rule");
     FAIL() << "no error";
   } catch (const InputError& e) {
     const std::string m = e.what();

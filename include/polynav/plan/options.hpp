@@ -28,19 +28,14 @@ enum class OptionType : std::uint8_t {
   choice,   ///< one of a list of words
 };
 
+inline constexpr EnumNames<OptionType, 4> option_type_names{{{OptionType::number, "number"},
+                                                             {OptionType::integer, "integer"},
+                                                             {OptionType::flag, "flag"},
+                                                             {OptionType::choice, "choice"}}};
+
 /// "number", "integer", "flag" or "choice".
 constexpr const char* to_string(OptionType type) {
-  switch (type) {
-    case OptionType::number:
-      return "number";
-    case OptionType::integer:
-      return "integer";
-    case OptionType::flag:
-      return "flag";
-    case OptionType::choice:
-      return "choice";
-  }
-  return "";
+  return name_of(option_type_names, type).data();
 }
 
 /// The declaration of one option.

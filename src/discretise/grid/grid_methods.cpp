@@ -211,12 +211,12 @@ std::unique_ptr<Method> make_grid_method(const FreeSpace& space, const GridMetho
   // that central paths, which take the first of equal candidates, do not depend on the search.
   if (options.search != GridSearch::astar && options.ties != GridTies::automatic &&
       options.ties != GridTies::larger_g)
-    throw InputError(
-        {"", 0, 0, "grid.ties"},
-        "grid.ties=" + std::string(name_of(grid_ties_names, options.ties)) +
-            " chooses among the open cells of grid A*; grid.search=" + to_string(options.search) +
-            " orders its search its own way (use grid.search=astar, or leave "
-            "grid.ties at auto)");
+    throw InputError({"", 0, 0, "grid.ties"},
+                     "grid.ties=" + std::string(name_of(grid_ties_names, options.ties)) +
+                         " chooses among the open cells of grid A*; grid.search=" +
+                         std::string(name_of(grid_search_names, options.search)) +
+                         " orders its search its own way (use grid.search=astar, or leave "
+                         "grid.ties at auto)");
   if (options.paths == GridPaths::central) {
     if (options.search == GridSearch::theta)
       throw InputError(

@@ -89,7 +89,7 @@ namespace {
 // Jump point search is refused for the caller's own options it cannot serve.
 GridOptions checked(GridOptions grid, const JumpOptions& options) {
   if (options.search == GridSearch::astar) return grid;
-  const std::string name = to_string(options.search);
+  const std::string name = std::string(name_of(grid_search_names, options.search));
   if (options.search == GridSearch::theta)
     throw InputError({"", 0, 0, "grid.search"},
                      "theta is not a jump point search (the grid method builds it on its own)");
@@ -158,8 +158,8 @@ JumpPointGrid::JumpPointGrid(const FreeSpace& space, GridOptions grid, JumpOptio
     reason = "walls along cell sides";
   if (!reason.empty()) {
     fallback_ = std::move(reason);
-    note_ = "grid.search=" + to_string(options_.search) + " does not apply to this grid (" +
-            fallback_ + "); searched with A* over every cell";
+    note_ = "grid.search=" + std::string(name_of(grid_search_names, options_.search)) +
+            " does not apply to this grid (" + fallback_ + "); searched with A* over every cell";
     return;
   }
 
@@ -331,8 +331,8 @@ std::string JumpPointGrid::summary() const {
   std::ostringstream out;
   if (!jumps()) {
     if (options_.search != GridSearch::astar)
-      out << "grid.search=" << to_string(options_.search) << " does not apply (" << fallback_
-          << "): A* over every cell";
+      out << "grid.search=" << std::string(name_of(grid_search_names, options_.search))
+          << " does not apply (" << fallback_ << "): A* over every cell";
     return out.str();
   }
   out.precision(3);

@@ -166,11 +166,12 @@ OccupancyGrid::OccupancyGrid(const FreeSpace& space, GridOptions options)
                                                       : GridHeuristic::manhattan;
   if (options_.connectivity == 16 && (options_.heuristic == GridHeuristic::octile ||
                                       options_.heuristic == GridHeuristic::manhattan))
-    throw InputError({"", 0, 0, "grid.heuristic"},
-                     "grid.heuristic=" + to_string(options_.heuristic) +
-                         " overestimates on a 16-connected grid (a knight move of length sqrt(5) "
-                         "covers an octile distance of 1 + sqrt(2)); use auto, sixteen, euclidean, "
-                         "chebyshev or zero");
+    throw InputError(
+        {"", 0, 0, "grid.heuristic"},
+        "grid.heuristic=" + std::string(name_of(grid_heuristic_names, options_.heuristic)) +
+            " overestimates on a 16-connected grid (a knight move of length sqrt(5) "
+            "covers an octile distance of 1 + sqrt(2)); use auto, sixteen, euclidean, "
+            "chebyshev or zero");
   if (options_.heuristic == GridHeuristic::octile && options_.connectivity == 4)
     options_.heuristic =
         GridHeuristic::manhattan;  // octile would still be admissible; manhattan is tighter

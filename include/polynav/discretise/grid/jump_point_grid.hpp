@@ -52,20 +52,10 @@ enum class GridSearch : std::uint8_t {
   theta,     ///< Theta* over the grid's nodes: any-angle paths (discretise/grid/grid_methods.hpp)
 };
 
-inline constexpr EnumNames<GridSearch, 4> grid_search_names{{
-    {GridSearch::astar, "astar"},
-    {GridSearch::jps, "jps"},
-    {GridSearch::jps_plus, "jps+"},
-    {GridSearch::theta, "theta"},
-}};
-
-/// A name of grid_search_names; throws InputError (key "grid.search") on an unknown one.
-inline GridSearch parse_grid_search(const std::string& name) {
-  return from_name(grid_search_names, name, "grid.search", "grid search");
-}
-inline std::string to_string(GridSearch search) {
-  return std::string(name_of(grid_search_names, search));
-}
+inline constexpr EnumNames<GridSearch, 4> grid_search_names{{{GridSearch::astar, "astar"},
+                                                             {GridSearch::jps, "jps"},
+                                                             {GridSearch::jps_plus, "jps+"},
+                                                             {GridSearch::theta, "theta"}}};
 
 struct JumpOptions {
   GridSearch search = GridSearch::jps;
