@@ -57,6 +57,10 @@ inline constexpr EnumNames<GridSearch, 4> grid_search_names{{{GridSearch::astar,
                                                              {GridSearch::jps_plus, "jps+"},
                                                              {GridSearch::theta, "theta"}}};
 
+inline std::string to_string(GridSearch search) {
+  return std::string(name_of(grid_search_names, search));
+}
+
 struct JumpOptions {
   GridSearch search = GridSearch::jps;
   /// Longest jump a JPS+ table entry holds; a longer one stops at an intermediate cell of the

@@ -36,6 +36,9 @@ inline constexpr EnumNames<GridHeuristic, 8> grid_heuristic_names{
 inline GridHeuristic parse_grid_heuristic(const std::string& name) {
   return from_name(grid_heuristic_names, name, "heuristic", "grid heuristic");
 }
+inline std::string to_string(GridHeuristic h) {
+  return std::string(name_of(grid_heuristic_names, h));
+}
 
 /// Where a grid's path vertices lie.
 enum class GridAlign : std::uint8_t {
