@@ -11,19 +11,33 @@ Bad input raises polynav.InputError (a ValueError) with file, line, column and k
 """
 
 import json as _json
+import os as _os
 
 from ._polynav import (InputError, PlanResult, Planner, Scene, csv_columns, load_scene,
                        method_names, smoother_names)
 from . import _polynav
 
-__all__ = ["InputError", "PlanResult", "Planner", "Scene", "csv_columns", "load_scene",
-           "method_names", "methods", "run_experiment", "scene_from_polygons", "smoother_names"]
+__all__ = ["InputError", "PlanResult", "Planner", "Scene", "csv_columns", "draw_plan",
+           "load_scene", "method_names", "methods", "run_experiment", "scene_from_polygons",
+           "smoother_names"]
 
 
 def methods():
     """Every method, smoother and option of the registry, as `polynav methods --json` gives
     them: {"methods": [...], "smoothers": [...], "search": [...], "space": [...]}."""
     return _json.loads(_polynav._registry_json())
+
+
+def draw_plan(scene, planner, results, path=None, width=1000):
+    """The picture `polynav plan --svg` draws: the scene, the planner's discretisation and each
+    result's expanded nodes, raw path and path (with its waypoints), as SVG text. `results` is
+    one PlanResult or a sequence of them, planned by `planner` on `scene`. With `path` (a str or
+    os.PathLike) the picture is written there too. `width` is in pixels (100 to 20000).
+    Expanded nodes show when the planner was built with record_expanded=True."""
+    if isinstance(results, PlanResult):
+        results = [results]
+    target = "" if path is None else _os.fspath(path)
+    return _polynav._draw_plan(scene, planner, list(results), target, float(width))
 
 
 def _ring(points, what):

@@ -1,7 +1,8 @@
 // The `polynav._polynav` extension module: the C++ facade (scenes, Planner, the registry, the
-// experiment runner) for Python. Python-side conveniences live in python/polynav/__init__.py.
-// Every C++ exception becomes a Python one: InputError as polynav.InputError (a ValueError with
-// file, line, column and key), anything else as RuntimeError; none reaches Python as a crash.
+// experiment runner, the plan picture) for Python. Python-side conveniences live in
+// python/polynav/__init__.py. Every C++ exception becomes a Python one: InputError as
+// polynav.InputError (a ValueError with file, line, column and key), anything else as
+// RuntimeError; none reaches Python as a crash.
 
 #include <pybind11/eval.h>
 #include <pybind11/numpy.h>
@@ -20,6 +21,7 @@
 #include "polynav/error.hpp"
 #include "polynav/experiment/experiment.hpp"
 #include "polynav/experiment/results.hpp"
+#include "polynav/io/plan_picture.hpp"
 #include "polynav/plan/json.hpp"
 #include "polynav/plan/planner.hpp"
 #include "polynav/plan/registry.hpp"
@@ -165,15 +167,32 @@ std::pair<Scene, std::shared_ptr<const FreeSpace>> cached_scene(const std::strin
 // grid) become "grid.resolution"; `options` takes full "group.name" keys.
 std::unique_ptr<Planner> make_planner(const Scene& scene, const std::string& method,
                                       const std::string& smoother, const py::dict& options,
-                                      const py::kwargs& kwargs) {
+                                      bool record_expanded, const py::kwargs& kwargs) {
   PlanOptions plan;
   plan.method = method;
   plan.smoother = smoother;
+  plan.record_expanded = record_expanded;
   plan.settings = to_settings(options);
   for (const auto& [key, value] : kwargs)
     plan.settings.set(method + "." + py::str(key).cast<std::string>(), option_text(value));
   py::gil_scoped_release release;
   return std::make_unique<Planner>(scene, plan);
+}
+
+// The plan picture `polynav plan --svg` draws, for results of `planner` on `scene`; written to
+// `path` too unless it is empty.
+std::string draw_plan(const Scene& scene, const Planner& planner,
+                      const std::vector<PlanResult>& results, const std::string& path,
+                      double width) {
+  if (!(width >= 100 && width <= 20000))
+    throw InputError({"", 0, 0, "width"}, "width must be from 100 to 20000 pixels");
+  std::vector<PathDrawing> paths;
+  paths.reserve(results.size());
+  for (const PlanResult& r : results) paths.push_back({r.waypoints, r.raw_waypoints, r.expanded});
+  const SvgCanvas canvas = plan_picture(
+      scene, planner.free_space(), planner.discretisation().primitives(), paths, {.width = width});
+  if (!path.empty()) canvas.save(path);
+  return canvas.str();
 }
 
 }  // namespace
@@ -285,9 +304,13 @@ class InputError(ValueError):
                       "any thread")
       .def(py::init(&make_planner), py::arg("scene"), py::arg("method") = "grid",
            py::arg("smoother") = "shortcut", py::arg("options") = py::dict(),
-           "Planner(scene, method='grid', smoother='shortcut', options={}, **method_options).\n"
+           py::arg("record_expanded") = false,
+           "Planner(scene, method='grid', smoother='shortcut', options={},\n"
+           "record_expanded=False, **method_options).\n"
            "method_options are the method's own (resolution=0.25 for the grid); options takes\n"
-           "'group.name' keys for any group (search.weight, space.gaps, shortcut-optimal.window).")
+           "'group.name' keys for any group (search.weight, space.gaps, shortcut-optimal.window).\n"
+           "record_expanded keeps the positions of the nodes each search expands, which\n"
+           "draw_plan() shows.")
       .def(
           "plan",
           [](const Planner& p, const py::handle& start, const py::handle& goal) {
@@ -402,4 +425,13 @@ class InputError(ValueError):
       py::arg("shards"));
 
   m.def("csv_columns", &experiment::csv_columns, "The experiment CSV's columns, in order");
+
+  m.def(
+      "_draw_plan",
+      [](const Scene& scene, const Planner& planner, const std::vector<PlanResult>& results,
+         const std::string& path, double width) {
+        py::gil_scoped_release release;
+        return draw_plan(scene, planner, results, path, width);
+      },
+      py::arg("scene"), py::arg("planner"), py::arg("results"), py::arg("path"), py::arg("width"));
 }

@@ -13,7 +13,7 @@
 #include "common.hpp"
 #include "planning.hpp"
 #include "polynav/error.hpp"
-#include "polynav/io/svg.hpp"
+#include "polynav/io/plan_picture.hpp"
 #include "polynav/plan/json.hpp"
 
 namespace polynav::cli {
@@ -166,11 +166,9 @@ int run_plan(const PlanArgs& args, const SceneOptions& options) {
     }
   }
   if (!args.svg.empty()) {
-    SvgCanvas canvas =
-        make_scene_canvas(scene, planner.free_space(), {.width = double(args.width)});
-    draw_scene(canvas, scene, planner.free_space());
-    draw_results(canvas, planner, results);
-    canvas.save(args.svg);
+    plan_picture(scene, planner.free_space(), planner.discretisation().primitives(),
+                 path_drawings(results), {.width = double(args.width)})
+        .save(args.svg);
     if (format == "text") std::cout << "wrote " << args.svg << "\n";
   }
   return exit_code_for(results);

@@ -5,7 +5,6 @@
 #include <cmath>
 
 #include "polynav/error.hpp"
-#include "polynav/io/svg.hpp"
 
 namespace polynav::cli {
 namespace {
@@ -79,46 +78,11 @@ std::string options_help() {
   return s;
 }
 
-void draw_discretisation(SvgCanvas& canvas, const Discretisation& discretisation) {
-  // Cells in the "grid" layer, graph-like structure (regions, arcs, nodes) in the "graph" layer.
-  Primitives p = discretisation.primitives();
-  canvas.group("grid");
-  draw_primitives(canvas, {std::move(p.blocked), {}, std::move(p.lattice), {}, {}});
-  canvas.group("graph");
-  draw_primitives(canvas, {{}, std::move(p.regions), {}, std::move(p.arcs), std::move(p.nodes)});
-}
-
-void draw_results(SvgCanvas& canvas, const Planner& planner,
-                  const std::vector<PlanResult>& results) {
-  draw_discretisation(canvas, planner.discretisation());
-  canvas.group("expanded");
-  SvgStyle expanded_style;
-  expanded_style.fill = "#e8a33d";
-  expanded_style.fill_opacity = 0.22;
-  for (const PlanResult& r : results)
-    for (const Point& p : r.expanded) canvas.marker(p, SvgMarker::square, 1.6, expanded_style);
-  canvas.group("raw-path");
-  SvgStyle raw_style;
-  raw_style.stroke = "#8250df";
-  raw_style.stroke_width = 1.4;
-  raw_style.dash = {4, 3};
-  raw_style.round_joins = true;
-  for (const PlanResult& r : results)
-    if (r.raw_waypoints.size() > 1) canvas.polyline(r.raw_waypoints, raw_style);
-  canvas.group("path");
-  SvgStyle path_style;
-  path_style.stroke = "#0969da";
-  path_style.stroke_width = 2.6;
-  path_style.round_joins = true;
-  SvgStyle waypoint_style;
-  waypoint_style.fill = "#ffffff";
-  waypoint_style.stroke = "#0969da";
-  waypoint_style.stroke_width = 1.2;
-  for (const PlanResult& r : results) {
-    if (r.waypoints.size() < 2) continue;
-    canvas.polyline(r.waypoints, path_style);
-    for (const Point& p : r.waypoints) canvas.marker(p, SvgMarker::circle, 5, waypoint_style);
-  }
+std::vector<PathDrawing> path_drawings(const std::vector<PlanResult>& results) {
+  std::vector<PathDrawing> out;
+  out.reserve(results.size());
+  for (const PlanResult& r : results) out.push_back({r.waypoints, r.raw_waypoints, r.expanded});
+  return out;
 }
 
 Point parse_point(const std::string& text, const std::string& option) {

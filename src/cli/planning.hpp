@@ -1,19 +1,16 @@
 #pragma once
-// What `plan`, `scen` and `reach` share: the method, smoother and option flags, and drawing
-// results.
+// What `plan`, `scen` and `reach` share: the method, smoother and option flags, and the paths
+// of results as the plan picture draws them.
 
 #include <string>
 #include <vector>
 
 #include "common.hpp"
+#include "polynav/io/plan_picture.hpp"
 #include "polynav/plan/planner.hpp"
 
 namespace CLI {
 class App;
-}
-
-namespace polynav {
-class SvgCanvas;
 }
 
 namespace polynav::cli {
@@ -37,13 +34,8 @@ PlanOptions plan_options(const MethodArgs& args, const SceneOptions& scene_optio
 // "Options (--set GROUP.OPTION=VALUE): ..." for a subcommand's footer, from the registry.
 std::string options_help();
 
-// Draws a discretisation's structure into the scene's "grid" and "graph" layers.
-void draw_discretisation(SvgCanvas& canvas, const Discretisation& discretisation);
-
-// Draws the discretisation, expanded nodes, raw and smoothed paths of `results` over a scene
-// already drawn with draw_scene().
-void draw_results(SvgCanvas& canvas, const Planner& planner,
-                  const std::vector<PlanResult>& results);
+// The points of each result that the plan picture draws (io/plan_picture.hpp).
+std::vector<PathDrawing> path_drawings(const std::vector<PlanResult>& results);
 
 // Parses "X,Y" given to `option`. @throws InputError naming the option
 Point parse_point(const std::string& text, const std::string& option);

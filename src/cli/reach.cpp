@@ -11,7 +11,8 @@
 #include "common.hpp"
 #include "planning.hpp"
 #include "polynav/error.hpp"
-#include "polynav/io/svg.hpp"
+#include "polynav/io/plan_picture.hpp"
+#include "polynav/io/scene_picture.hpp"
 
 namespace polynav::cli {
 namespace {
@@ -62,7 +63,7 @@ int run_reach(const ReachArgs& args, const SceneOptions& options) {
     SvgCanvas canvas =
         make_scene_canvas(scene, planner.free_space(), {.width = double(args.width)});
     draw_scene(canvas, scene, planner.free_space());
-    draw_discretisation(canvas, planner.discretisation());
+    draw_discretisation(canvas, planner.discretisation().primitives());
     canvas.group("expanded");
     std::vector<Ring> regions;
     std::vector<double> shade, point_shade;

@@ -12,7 +12,7 @@
 #include "commands.hpp"
 #include "common.hpp"
 #include "polynav/error.hpp"
-#include "polynav/io/svg.hpp"
+#include "polynav/io/scene_picture.hpp"
 
 namespace polynav::cli {
 namespace {

@@ -12,7 +12,8 @@
 #include <vector>
 
 #include "polynav/experiment/results.hpp"
-#include "polynav/io/svg.hpp"
+#include "polynav/io/canvas.hpp"
+#include "polynav/io/theme.hpp"
 #include "statistics.hpp"
 
 namespace polynav::experiment {
@@ -20,17 +21,7 @@ using detail::nearest_rank;
 
 namespace {
 
-// Sixteen colours chosen from the Okabe-Ito, Paul Tol, Kelly and Tableau palettes, none paler
-// than L* 72 (they must show on white), to be as far apart as possible: the least CIEDE2000
-// difference between any two is 21 (CIE76: 26). Ordered so that each is the farthest from those
-// before it, so fewer series get even more distinct ones. Past sixteen they repeat; every series
-// is labelled by name anyway.
-const char* const palette[] = {"#0072B2", "#8DB600", "#CC3311", "#2B3D26", "#882255", "#E69F00",
-                               "#44AA99", "#9467BD", "#F99379", "#654522", "#332288", "#848482",
-                               "#56B4E9", "#EE3377", "#228833", "#000000"};
-const char* colour(std::size_t i) {
-  return palette[i % std::size(palette)];
-}
+using theme::chart::series_colour;
 
 // "Nice" tick values covering [low, high]: steps of 1, 2 or 5 times a power of ten.
 std::vector<double> ticks(double low, double high, int wanted) {
@@ -54,19 +45,12 @@ std::string label(double v) {
   return buffer;
 }
 
-// The width text takes in the document's sans-serif font, roughly (0.6 em per character).
-double text_width(const std::string& s, double size) {
-  std::size_t characters = 0;
-  for (unsigned char c : s) characters += (c & 0xC0) != 0x80;  // UTF-8 lead bytes
-  return 0.6 * size * double(characters);
-}
-
 // `s` cut to fit `width` pixels, ending in an ellipsis when cut.
 std::string fit(const std::string& s, double width, double size) {
-  if (text_width(s, size) <= width) return s;
+  if (svg_text_width(s, size) <= width) return s;
   std::string out;
   for (unsigned char c : s) {
-    if ((c & 0xC0) != 0x80 && text_width(out + "..", size) > width) break;
+    if ((c & 0xC0) != 0x80 && svg_text_width(out + "..", size) > width) break;
     out += char(c);
   }
   while (!out.empty() && (static_cast<unsigned char>(out.back()) & 0xC0) == 0x80) out.pop_back();
@@ -91,17 +75,11 @@ double run_time_us(const Row& r) {
 }
 
 struct Styles {
-  SvgStyle axis, grid, stripe;
-  SvgTextStyle text, heading, small, tick_end, tick_middle;
+  SvgStyle axis = theme::chart::axis_line(), grid = theme::chart::grid_line(),
+           stripe = theme::chart::row_stripe();
+  SvgTextStyle text, heading = theme::chart::heading(), small = theme::chart::small(), tick_end,
+                     tick_middle;
   Styles() {
-    axis.stroke = "#57606a";
-    grid.stroke = "#d0d7de";
-    grid.dash = {3, 3};
-    stripe.fill = "#f3f4f6";
-    heading.size = 15;
-    heading.bold = true;
-    small.size = 10;
-    small.fill = "#57606a";
     tick_end = small;
     tick_end.anchor = TextAnchor::end;
     tick_middle = small;
@@ -117,10 +95,10 @@ void box_plot(SvgCanvas& canvas, const std::vector<double>& v, double y, double 
               double axis_high, const char* hue, double right_edge) {
   SvgStyle line;
   line.stroke = hue;
-  line.stroke_width = 1.5;
+  line.stroke_width = theme::chart::box_line_width;
   SvgStyle box = line;
   box.fill = hue;
-  box.fill_opacity = 0.3;
+  box.fill_opacity = theme::chart::box_fill_opacity;
   const double q1 = nearest_rank(v, 0.25), q2 = nearest_rank(v, 0.5), q3 = nearest_rank(v, 0.75);
   const double p5 = nearest_rank(v, 0.05), p95 = nearest_rank(v, 0.95);
   double mean = 0;
@@ -131,17 +109,18 @@ void box_plot(SvgCanvas& canvas, const std::vector<double>& v, double y, double 
   canvas.line_px({x_of(p95), y - half / 2}, {x_of(p95), y + half / 2}, line);
   canvas.rect_px({{x_of(q1), y - half}, {std::max(x_of(q3), x_of(q1) + 1), y + half}}, box);
   SvgStyle median = line;
-  median.stroke_width = 2.5;
+  median.stroke_width = theme::chart::median_width;
   canvas.line_px({x_of(q2), y - half}, {x_of(q2), y + half}, median);
   SvgStyle dot;
-  dot.fill = "#ffffff";
+  dot.fill = theme::colour::white;
   dot.stroke = hue;
-  canvas.marker_px({x_of(mean), y}, SvgMarker::diamond, 8, dot);
+  canvas.marker_px({x_of(mean), y}, SvgMarker::diamond, theme::chart::mean_marker_size, dot);
   const double worst = v.back();
+  const double worst_size = theme::chart::maximum_marker_size;
   if (worst > axis_high)
-    canvas.marker_px({right_edge, y}, SvgMarker::triangle, 7, line);
+    canvas.marker_px({right_edge, y}, SvgMarker::triangle, worst_size, line);
   else
-    canvas.marker_px({x_of(worst), y}, SvgMarker::cross, 7, line);
+    canvas.marker_px({x_of(worst), y}, SvgMarker::cross, worst_size, line);
 }
 
 }  // namespace
@@ -183,7 +162,8 @@ std::string plot_svg(const std::vector<Row>& rows, const std::string& title) {
   const Styles st;
   const double width = 1200, left = 16, right = width - 24;
   double label_width = 120;
-  for (const Config& c : configs) label_width = std::max(label_width, text_width(c.name, 11) + 30);
+  for (const Config& c : configs)
+    label_width = std::max(label_width, svg_text_width(c.name, 11) + 30);
   label_width = std::min(label_width, 460.0);
   const double plots_left = left + label_width, panel_gap = 48;
   const double panel_width = (right - plots_left - panel_gap) / 2;
@@ -222,7 +202,7 @@ std::string plot_svg(const std::vector<Row>& rows, const std::string& title) {
     const double y = 66, x = left;
     const std::vector<double> sample = {1, 2, 3, 3.5, 4, 5, 6, 7, 9};
     const auto x_of = [&](double v) { return x + 10 + v * 9; };
-    box_plot(canvas, sample, y, 6, x_of, 100, "#57606a", 0);
+    box_plot(canvas, sample, y, 6, x_of, 100, theme::chart::axis, 0);
     canvas.text_px({x + 110, y + 4},
                    "box: quartiles, bar: median, diamond: mean, whiskers: 5th to 95th "
                    "percentile, cross: maximum (a triangle when it lies beyond the axis)",
@@ -237,7 +217,7 @@ std::string plot_svg(const std::vector<Row>& rows, const std::string& title) {
 
     canvas.group("titles");
     SvgTextStyle scene_heading = st.heading;
-    scene_heading.size = 13;
+    scene_heading.size = theme::chart::scene_heading_size;
     canvas.text_px({left, y_top + 18},
                    "scene " + scenes[s] + " (" + std::to_string(scene_queries[s]) + " queries)",
                    scene_heading);
@@ -249,7 +229,7 @@ std::string plot_svg(const std::vector<Row>& rows, const std::string& title) {
         canvas.rect_px({{left, row_y(c) - row_height / 2}, {right, row_y(c) + row_height / 2}},
                        st.stripe);
       SvgStyle swatch;
-      swatch.fill = colour(c);
+      swatch.fill = series_colour(c);
       canvas.rect_px({{left, row_y(c) - 5}, {left + 10, row_y(c) + 5}}, swatch);
       canvas.text_px({left + 16, row_y(c) + 4}, fit(configs[c].name, label_width - 20, 11),
                      st.text);
@@ -288,7 +268,7 @@ std::string plot_svg(const std::vector<Row>& rows, const std::string& title) {
                        st.small);
         continue;
       }
-      box_plot(canvas, one.ratios, row_y(c), 6, rx, high, colour(c), r1);
+      box_plot(canvas, one.ratios, row_y(c), 6, rx, high, series_colour(c), r1);
     }
 
     // Search + smoothing time, log scale.
@@ -317,7 +297,7 @@ std::string plot_svg(const std::vector<Row>& rows, const std::string& title) {
     canvas.line_px({t0, rows_bottom}, {t1, rows_bottom}, st.axis);
     for (std::size_t c = 0; c < configs.size(); ++c)
       if (!series[s][c].times.empty())
-        box_plot(canvas, series[s][c].times, row_y(c), 6, tx, max_us * 2, colour(c), t1);
+        box_plot(canvas, series[s][c].times, row_y(c), 6, tx, max_us * 2, series_colour(c), t1);
   }
 
   // Time against path length, one small panel per configuration on shared axes: every point
@@ -350,7 +330,7 @@ std::string plot_svg(const std::vector<Row>& rows, const std::string& title) {
     };
     SvgTextStyle name = st.text;
     name.bold = true;
-    name.fill = colour(c);
+    name.fill = series_colour(c);
     canvas.text_px({x0, y0 - 6}, fit(configs[c].name, small_width, 11), name);
     for (double e = log_low; e <= log_high; e += 1) {
       canvas.line_px({x0, sy(std::pow(10, e))}, {x1, sy(std::pow(10, e))}, st.grid);
@@ -367,10 +347,10 @@ std::string plot_svg(const std::vector<Row>& rows, const std::string& title) {
     canvas.text_px({x1, y1 + 26}, std::to_string(points.size()) + " paths", count);
     if (points.size() <= max_dots) {
       SvgStyle dot;
-      dot.fill = colour(c);
-      dot.fill_opacity = 0.5;
+      dot.fill = series_colour(c);
+      dot.fill_opacity = theme::chart::dot_opacity;
       for (const auto& [length, us] : points)
-        canvas.marker_px({sx(length), sy(us)}, SvgMarker::circle, 3, dot);
+        canvas.marker_px({sx(length), sy(us)}, SvgMarker::circle, theme::chart::dot_size, dot);
       continue;
     }
     std::vector<std::size_t> cells(bins_x * bins_y, 0);
@@ -387,8 +367,9 @@ std::string plot_svg(const std::vector<Row>& rows, const std::string& title) {
         const std::size_t n = cells[std::size_t(by) * bins_x + bx];
         if (n == 0) continue;
         SvgStyle cell;
-        cell.fill = colour(c);
-        cell.fill_opacity = 0.12 + 0.88 * std::sqrt(double(n) / most);
+        cell.fill = series_colour(c);
+        cell.fill_opacity =
+            theme::chart::density_low + theme::chart::density_range * std::sqrt(double(n) / most);
         canvas.rect_px({{x0 + cell_w * bx, y1 - cell_h * (by + 1)},
                         {x0 + cell_w * (bx + 1), y1 - cell_h * by}},
                        cell);
