@@ -100,7 +100,7 @@ class Discretisation {
   /// One line on the built structure for people ("1641 convex polygons from 8042 triangles"),
   /// or empty when node_count() says it all.
   virtual std::string summary() const { return {}; }
-  /// What to draw: cells, polygons, graph edges, nodes (io/svg.hpp draws them).
+  /// What to draw: cells, polygons, graph edges, nodes (io/plan_picture.hpp draws them).
   virtual Primitives primitives() const = 0;
 };
 

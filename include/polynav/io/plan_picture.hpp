@@ -8,11 +8,11 @@
 /// Typical use (plan/ on the caller's side):
 /// @code
 ///   std::vector<PathDrawing> paths;
-///   for (const PlanResult& r : results) paths.push_back({r.waypoints, r.raw_waypoints,
-///   r.expanded}); plan_picture(scene, planner.free_space(), planner.discretisation().primitives(),
-///   paths,
-///                {.width = 900})
-///       .save("plan.svg");
+///   for (const PlanResult& r : results)
+///     paths.push_back({r.waypoints, r.raw_waypoints, r.expanded});
+///   SvgCanvas picture = plan_picture(scene, planner.free_space(),
+///                                    planner.discretisation().primitives(), paths);
+///   picture.save("plan.svg");
 /// @endcode
 
 #include <span>
