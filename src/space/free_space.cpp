@@ -9,6 +9,7 @@
 
 #include "configuration_space.hpp"
 #include "edge_grid.hpp"
+#include "free_space_impl.hpp"
 #include "polynav/kernel/exact.hpp"
 #include "vertex_stars.hpp"
 
@@ -31,70 +32,7 @@ bool boxes_overlap(Point a, Point b, Point u, Point v) {
          std::max(u.y, v.y) >= std::min(a.y, b.y) && std::min(u.y, v.y) <= std::max(a.y, b.y);
 }
 
-// Whether the closed box b and the open box o are disjoint.
-bool misses_open(const Box& b, const Box& o) {
-  return b.max.x <= o.min.x || b.min.x >= o.max.x || b.max.y <= o.min.y || b.min.y >= o.max.y;
-}
-
 }  // namespace
-
-struct FreeSpace::Impl {
-  Agent agent;
-  std::vector<Region> regions;
-  std::vector<Box> region_boxes;
-  Ring original_bounds;
-  Box bounds_box;
-  std::optional<double> native_cell_size;
-  std::optional<MeshFaces> mesh_faces;
-  std::vector<Obstacle> original_obstacles;
-  bool given_free_space = false;  // the scene defined free space directly (map, mesh)
-  double tolerance = 0.0;
-  bool open_gaps = false;
-  double max_build_seconds = default_max_build_seconds;
-
-  std::vector<BoundaryRing> rings;
-  std::vector<double> ring_area;  // |area| of each ring
-  // Directed boundary edges, free space on their left, ring after ring.
-  std::vector<Segment> edges;
-  std::vector<std::uint32_t> edge_ring;
-  std::size_t components = 0;
-  Box box;
-  double area = 0.0;
-  double min_cost = 1.0;
-  bool has_heights = false;
-
-  detail::EdgeGrid grid;
-  detail::VertexStars stars;
-  // Point location without long rays: each cell of the grid has a reference point of known
-  // status. A point's status is its cell's reference status flipped once per edge crossing the
-  // segment between them, and only the cell's own edges can cross that segment (the cell is
-  // convex).
-  std::vector<Point> reference;
-  std::vector<std::uint8_t> reference_free;
-
-  void build_edges();
-  void build_index();
-  void build_references();
-  // Whether segment c->p crosses edge e, for c and p on no edge: endpoints of e on the line cp
-  // count as lying on its left (a symbolic perturbation of the line), so a crossing through a
-  // vertex counts exactly once.
-  bool crosses(Point c, Point p, std::uint32_t e) const {
-    const Point u = edges[e].a, v = edges[e].b;
-    const bool u_left = exact::orientation(c, p, u) >= 0, v_left = exact::orientation(c, p, v) >= 0;
-    if (u_left == v_left) return false;
-    return exact::orientation(u, v, c) * exact::orientation(u, v, p) < 0;
-  }
-  void label_components_by_nesting();
-  // With open gaps: components whose boundaries share a point are one, relabelled 0 .. n-1.
-  void join_components_at_pinches();
-  // Crossing parity of a ray from p towards +x; sets on_boundary when p lies on an edge.
-  // With `per_ring`, also counts crossings per ring.
-  bool ray_parity(Point p, bool& on_boundary, std::vector<std::uint32_t>* per_ring) const;
-  // The range of the regions' field over the open box: value(region) gives a region's value or
-  // nothing when the region does not carry the field; `ground` applies outside every region.
-  template <class Value>
-  FieldRange field_range(const Box& where, double ground, Value&& value) const;
-};
 
 void FreeSpace::Impl::build_edges() {
   for (std::uint32_t r = 0; r < rings.size(); ++r) {
@@ -554,124 +492,6 @@ std::vector<std::uint8_t> FreeSpace::free_cells(const CellFrame& frame) const {
     }
   }
   return free;
-}
-
-template <class Value>
-FieldRange FreeSpace::Impl::field_range(const Box& where, double ground, Value&& value) const {
-  FieldRange range{std::numeric_limits<double>::infinity(),
-                   -std::numeric_limits<double>::infinity()};
-  const auto include = [&](double v) {
-    range.lowest = std::min(range.lowest, v);
-    range.highest = std::max(range.highest, v);
-  };
-  const Point centre{where.min.x + 0.5 * where.width(), where.min.y + 0.5 * where.height()};
-  bool covered = false;
-  // The last region wins where regions overlap: from the last one down to the first that
-  // covers the whole box.
-  for (std::size_t i = regions.size(); i-- > 0 && !covered;) {
-    const std::optional<double> v = value(regions[i]);
-    if (!v || misses_open(region_boxes[i], where)) continue;
-    const Ring& ring = regions[i].polygon;
-    bool edge_inside = false;
-    for (std::size_t k = 0; k < ring.size() && !edge_inside; ++k)
-      edge_inside = exact::meets_open_box(ring[k], ring[(k + 1) % ring.size()], where);
-    const bool centre_inside = exact::side_of_ring(ring, centre) == exact::Side::inside;
-    if (!edge_inside && !centre_inside) continue;  // the region misses the box
-    include(*v);
-    covered = !edge_inside;  // no edge inside and the centre inside: the whole box
-  }
-  if (!covered) include(ground);
-  return range;
-}
-
-FieldRange FreeSpace::cost_range(const Box& box) const {
-  return impl_->field_range(box, 1.0, [](const Region& r) { return std::optional(r.cost); });
-}
-
-FieldRange FreeSpace::height_range(const Box& box) const {
-  return impl_->field_range(box, 0.0, [](const Region& r) { return r.height; });
-}
-
-double FreeSpace::cost_at(Point p) const {
-  for (std::size_t i = impl_->regions.size(); i-- > 0;) {
-    const Box& b = impl_->region_boxes[i];
-    if (p.x < b.min.x || p.x > b.max.x || p.y < b.min.y || p.y > b.max.y) continue;
-    if (exact::side_of_ring(impl_->regions[i].polygon, p) != exact::Side::outside)
-      return impl_->regions[i].cost;
-  }
-  return 1.0;
-}
-
-double FreeSpace::height_at(Point p) const {
-  for (std::size_t i = impl_->regions.size(); i-- > 0;) {
-    const Region& region = impl_->regions[i];
-    if (!region.height) continue;
-    const Box& b = impl_->region_boxes[i];
-    if (p.x < b.min.x || p.x > b.max.x || p.y < b.min.y || p.y > b.max.y) continue;
-    if (exact::side_of_ring(region.polygon, p) != exact::Side::outside) return *region.height;
-  }
-  return 0.0;
-}
-
-template <class F>
-void FreeSpace::for_each_piece(Point a, Point b, F&& f) const {
-  // Split the segment where it meets region boundaries; each piece lies in a fixed set of
-  // regions, whose winner is found at the piece's midpoint.
-  thread_local std::vector<double> cuts;
-  cuts.assign({0.0, 1.0});
-  const Point d = b - a;
-  for (std::size_t i = 0; i < impl_->regions.size(); ++i) {
-    const Box& rb = impl_->region_boxes[i];
-    if (std::max(a.x, b.x) < rb.min.x || std::min(a.x, b.x) > rb.max.x ||
-        std::max(a.y, b.y) < rb.min.y || std::min(a.y, b.y) > rb.max.y)
-      continue;
-    const Ring& ring = impl_->regions[i].polygon;
-    for (std::size_t k = 0; k < ring.size(); ++k) {
-      const Point u = ring[k], v = ring[(k + 1) % ring.size()];
-      if (!exact::segments_intersect(a, b, u, v)) continue;
-      const Point e = v - u;
-      const double denom = cross(d, e);
-      if (denom != 0.0) {
-        cuts.push_back(std::clamp(cross(u - a, e) / denom, 0.0, 1.0));
-      } else {  // collinear overlap: cut at the edge's ends
-        const double dd = dot(d, d);
-        cuts.push_back(std::clamp(dot(u - a, d) / dd, 0.0, 1.0));
-        cuts.push_back(std::clamp(dot(v - a, d) / dd, 0.0, 1.0));
-      }
-    }
-  }
-  std::sort(cuts.begin(), cuts.end());
-  for (std::size_t k = 1; k < cuts.size(); ++k) {
-    const double t0 = cuts[k - 1], t1 = cuts[k];
-    if (t1 > t0) f(t0, t1, a + (0.5 * (t0 + t1)) * d);
-  }
-}
-
-double FreeSpace::segment_cost(Point a, Point b) const {
-  const double length = distance(a, b);
-  if (impl_->regions.empty() || length == 0.0) return length;
-  double cost = 0.0;
-  for_each_piece(
-      a, b, [&](double t0, double t1, Point mid) { cost += cost_at(mid) * (t1 - t0) * length; });
-  return cost;
-}
-
-bool FreeSpace::climbable(Point a, Point b) const {
-  if (!impl_->has_heights || !std::isfinite(impl_->agent.max_climb) || a == b) return true;
-  bool ok = true;
-  double previous = height_at(a);
-  for_each_piece(a, b, [&](double, double, Point mid) {
-    const double h = height_at(mid);
-    ok = ok && h - previous <= impl_->agent.max_climb;
-    previous = h;
-  });
-  return ok && height_at(b) - previous <= impl_->agent.max_climb;
-}
-
-double FreeSpace::path_cost(const std::vector<Point>& path) const {
-  double cost = 0.0;
-  for (std::size_t i = 1; i < path.size(); ++i) cost += segment_cost(path[i - 1], path[i]);
-  return cost;
 }
 
 std::optional<Point> FreeSpace::nearest_free(Point p) const {

@@ -1,0 +1,75 @@
+#pragma once
+// FreeSpace's private state, shared by the files that implement it: free_space.cpp
+// (construction, point location, line of sight, turns, components, messages) and
+// free_space_regions.cpp (costs and heights of the weighted regions).
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "edge_grid.hpp"
+#include "polynav/kernel/exact.hpp"
+#include "polynav/space/free_space.hpp"
+#include "vertex_stars.hpp"
+
+namespace polynav {
+
+struct FreeSpace::Impl {
+  Agent agent;
+  std::vector<Region> regions;
+  std::vector<Box> region_boxes;
+  Ring original_bounds;
+  Box bounds_box;
+  std::optional<double> native_cell_size;
+  std::optional<MeshFaces> mesh_faces;
+  std::vector<Obstacle> original_obstacles;
+  bool given_free_space = false;  // the scene defined free space directly (map, mesh)
+  double tolerance = 0.0;
+  bool open_gaps = false;
+  double max_build_seconds = default_max_build_seconds;
+
+  std::vector<BoundaryRing> rings;
+  std::vector<double> ring_area;  // |area| of each ring
+  // Directed boundary edges, free space on their left, ring after ring.
+  std::vector<Segment> edges;
+  std::vector<std::uint32_t> edge_ring;
+  std::size_t components = 0;
+  Box box;
+  double area = 0.0;
+  double min_cost = 1.0;
+  bool has_heights = false;
+
+  detail::EdgeGrid grid;
+  detail::VertexStars stars;
+  // Point location without long rays: each cell of the grid has a reference point of known
+  // status. A point's status is its cell's reference status flipped once per edge crossing the
+  // segment between them, and only the cell's own edges can cross that segment (the cell is
+  // convex).
+  std::vector<Point> reference;
+  std::vector<std::uint8_t> reference_free;
+
+  void build_edges();
+  void build_index();
+  void build_references();
+  // Whether segment c->p crosses edge e, for c and p on no edge: endpoints of e on the line cp
+  // count as lying on its left (a symbolic perturbation of the line), so a crossing through a
+  // vertex counts exactly once.
+  bool crosses(Point c, Point p, std::uint32_t e) const {
+    const Point u = edges[e].a, v = edges[e].b;
+    const bool u_left = exact::orientation(c, p, u) >= 0, v_left = exact::orientation(c, p, v) >= 0;
+    if (u_left == v_left) return false;
+    return exact::orientation(u, v, c) * exact::orientation(u, v, p) < 0;
+  }
+  void label_components_by_nesting();
+  // With open gaps: components whose boundaries share a point are one, relabelled 0 .. n-1.
+  void join_components_at_pinches();
+  // Crossing parity of a ray from p towards +x; sets on_boundary when p lies on an edge.
+  // With `per_ring`, also counts crossings per ring.
+  bool ray_parity(Point p, bool& on_boundary, std::vector<std::uint32_t>* per_ring) const;
+  // The range of the regions' field over the open box: value(region) gives a region's value or
+  // nothing when the region does not carry the field; `ground` applies outside every region.
+  template <class Value>
+  FieldRange field_range(const Box& where, double ground, Value&& value) const;
+};
+
+}  // namespace polynav
