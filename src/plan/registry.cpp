@@ -145,7 +145,7 @@ class NavMeshOptimal final : public Method {
       : space_(&space),
         options_(options),
         mesh_(space, options),
-        search_(mesh_),
+        search_(mesh_.partition()),
         weighted_(!space.regions().empty()),
         automatic_(options.search == NavMeshSearch::automatic) {}
 

@@ -1,11 +1,13 @@
 #pragma once
 /// @file
 /// The one geometric index: a uniform grid of cells over a box, each listing the ids of the items
-/// that come near it: FreeSpace's edge grid (src/space/edge_grid.hpp: the boundary edges, each
-/// listed along its length; FreeSpace keeps a reference point per cell on top) and the
-/// simplification of raster outlines (src/scene/vectorise.cpp: edges and vertices by their boxes,
-/// and the chords it adds as it goes). It lives in kernel/ because scene/, which simplifies
-/// outlines while reading maps, may include only kernel/ and geometry.
+/// that come near it. Every "what is around here" query goes through one of these:
+/// FreeSpace's edge grid (src/space/edge_grid.hpp: the boundary edges, each listed along its
+/// length; FreeSpace keeps a reference point per cell on top), the navigation mesh's point
+/// location (its convex polygons, by their boxes) and the simplification of raster outlines
+/// (src/scene/vectorise.cpp: edges and vertices by their boxes, and the chords it adds as it
+/// goes). It lives in kernel/ because scene/, which simplifies outlines while reading maps, may
+/// include only kernel/ and geometry.
 ///
 /// Conservative by construction: an item is listed in every cell whose box, padded by a margin
 /// far above floating-point rounding, meets the item's box (or, for a segment, the segment), and
