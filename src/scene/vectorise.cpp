@@ -6,11 +6,11 @@
 #include <cmath>
 #include <cstdint>
 #include <functional>
-#include <optional>
 #include <unordered_map>
 #include <utility>
 
 #include "free_boundary_trace.hpp"
+#include "polynav/kernel/box_index.hpp"
 #include "polynav/kernel/exact.hpp"
 
 namespace polynav::detail {
@@ -26,65 +26,6 @@ struct PointHash {
     const auto y = std::bit_cast<std::uint64_t>(p.y + 0.0);
     return std::hash<std::uint64_t>()(x * 0x9E3779B97F4A7C15ULL ^ y);
   }
-};
-
-// A uniform grid of buckets over a box, each listing the ids of the items whose (padded) boxes
-// meet its cell. Items are never removed; callers keep their own alive flags.
-class BucketGrid {
- public:
-  BucketGrid(const Box& box, std::size_t items) : box_(box) {
-    const double w = std::max(box.width(), 1e-300);
-    const double h = std::max(box.height(), 1e-300);
-    const double cells = std::max<double>(1.0, double(items));
-    side_ = std::sqrt(w * h / cells);
-    if (!(side_ > 0.0) || !std::isfinite(side_)) side_ = std::max(w, h);
-    columns_ = std::clamp(int(std::ceil(w / side_)), 1, 4096);
-    rows_ = std::clamp(int(std::ceil(h / side_)), 1, 4096);
-    side_x_ = w / columns_;
-    side_y_ = h / rows_;
-    buckets_.resize(std::size_t(columns_) * std::size_t(rows_));
-  }
-
-  void insert(std::uint32_t id, const Box& b) {
-    for_cells(b, [&](std::size_t cell) { buckets_[cell].push_back(id); });
-  }
-
-  // Calls f(id) once per item listed in a cell the box meets (duplicates removed by `stamps`).
-  template <class F>
-  void visit(const Box& b, std::vector<std::uint32_t>& stamps, std::uint32_t stamp, F&& f) const {
-    for_cells(b, [&](std::size_t cell) {
-      for (const std::uint32_t id : buckets_[cell]) {
-        if (id >= stamps.size()) stamps.resize(std::size_t(id) + 1, 0);
-        if (stamps[id] == stamp) continue;
-        stamps[id] = stamp;
-        f(id);
-      }
-    });
-  }
-
- private:
-  template <class F>
-  void for_cells(const Box& b, F&& f) const {
-    // Padded by a hundredth of a cell so that rounding never leaves an item out of a cell it
-    // touches; a few extra candidates cost nothing.
-    const auto range = [](double lo, double hi, double origin, double side, int count) {
-      const int a = int(std::floor((lo - origin) / side - 0.01));
-      const int z = int(std::floor((hi - origin) / side + 0.01));
-      return std::pair{std::clamp(a, 0, count - 1), std::clamp(z, 0, count - 1)};
-    };
-    const auto [x0, x1] = range(b.min.x, b.max.x, box_.min.x, side_x_, columns_);
-    const auto [y0, y1] = range(b.min.y, b.max.y, box_.min.y, side_y_, rows_);
-    for (int y = y0; y <= y1; ++y)
-      for (int x = x0; x <= x1; ++x) f(std::size_t(y) * std::size_t(columns_) + std::size_t(x));
-  }
-
-  Box box_;
-  double side_ = 1.0;
-  double side_x_ = 1.0;
-  double side_y_ = 1.0;
-  int columns_ = 1;
-  int rows_ = 1;
-  std::vector<std::vector<std::uint32_t>> buckets_;
 };
 
 Box segment_box(Point a, Point b) {
@@ -154,19 +95,23 @@ class Simplifier {
       box.expand(bounding_box(ring));
       count += ring.size();
     }
-    edge_grid_.emplace(box, count);
-    vertex_grid_.emplace(box, count);
+    std::vector<Box> edge_boxes, vertex_boxes;
     for (const Ring& ring : rings_) {
       edge_base_.push_back(std::uint32_t(edges_.size()));
       for (std::size_t k = 0; k < ring.size(); ++k) {
         const Point a = ring[k];
         const Point b = ring[(k + 1) % ring.size()];
-        edge_grid_->insert(std::uint32_t(edges_.size()), segment_box(a, b));
+        edge_boxes.push_back(segment_box(a, b));
         edges_.push_back({a, b, true});
-        vertex_grid_->insert(std::uint32_t(vertices_.size()), segment_box(a, a));
+        vertex_boxes.push_back(segment_box(a, a));
         vertices_.push_back({a, true});
       }
     }
+    // The chords added later go into the edge index too (BoxIndex::insert).
+    edge_index_ = BoxIndex(box, count);
+    edge_index_.assign_boxes(edge_boxes);
+    vertex_index_ = BoxIndex(box, count);
+    vertex_index_.assign_boxes(vertex_boxes);
   }
 
   // Whether the chord v[i] -> v[j] of ring r (j may equal n: back to v[0]) may replace the
@@ -190,7 +135,7 @@ class Simplifier {
     const std::uint32_t last_dropped = edge_base_[r] + std::uint32_t(j - 1);
     bool ok = true;
     ++stamp_;
-    edge_grid_->visit(segment_box(a, b), edge_stamps_, stamp_, [&](std::uint32_t id) {
+    edge_index_.visit(segment_box(a, b), edge_stamps_, stamp_, [&](std::uint32_t id) {
       if (!ok || (id >= first_dropped && id <= last_dropped) || !edges_[id].alive) return;
       const Edge& e = edges_[id];
       const bool at_a = e.a == a || e.b == a;
@@ -219,7 +164,7 @@ class Simplifier {
     region.push_back(b);
     const Box region_box = bounding_box(region);
     ++stamp_;
-    vertex_grid_->visit(region_box, vertex_stamps_, stamp_, [&](std::uint32_t id) {
+    vertex_index_.visit(region_box, vertex_stamps_, stamp_, [&](std::uint32_t id) {
       if (!ok || !vertices_[id].alive) return;
       const Point p = vertices_[id].at;
       if (p.x < region_box.min.x || p.x > region_box.max.x || p.y < region_box.min.y ||
@@ -276,7 +221,7 @@ class Simplifier {
         for (std::size_t k = i + 1; k < best; ++k) vertices_[base + k].alive = false;
         const Point a = v[i];
         const Point b = v[best % n];
-        edge_grid_->insert(std::uint32_t(edges_.size()), segment_box(a, b));
+        edge_index_.insert(std::uint32_t(edges_.size()), segment_box(a, b));
         edges_.push_back({a, b, true});
         add_fills(v, i, best, fills);
         remaining -= best - i - 1;
@@ -292,8 +237,8 @@ class Simplifier {
   std::vector<Edge> edges_;
   std::vector<Vertex> vertices_;
   std::vector<std::uint32_t> edge_base_;  // edge and vertex k of ring r: edge_base_[r] + k
-  std::optional<BucketGrid> edge_grid_;
-  std::optional<BucketGrid> vertex_grid_;
+  BoxIndex edge_index_;                   // edges by their boxes, chords included
+  BoxIndex vertex_index_;                 // the rings' vertices
   std::vector<std::uint32_t> edge_stamps_;
   std::vector<std::uint32_t> vertex_stamps_;
   std::uint32_t stamp_ = 0;

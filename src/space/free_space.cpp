@@ -298,7 +298,7 @@ bool FreeSpace::is_free(Point p) const {
   if (s.edges.empty() ||
       !(p.x >= s.box.min.x && p.x <= s.box.max.x && p.y >= s.box.min.y && p.y <= s.box.max.y))
     return false;
-  const std::size_t b = s.grid.bucket(p);
+  const std::size_t b = s.grid.cell(p);
   const Point c = s.reference[b];
   bool free = s.reference_free[b] != 0;
   for (std::uint32_t e : s.grid.edges_in(b)) {
@@ -395,7 +395,7 @@ bool FreeSpace::turn_is_free(Point from, Point w, Point to) const {
   // other edge through such a point is the way back along a wall.
   detail::Ray rays[4];
   std::size_t count = 0;
-  for (std::uint32_t e : s.grid.edges_in(s.grid.bucket(w))) {
+  for (std::uint32_t e : s.grid.edges_in(s.grid.cell(w))) {
     const Point u = s.edges[e].a, v = s.edges[e].b;
     if (u == w)
       return detail::turn_is_free(from, w, to, s.stars.rays(s.stars.start_of(e)), s.open_gaps);
@@ -414,7 +414,7 @@ BoxClass FreeSpace::classify(const Box& box) const {
   const Impl& s = *impl_;
   if (!(box.min.x < box.max.x && box.min.y < box.max.y)) return BoxClass::mixed;
   bool mixed = false;
-  s.grid.for_each_cell_in(box, [&](std::size_t cell) {
+  s.grid.for_each_cell(box, [&](std::size_t cell) {
     if (mixed) return;
     for (std::uint32_t e : s.grid.edges_in(cell))
       if ((mixed = exact::meets_open_box(s.edges[e].a, s.edges[e].b, box))) return;
@@ -550,7 +550,7 @@ double FreeSpace::clearance(Point a, Point b) const {
   for (double r = extent / std::max(s.grid.columns(), 1);; r *= 2.0) {
     const Box grown{{std::min(a.x, b.x) - r, std::min(a.y, b.y) - r},
                     {std::max(a.x, b.x) + r, std::max(a.y, b.y) + r}};
-    s.grid.for_each_cell_in(grown, [&](std::size_t cell) {
+    s.grid.for_each_cell(grown, [&](std::size_t cell) {
       for (std::uint32_t e : s.grid.edges_in(cell))
         best = std::min(best, segment_distance(a, b, s.edges[e].a, s.edges[e].b));
     });
@@ -568,7 +568,7 @@ std::optional<std::uint32_t> FreeSpace::component(Point p) const {
   const bool odd = s.ray_parity(p, on_boundary, &per_ring);
   if (on_boundary) {
     // A boundary point belongs to the component of a ring through it.
-    for (std::uint32_t e : s.grid.edges_in(s.grid.bucket(p)))
+    for (std::uint32_t e : s.grid.edges_in(s.grid.cell(p)))
       if (exact::on_segment(s.edges[e].a, s.edges[e].b, p))
         return s.rings[s.edge_ring[e]].component;
     return std::nullopt;

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "discretise/random_scenes.hpp"
+#include "polynav/discretise/navmesh/navmesh.hpp"
 #include "polynav/error.hpp"
 #include "polynav/plan/planner.hpp"
 #include "polynav/plan/registry.hpp"
@@ -194,7 +195,7 @@ int expect_corridors_funnel_back(const FreeSpace& space, const NavMesh& mesh,
     const std::vector<std::uint32_t> in = polygons_of(q);
     return std::any_of(in.begin(), in.end(), [&](std::uint32_t x) { return holds(p, x); });
   };
-  const Polyanya polyanya(mesh);
+  const Polyanya polyanya(mesh.partition());
   PolyanyaWorkspace ws;
   PolyanyaResult r;
   const PathSimplifier checker(space);
@@ -661,7 +662,7 @@ TEST(Polyanya, AWorkspaceIsReusedAcrossQueries) {
   EXPECT_EQ(mesh.landmark_count(), 0u);
   EXPECT_EQ(mesh.components(), nullptr);
   EXPECT_TRUE(mesh.has_corridors());
-  const Polyanya polyanya(mesh);
+  const Polyanya polyanya(mesh.partition());
   EXPECT_GT(polyanya.turning_points(), 0u);
   // The turning points are the corners of free space: its free sectors wider than 180 degrees,
   // as FreeSpace finds them from the boundary alone.

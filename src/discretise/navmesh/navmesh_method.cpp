@@ -23,7 +23,7 @@ class NavMeshOptimal final : public Method {
       : space_(&space),
         options_(options),
         mesh_(space, options),
-        search_(mesh_),
+        search_(mesh_.partition()),
         weighted_(!space.regions().empty()),
         automatic_(options.search == NavMeshSearch::automatic) {}
 
@@ -88,12 +88,12 @@ class NavMeshOptimal final : public Method {
   }
 
   // The graph over the same polygons (vertex nodes, landmarks), for auto's reach and graph-only
-  // options; built once, by the first thread that needs it.
+  // options; built once, by the first thread that needs it, over the mesh's own partition.
   const NavMesh& graph() const {
     std::call_once(graph_once_, [this] {
       NavMeshOptions o = options_;
       o.search = NavMeshSearch::graph;
-      graph_ = std::make_unique<const NavMesh>(*space_, o);
+      graph_ = std::make_unique<const NavMesh>(*space_, mesh_.shared_partition(), o);
     });
     return *graph_;
   }

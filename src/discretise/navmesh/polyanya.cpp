@@ -46,7 +46,7 @@ constexpr double root_margin = 1e-10;
 
 }  // namespace
 
-Polyanya::Polyanya(const NavMesh& mesh) : mesh_(&mesh) {
+Polyanya::Polyanya(const NavPartition& mesh) : mesh_(&mesh) {
   const std::size_t polygons = mesh.polygon_count();
   first_.reserve(polygons + 1);
   for (std::size_t i = 0; i < polygons; ++i) {
@@ -56,7 +56,7 @@ Polyanya::Polyanya(const NavMesh& mesh) : mesh_(&mesh) {
     for (std::size_t k = 0; k < ring.size(); ++k) {
       at_.push_back(ring[k]);
       polygon_.push_back(std::uint32_t(i));
-      vertex_.push_back(mesh.vertex_node(i, k));
+      vertex_.push_back(mesh.corner_vertex(first + k));
       next_.push_back(k + 1 == ring.size() ? first : std::uint32_t(at_.size()));
     }
   }
@@ -78,12 +78,12 @@ Polyanya::Polyanya(const NavMesh& mesh) : mesh_(&mesh) {
     }
   }
 
-  // Turning points. The polygons round a vertex node form a chain joined by shared edges: a
+  // Turning points. The polygons round a vertex form a chain joined by shared edges: a
   // cycle inside free space (no turn there), or a run from the polygon whose edge leaving the
   // vertex is a wall (its far end is `first_ray`) counter-clockwise to the polygon whose edge
   // arriving at it is a wall (its far end is `last_ray`). A shortest path can only bend round a
   // vertex whose free sector between those two rays is wider than 180 degrees.
-  const std::size_t nodes = mesh.node_count();
+  const std::size_t nodes = mesh.vertex_count();
   std::vector<Point> first_ray(nodes), last_ray(nodes);
   std::vector<std::uint8_t> has(nodes, 0);  // bit 0: first_ray, bit 1: last_ray
   for (std::size_t i = 0; i < polygons; ++i) {
@@ -131,7 +131,7 @@ Polyanya::Polyanya(const NavMesh& mesh) : mesh_(&mesh) {
       turn_[v] = 1;  // not a simple chain: allow turns (only costs nodes)
       continue;
     }
-    const Point at = mesh.node_position(search::NodeId(v));
+    const Point at = mesh.vertex_point(v);
     const int o = exact::orientation(at, first_ray[v], last_ray[v]);
     // Counter-clockwise from first_ray to last_ray: more than 180 degrees when last_ray is to
     // the right, and 360 degrees when both are the same ray (the free end of a wall).
@@ -682,7 +682,7 @@ void Polyanya::search(Point start, std::span<const Point> goals,
   if (!(out.points.back() == start)) out.points.push_back(start);
   std::reverse(out.points.begin(), out.points.end());
   std::reverse(out.corridor.begin(), out.corridor.end());
-  NavMesh::trim_ends(start, goals[last.goal], out.corridor);
+  NavPartition::trim_ends(start, goals[last.goal], out.corridor);
   if (out.points.size() == 1) out.points.push_back(out.points.front());  // start == goal
   out.length = polyline_length(out.points);
   out.status = search::SearchStatus::found;

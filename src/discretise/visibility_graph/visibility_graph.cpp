@@ -8,7 +8,7 @@
 #include <span>
 #include <string>
 
-#include "polynav/discretise/navmesh/navmesh.hpp"
+#include "polynav/discretise/navmesh/partition.hpp"
 #include "polynav/error.hpp"
 #include "polynav/kernel/exact.hpp"
 
@@ -35,13 +35,13 @@ bool ccw_before(const Corner& c, Point p, Point q) {
 
 namespace visibility_detail {
 
-// The convex polygons of a triangulation of free space (NavMesh with polygons_only: every vertex
-// a boundary vertex) as flat tables, polygon by polygon, and per distinct vertex position
-// ("point") the graph's nodes there and the polygon corners meeting there.
+// The convex polygons of a triangulation of free space (a NavPartition without region outlines:
+// every vertex a boundary vertex) as flat tables, polygon by polygon, and per distinct vertex
+// position ("point") the graph's nodes there and the polygon corners meeting there.
 struct Index {
-  std::unique_ptr<NavMesh> mesh;    // the polygons and their point location
-  std::vector<Point> at;            // per corner, each polygon counter-clockwise
-  std::vector<std::uint32_t> next;  // the next corner of the same polygon
+  std::unique_ptr<NavPartition> mesh;  // the polygons and their point location
+  std::vector<Point> at;               // per corner, each polygon counter-clockwise
+  std::vector<std::uint32_t> next;     // the next corner of the same polygon
   std::vector<std::uint32_t> previous;
   std::vector<std::uint32_t> polygon;  // the corner's polygon
   std::vector<std::uint32_t> first;    // polygon i: corners first[i] .. first[i + 1]
@@ -285,16 +285,16 @@ void VisibilityGraph::build_index() {
   if (options_.attach != VisibilityAttach::expand) return;
   auto index = std::make_unique<Index>();
   Index& ix = *index;
-  NavMeshOptions mesh_options;
-  mesh_options.polygons_only = true;
+  NavPartitionOptions mesh_options;
+  mesh_options.regions = false;
   // The graph's own clock bounds the build; the mesh's budget errors are the size ones below.
   mesh_options.max_build_seconds = std::numeric_limits<double>::infinity();
   try {
-    ix.mesh = std::make_unique<NavMesh>(*space_, mesh_options);
+    ix.mesh = std::make_unique<NavPartition>(*space_, mesh_options);
   } catch (const InputError&) {
     return;  // too large a triangulation: attach scans
   }
-  const NavMesh& mesh = *ix.mesh;
+  const NavPartition& mesh = *ix.mesh;
   const std::size_t polygons = mesh.polygon_count();
   for (std::size_t i = 0; i < polygons; ++i) {
     // A rounded crossing of constraints would make the search's orientation tests inexact.

@@ -1,8 +1,9 @@
 #pragma once
 /// @file
-/// Polyanya: the Euclidean shortest path through a navigation mesh's convex polygons, without a
-/// graph and without preprocessing beyond the mesh. After M. Cui, D. Harabor and A. Grastien,
-/// "Compromise-free Pathfinding on a Navigation Mesh", IJCAI 2017.
+/// Polyanya: the Euclidean shortest path through the convex polygons of a navigation mesh's
+/// partition (partition.hpp), without a graph and without preprocessing beyond the partition. After
+/// M. Cui, D. Harabor and A. Grastien, "Compromise-free Pathfinding on a Navigation Mesh", IJCAI
+/// 2017.
 ///
 /// A search node is a root (the start, or a vertex where the path turns) and an interval: a
 /// piece of a polygon edge every point of which the root sees in a straight line through the
@@ -28,10 +29,10 @@
 /// exact::orientation on those given points; only the ends' coordinates (used for h and
 /// nowhere else) are rounded. Roots, and so the waypoints and g, are given points.
 ///
-/// Turning points are the vertex nodes of the mesh (one per vertex and free sector,
-/// NavMesh::vertex_node) whose free sector is a chain of polygons ending at walls on both sides
-/// and wider than 180 degrees; a path never turns inside free space or round a convex corner of
-/// it. Polygons meeting only at a vertex are not adjacent, so zero-width gaps stay closed.
+/// Turning points are the vertices of the partition (one per point and free sector,
+/// NavPartition::corner_vertex) whose free sector is a chain of polygons ending at walls on both
+/// sides and wider than 180 degrees; a path never turns inside free space or round a convex corner
+/// of it. Polygons meeting only at a vertex are not adjacent, so zero-width gaps stay closed.
 ///
 /// Costs of weighted regions are not seen: the path is the shortest, not the cheapest.
 ///
@@ -43,7 +44,7 @@
 #include <span>
 #include <vector>
 
-#include "polynav/discretise/navmesh/navmesh.hpp"
+#include "polynav/discretise/navmesh/partition.hpp"
 #include "polynav/geometry.hpp"
 #include "polynav/search/astar.hpp"
 #include "polynav/search/search_result.hpp"
@@ -60,7 +61,7 @@ struct PolyanyaResult {
   /// The path's corridor (when found): the polygon edges its search nodes entered polygons by,
   /// from the start's polygon to the goal's, each as crossed (Segment::a on the left), or the
   /// point where the path crosses one at a vertex it passes; less the leading and trailing ones
-  /// the start or goal lies on (NavMesh::trim_ends). The funnel through it is the path again:
+  /// the start or goal lies on (NavPartition::trim_ends). The funnel through it is the path again:
   /// the shortest path through those polygons is no longer, and none is shorter than this one.
   std::vector<Segment> corridor;
   double length = 0.0;          ///< Euclidean length of points
@@ -105,11 +106,11 @@ struct PolyanyaWorkspace {
 
 class Polyanya {
  public:
-  /// Indexes the mesh's polygons for the search (corner adjacency and turning points), O(corners).
-  /// The mesh must outlive this object.
-  explicit Polyanya(const NavMesh& mesh);
+  /// Indexes the partition's polygons for the search (corner adjacency and turning points),
+  /// O(corners). The partition must outlive this object.
+  explicit Polyanya(const NavPartition& partition);
 
-  /// Sizes ws for this mesh, so that a query allocates nothing but the nodes it generates.
+  /// Sizes ws for this partition, so that a query allocates nothing but the nodes it generates.
   void prepare(PolyanyaWorkspace& ws) const;
 
   /// The shortest path from start to the nearest of goals. @pre every point is free
@@ -118,8 +119,8 @@ class Polyanya {
   void search(Point start, std::span<const Point> goals, const search::SearchOptions& options,
               bool record_expanded, PolyanyaWorkspace& ws, PolyanyaResult& out) const;
 
-  const NavMesh& mesh() const { return *mesh_; }
-  /// Vertex nodes at which a path may turn.
+  const NavPartition& partition() const { return *mesh_; }
+  /// Vertices at which a path may turn.
   std::size_t turning_points() const;
 
  private:
@@ -145,7 +146,7 @@ class Polyanya {
   // pocket without a goal.
   bool dead_end(std::uint32_t from, std::uint32_t to, const PolyanyaWorkspace& ws) const;
 
-  const NavMesh* mesh_;
+  const NavPartition* mesh_;
   std::vector<Point> at_;             // per corner (polygon by polygon, counter-clockwise)
   std::vector<std::uint32_t> first_;  // polygon i's corners: first_[i] .. first_[i + 1]
   std::vector<std::uint32_t> next_;   // the next corner of the same polygon
@@ -153,8 +154,8 @@ class Polyanya {
   // The corner of the polygon across edge c -> next(c) at which the same edge starts (so at
   // point next(c)); -1 for a wall.
   std::vector<std::int32_t> opposite_;
-  std::vector<std::uint32_t> vertex_;  // the corner's vertex node
-  std::vector<std::uint8_t> turn_;     // per vertex node: a path may turn there
+  std::vector<std::uint32_t> vertex_;  // the corner's vertex (NavPartition::corner_vertex)
+  std::vector<std::uint8_t> turn_;     // per vertex: a path may turn there
   // Per polygon of a pocket (a tree of polygons hanging off the rest of the mesh by one edge):
   // its neighbour on the way out of the pocket; -1 (as unsigned) elsewhere.
   std::vector<std::uint32_t> pocket_exit_;

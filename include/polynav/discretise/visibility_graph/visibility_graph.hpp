@@ -106,11 +106,11 @@ struct Index;
 /// the path is then NOT the cheapest one, only the shortest. With a height limit, the path is
 /// valid but not necessarily shortest (a climb limit can force bends away from corners).
 ///
-/// Construction (attach = expand, bitangent_only): a triangulation of free space (NavMesh with
-/// polygons_only), then from every corner the visibility search of attach (see attach()): the
-/// corners it sees that are tangent at their end, kept where the pair is tangent at this end too.
-/// Its cost grows with what each corner sees, not with the square of the corners; the edges are
-/// those of the pair loop, in the same order. Otherwise (attach = scan, or all visible pairs
+/// Construction (attach = expand, bitangent_only): a triangulation of free space (a NavPartition
+/// without region outlines), then from every corner the visibility search of attach (see attach()):
+/// the corners it sees that are tangent at their end, kept where the pair is tangent at this end
+/// too. Its cost grows with what each corner sees, not with the square of the corners; the edges
+/// are those of the pair loop, in the same order. Otherwise (attach = scan, or all visible pairs
 /// wanted, or no usable triangulation) the pair loop: for each pair of corners in the same
 /// component of free space, the O(1) exact tangency test at both ends (when bitangent_only),
 /// then FreeSpace::line_of_sight, which walks the edge grid from one end and stops at the first
