@@ -4,8 +4,8 @@
 /// which reading a name, writing one and listing the choices (an option's allowed words, a help
 /// text) all come:
 /// @code
-///   inline constexpr EnumNames<GridAlign, 2> grid_align_names{{
-///       {GridAlign::centre, "centre"}, {GridAlign::corner, "corner"}}};
+///   inline constexpr auto grid_align_names =
+///       enum_names(GridAlign::centre, "centre", GridAlign::corner, "corner");
 ///   GridAlign a = from_name(grid_align_names, "corner", "grid.align", "grid alignment");
 ///   std::string_view n = name_of(grid_align_names, a);  // "corner"
 /// @endcode
@@ -29,6 +29,20 @@ struct EnumName {
 
 template <class E, std::size_t N>
 using EnumNames = std::array<EnumName<E>, N>;
+
+/// A table from value, name, value, name, ... (the rows in that order).
+template <class E, class... Rest>
+constexpr EnumNames<E, 1 + sizeof...(Rest) / 2> enum_names(E value, std::string_view name,
+                                                           Rest... rest) {
+  static_assert(sizeof...(Rest) % 2 == 0, "enum_names takes value, name pairs");
+  EnumNames<E, 1 + sizeof...(Rest) / 2> table{};
+  table[0] = {value, name};
+  if constexpr (sizeof...(Rest) > 0) {
+    const auto tail = enum_names(rest...);
+    for (std::size_t i = 0; i < tail.size(); ++i) table[i + 1] = tail[i];
+  }
+  return table;
+}
 
 /// The names to list: every row but aliases, in table order.
 template <class E, std::size_t N>

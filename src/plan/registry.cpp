@@ -15,7 +15,7 @@
 namespace polynav {
 namespace {
 
-inline constexpr EnumNames<bool, 2> free_space_gaps_names{{{false, "closed"}, {true, "open"}}};
+inline constexpr auto free_space_gaps_names = enum_names(false, "closed", true, "open");
 
 // --- methods: each built from its options table -------------------------------------------
 

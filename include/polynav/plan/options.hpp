@@ -28,10 +28,9 @@ enum class OptionType : std::uint8_t {
   choice,   ///< one of a list of words
 };
 
-inline constexpr EnumNames<OptionType, 4> option_type_names{{{OptionType::number, "number"},
-                                                             {OptionType::integer, "integer"},
-                                                             {OptionType::flag, "flag"},
-                                                             {OptionType::choice, "choice"}}};
+inline constexpr auto option_type_names =
+    enum_names(OptionType::number, "number", OptionType::integer, "integer", OptionType::flag,
+               "flag", OptionType::choice, "choice");
 
 /// "number", "integer", "flag" or "choice".
 constexpr const char* to_string(OptionType type) {

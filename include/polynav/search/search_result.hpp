@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "polynav/enum_names.hpp"
 #include "polynav/search/graph.hpp"
 
 namespace polynav::search {
@@ -51,40 +52,21 @@ enum class SearchNote : std::uint8_t {
   bad_max_time,          ///< max_time is negative
 };
 
+inline constexpr auto search_status_names = enum_names(
+    SearchStatus::found, "found", SearchStatus::no_path, "no_path", SearchStatus::partial,
+    "partial", SearchStatus::limit_reached, "limit_reached", SearchStatus::invalid_query,
+    "invalid_query", SearchStatus::internal_error, "internal_error");
+inline constexpr auto search_limit_names =
+    enum_names(SearchLimit::none, "none", SearchLimit::cost, "cost", SearchLimit::expansions,
+               "expansions", SearchLimit::time, "time", SearchLimit::beam_width, "beam_width");
+
 /// "found", "no_path", "partial", "limit_reached", "invalid_query" or "internal_error".
 constexpr std::string_view to_string(SearchStatus s) noexcept {
-  switch (s) {
-    case SearchStatus::found:
-      return "found";
-    case SearchStatus::no_path:
-      return "no_path";
-    case SearchStatus::partial:
-      return "partial";
-    case SearchStatus::limit_reached:
-      return "limit_reached";
-    case SearchStatus::invalid_query:
-      return "invalid_query";
-    case SearchStatus::internal_error:
-      return "internal_error";
-  }
-  return "unknown";
+  return name_of(search_status_names, s);
 }
-
 /// "none", "cost", "expansions", "time" or "beam_width".
 constexpr std::string_view to_string(SearchLimit l) noexcept {
-  switch (l) {
-    case SearchLimit::none:
-      return "none";
-    case SearchLimit::cost:
-      return "cost";
-    case SearchLimit::expansions:
-      return "expansions";
-    case SearchLimit::time:
-      return "time";
-    case SearchLimit::beam_width:
-      return "beam_width";
-  }
-  return "unknown";
+  return name_of(search_limit_names, l);
 }
 
 /// Counters of one search. Compare them between runs of the same build; never pin them in tests.

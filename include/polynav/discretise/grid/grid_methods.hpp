@@ -26,8 +26,8 @@ enum class GridPaths : std::uint8_t {
   any,      ///< the one the search meets first
   central,  ///< the central one (CentralGrid)
 };
-inline constexpr EnumNames<GridPaths, 2> grid_paths_names{
-    {{GridPaths::any, "any"}, {GridPaths::central, "central"}}};
+inline constexpr auto grid_paths_names =
+    enum_names(GridPaths::any, "any", GridPaths::central, "central");
 
 /// The grid method's options: the grid's own, how it is searched and which shortest path is
 /// returned (the registry's `grid.*` options).

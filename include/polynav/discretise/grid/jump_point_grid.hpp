@@ -52,10 +52,9 @@ enum class GridSearch : std::uint8_t {
   theta,     ///< Theta* over the grid's nodes: any-angle paths (discretise/grid/grid_methods.hpp)
 };
 
-inline constexpr EnumNames<GridSearch, 4> grid_search_names{{{GridSearch::astar, "astar"},
-                                                             {GridSearch::jps, "jps"},
-                                                             {GridSearch::jps_plus, "jps+"},
-                                                             {GridSearch::theta, "theta"}}};
+inline constexpr auto grid_search_names =
+    enum_names(GridSearch::astar, "astar", GridSearch::jps, "jps", GridSearch::jps_plus, "jps+",
+               GridSearch::theta, "theta");
 
 inline std::string to_string(GridSearch search) {
   return std::string(name_of(grid_search_names, search));

@@ -22,15 +22,11 @@ class FreeSpace;
 struct CellFrame;
 
 enum class GridHeuristic { automatic, manhattan, octile, chebyshev, euclidean, zero, sixteen };
-inline constexpr EnumNames<GridHeuristic, 8> grid_heuristic_names{
-    {{GridHeuristic::automatic, "auto"},
-     {GridHeuristic::manhattan, "manhattan"},
-     {GridHeuristic::octile, "octile"},
-     {GridHeuristic::chebyshev, "chebyshev"},
-     {GridHeuristic::euclidean, "euclidean"},
-     {GridHeuristic::zero, "zero"},
-     {GridHeuristic::sixteen, "sixteen"},
-     {GridHeuristic::automatic, "automatic"}}};
+inline constexpr auto grid_heuristic_names =
+    enum_names(GridHeuristic::automatic, "auto", GridHeuristic::manhattan, "manhattan",
+               GridHeuristic::octile, "octile", GridHeuristic::chebyshev, "chebyshev",
+               GridHeuristic::euclidean, "euclidean", GridHeuristic::zero, "zero",
+               GridHeuristic::sixteen, "sixteen", GridHeuristic::automatic, "automatic");
 
 /// A name of grid_heuristic_names; throws InputError (key "heuristic") on an unknown one.
 inline GridHeuristic parse_grid_heuristic(const std::string& name) {
@@ -45,8 +41,8 @@ enum class GridAlign : std::uint8_t {
   centre,  ///< at cell centres: nodes are the free cells
   corner,  ///< at cell corners: nodes are the lattice points (the any-angle literature's grids)
 };
-inline constexpr EnumNames<GridAlign, 2> grid_align_names{
-    {{GridAlign::centre, "centre"}, {GridAlign::corner, "corner"}}};
+inline constexpr auto grid_align_names =
+    enum_names(GridAlign::centre, "centre", GridAlign::corner, "corner");
 
 /// Which of the open nodes of least f grid A* expands first. Grid costs are fixed point, so equal
 /// f values are real ties and the rule alone decides among them (not rounding).
@@ -73,13 +69,10 @@ enum class GridTies : std::uint8_t {
   central64,
 };
 
-inline constexpr EnumNames<GridTies, 7> grid_ties_names{{{GridTies::automatic, "auto"},
-                                                         {GridTies::larger_g, "larger-g"},
-                                                         {GridTies::smaller_g, "smaller-g"},
-                                                         {GridTies::lifo, "lifo"},
-                                                         {GridTies::fifo, "fifo"},
-                                                         {GridTies::line, "line"},
-                                                         {GridTies::central64, "central64"}}};
+inline constexpr auto grid_ties_names =
+    enum_names(GridTies::automatic, "auto", GridTies::larger_g, "larger-g", GridTies::smaller_g,
+               "smaller-g", GridTies::lifo, "lifo", GridTies::fifo, "fifo", GridTies::line, "line",
+               GridTies::central64, "central64");
 
 struct GridOptions {
   /// Side of a cell. 0 = the scene's native cell size (FreeSpace::native_cell_size: 1 for

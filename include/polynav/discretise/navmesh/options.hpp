@@ -22,11 +22,9 @@ enum class NavMeshNodes : std::uint8_t {
   vertices,  ///< one node per polygon vertex and free sector round it (a pinch point has two)
   portals_and_centres,  ///< the portals' nodes and the centres' nodes
 };
-inline constexpr EnumNames<NavMeshNodes, 4> navmesh_nodes_names{
-    {{NavMeshNodes::vertices, "vertices"},
-     {NavMeshNodes::centres, "centres"},
-     {NavMeshNodes::portals, "portals"},
-     {NavMeshNodes::portals_and_centres, "portals+centres"}}};
+inline constexpr auto navmesh_nodes_names = enum_names(
+    NavMeshNodes::vertices, "vertices", NavMeshNodes::centres, "centres", NavMeshNodes::portals,
+    "portals", NavMeshNodes::portals_and_centres, "portals+centres");
 /// A name of navmesh_nodes_names; throws InputError (key "nodes") on anything else.
 inline NavMeshNodes parse_navmesh_nodes(const std::string& name) {
   return from_name(navmesh_nodes_names, name, "nodes", "node placement");
@@ -41,10 +39,9 @@ enum class NavMeshSource : std::uint8_t {
   mesh,       ///< the scene's mesh faces (FreeSpace::mesh_faces), or an InputError saying why not
   rebuild,    ///< triangulate free space and merge the triangles
 };
-inline constexpr EnumNames<NavMeshSource, 3> navmesh_source_names{
-    {{NavMeshSource::automatic, "auto"},
-     {NavMeshSource::mesh, "mesh"},
-     {NavMeshSource::rebuild, "rebuild"}}};
+inline constexpr auto navmesh_source_names =
+    enum_names(NavMeshSource::automatic, "auto", NavMeshSource::mesh, "mesh",
+               NavMeshSource::rebuild, "rebuild");
 /// A name of navmesh_source_names; throws InputError (key "source") on anything else.
 inline NavMeshSource parse_navmesh_source(const std::string& name) {
   return from_name(navmesh_source_names, name, "source", "polygon source");
@@ -58,10 +55,9 @@ enum class NavMeshSearch : std::uint8_t {
   /// faster than the graph, else graph: see resolve_navmesh_search
   automatic,
 };
-inline constexpr EnumNames<NavMeshSearch, 3> navmesh_search_names{
-    {{NavMeshSearch::automatic, "auto"},
-     {NavMeshSearch::graph, "graph"},
-     {NavMeshSearch::optimal, "optimal"}}};
+inline constexpr auto navmesh_search_names =
+    enum_names(NavMeshSearch::automatic, "auto", NavMeshSearch::graph, "graph",
+               NavMeshSearch::optimal, "optimal");
 /// A name of navmesh_search_names; throws InputError (key "search") on anything else.
 inline NavMeshSearch parse_navmesh_search(const std::string& name) {
   return from_name(navmesh_search_names, name, "search", "navmesh search");

@@ -28,8 +28,8 @@ enum class QuadtreeNodes {
   portals,  ///< one node per shared side, at its midpoint (and per free corner contact)
 };
 
-inline constexpr EnumNames<QuadtreeNodes, 2> quadtree_nodes_names{
-    {{QuadtreeNodes::portals, "portals"}, {QuadtreeNodes::centres, "centres"}}};
+inline constexpr auto quadtree_nodes_names =
+    enum_names(QuadtreeNodes::portals, "portals", QuadtreeNodes::centres, "centres");
 
 /// A name of quadtree_nodes_names; throws InputError (key "quadtree.nodes") on anything else.
 inline QuadtreeNodes parse_quadtree_nodes(std::string_view text) {

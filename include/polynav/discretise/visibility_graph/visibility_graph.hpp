@@ -35,8 +35,8 @@ enum class VisibilityAttach : std::uint8_t {
   /// (triangular expansion): only the corners the point sees are reached.
   expand,
 };
-inline constexpr EnumNames<VisibilityAttach, 2> visibility_attach_names{
-    {{VisibilityAttach::expand, "expand"}, {VisibilityAttach::scan, "scan"}}};
+inline constexpr auto visibility_attach_names =
+    enum_names(VisibilityAttach::expand, "expand", VisibilityAttach::scan, "scan");
 
 /// A name of visibility_attach_names; throws InputError (key "attach") on anything else.
 inline VisibilityAttach parse_visibility_attach(const std::string& name) {
