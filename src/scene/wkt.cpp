@@ -67,7 +67,12 @@ class WktReader {
         throw InputError(where, std::string("not valid WKT: ") + e.what());
       }
       for (std::size_t k = 0; k < polygons.size(); ++k) {
-        const std::string path = where.key_path + (g.multi ? "[" + std::to_string(k) + "]" : "");
+        std::string path = where.key_path;
+        if (g.multi) {
+          path += '[';
+          path += std::to_string(k);
+          path += ']';
+        }
         obstacles.push_back(obstacle(polygons[k], {where.file, where.line, where.column, path}));
       }
       ++index;
