@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "polynav/error.hpp"
+#include "polynav/number.hpp"
 
 namespace polynav {
 namespace {
@@ -17,18 +18,6 @@ std::string number_text(double v) {
   char buffer[32];
   const auto end = std::to_chars(buffer, buffer + sizeof buffer, v).ptr;
   return std::string(buffer, end);
-}
-
-// The whole text as one number, or nothing ("inf" only where allowed).
-std::optional<double> parse_number(const std::string& text) {
-  if (text == "inf" || text == "infinity") return 1e308;
-  double v = 0.0;
-  const char* begin = text.data();
-  const char* end = begin + text.size();
-  if (!text.empty() && *begin == '+') ++begin;
-  const auto [ptr, ec] = std::from_chars(begin, end, v);
-  if (ec != std::errc() || ptr != end || !std::isfinite(v)) return std::nullopt;
-  return v;
 }
 
 std::string join(const std::vector<std::string>& words) {
@@ -111,7 +100,9 @@ OptionValues::OptionValues(std::string_view group, const std::vector<OptionSpec>
       case OptionType::integer: {
         if (spec.type == OptionType::number && v.text == "auto" && spec.default_value == "auto")
           break;  // the method's own rule, read as 0
-        const std::optional<double> n = parse_number(v.text);
+        // "inf" is the largest number, which only an unlimited option takes.
+        const std::optional<double> n =
+            v.text == "inf" || v.text == "infinity" ? std::optional(1e308) : parse_finite(v.text);
         const bool whole = n && (spec.type == OptionType::number || std::floor(*n) == *n);
         if (!whole)
           fail(spec.type == OptionType::number ? "expected a number" : "expected a whole number");
