@@ -29,6 +29,7 @@
 #include <utility>
 #include <vector>
 
+#include "bench_cli.hpp"
 #include "polynav/search/astar.hpp"
 #include "polynav/search/components.hpp"
 #include "polynav/search/graph.hpp"
@@ -37,6 +38,13 @@
 // block of code is the number of heap allocations it made.
 namespace {
 std::uint64_t allocations = 0;
+
+// Where every operator delete below gives memory back. Not inlined: where GCC sees std::free()
+// inlined into code that got the pointer from operator new, it warns (-Wmismatched-new-delete),
+// not knowing that operator new here is malloc.
+[[gnu::noinline]] void release(void* p) noexcept {
+  std::free(p);
+}
 }  // namespace
 
 void* operator new(std::size_t size) {
@@ -59,28 +67,28 @@ void* operator new[](std::size_t size, std::align_val_t alignment) {
   return operator new(size, alignment);
 }
 void operator delete(void* p, std::align_val_t) noexcept {
-  std::free(p);
+  release(p);
 }
 void operator delete[](void* p, std::align_val_t) noexcept {
-  std::free(p);
+  release(p);
 }
 void operator delete(void* p, std::size_t, std::align_val_t) noexcept {
-  std::free(p);
+  release(p);
 }
 void operator delete[](void* p, std::size_t, std::align_val_t) noexcept {
-  std::free(p);
+  release(p);
 }
 void operator delete(void* p) noexcept {
-  std::free(p);
+  release(p);
 }
 void operator delete[](void* p) noexcept {
-  std::free(p);
+  release(p);
 }
 void operator delete(void* p, std::size_t) noexcept {
-  std::free(p);
+  release(p);
 }
 void operator delete[](void* p, std::size_t) noexcept {
-  std::free(p);
+  release(p);
 }
 
 namespace {
@@ -258,30 +266,23 @@ int main(int argc, char** argv) {
   double blocked = 0.2;
   std::size_t query_count = 1000;
   std::uint64_t seed = 1;
-  bool with_boost = true;
+  int with_boost = 1;
   int repeat = 1;
-  for (int i = 1; i + 1 < argc; i += 2) {
-    const std::string flag = argv[i];
-    if (flag == "--size")
-      size = std::atoi(argv[i + 1]);
-    else if (flag == "--blocked")
-      blocked = std::atof(argv[i + 1]);
-    else if (flag == "--queries")
-      query_count = static_cast<std::size_t>(std::atol(argv[i + 1]));
-    else if (flag == "--seed")
-      seed = static_cast<std::uint64_t>(std::atoll(argv[i + 1]));
-    else if (flag == "--boost")
-      with_boost = std::atoi(argv[i + 1]) != 0;
-    else if (flag == "--repeat")
-      repeat = std::max(1, std::atoi(argv[i + 1]));
-    else {
-      std::fprintf(stderr,
-                   "usage: %s [--size N] [--blocked P] [--queries N] [--seed S] [--boost 0|1] "
-                   "[--repeat R]\n",
-                   argv[0]);
-      return 2;
-    }
-  }
+  CLI::App app{
+      "polynav's A* against Boost.Graph astar_search on a seeded random 8-connected grid: time "
+      "per query, the ratio, heap allocations per query; costs must agree."};
+  bench_cli::add_value(app, "--size", size, "N", "Grid side in cells (size x size)");
+  bench_cli::add_value(app, "--blocked", blocked, "P", "Fraction of the cells blocked at random");
+  bench_cli::add_value(app, "--queries", query_count, "N",
+                       "Queries between random free cells of one component");
+  bench_cli::add_value(app, "--seed", seed, "S", "Seed of the grid and the queries");
+  bench_cli::add_value(app, "--boost", with_boost, "0|1",
+                       "1 runs Boost.Graph too, 0 skips it (to profile polynav)");
+  bench_cli::add_value(
+      app, "--repeat", repeat, "R",
+      "Times every contender R times, interleaved, keeping each one's fastest pass");
+  if (const auto status = bench_cli::parse(app, argc, argv)) return *status;
+  repeat = std::max(1, repeat);
 
   const Grid grid(size, blocked, seed);
   // The same arcs, in the same order, as compressed sparse rows for both libraries.

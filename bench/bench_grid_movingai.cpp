@@ -37,18 +37,21 @@
 #include <utility>
 #include <vector>
 
+#include "bench_cli.hpp"
 #include "polynav/discretise/grid/occupancy_grid.hpp"
 #include "polynav/error.hpp"
 #include "polynav/plan/planner.hpp"
 #include "polynav/scene/scene.hpp"
 #include "polynav/search/astar.hpp"
 #include "polynav/space/free_space.hpp"
+#include "support/data.hpp"
 
 namespace {
 
 namespace fs = std::filesystem;
 using polynav::OccupancyGrid;
 using polynav::search::NodeId;
+using namespace polynav::test_support;
 
 double cpu_seconds() {
   timespec ts{};
@@ -165,28 +168,7 @@ struct MapResult {
   std::uint64_t boost_expanded = 0;
 };
 
-struct Job {
-  fs::path map;
-  fs::path scen;
-};
-
-fs::path find_scenario(const fs::path& map) {
-  fs::path scen = map;
-  scen += ".scen";
-  if (fs::exists(scen)) return scen;
-  std::vector<fs::path> candidates;
-  const std::string stem = map.stem().string();
-  for (const auto& entry :
-       fs::directory_iterator(map.parent_path().empty() ? "." : map.parent_path())) {
-    const std::string name = entry.path().filename().string();
-    if (entry.path().extension() == ".scen" && name.rfind(stem, 0) == 0)
-      candidates.push_back(entry.path());
-  }
-  std::sort(candidates.begin(), candidates.end());
-  return candidates.empty() ? fs::path() : candidates.front();
-}
-
-bool run_map(const Job& job, int repeat, bool smooth, std::vector<MapResult>& results) {
+bool run_map(const MapJob& job, int repeat, bool smooth, std::vector<MapResult>& results) {
   const polynav::Scene scene = polynav::load_scene(job.map);
   const std::vector<polynav::Query> queries = polynav::load_scenario(job.scen, scene);
   const polynav::FreeSpace space(scene);
@@ -306,49 +288,34 @@ bool run_map(const Job& job, int repeat, bool smooth, std::vector<MapResult>& re
 
 int main(int argc, char** argv) {
   int repeat = 1;
-  bool smooth = true;
-  std::vector<Job> jobs;
-  bool explicit_paths = false;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    if (arg == "--repeat" && i + 1 < argc) {
-      repeat = std::max(1, std::atoi(argv[++i]));
-    } else if (arg == "--no-smooth") {
-      smooth = false;
-    } else if (arg.rfind("--", 0) == 0) {
-      std::fprintf(stderr, "usage: %s [--repeat R] [--no-smooth] [MAP|DIR|SCEN ...]\n", argv[0]);
-      return 2;
-    } else {
-      explicit_paths = true;
-      const fs::path path = arg;
-      if (fs::is_directory(path)) {
-        std::vector<fs::path> maps;
-        for (const auto& entry : fs::directory_iterator(path))
-          if (entry.path().extension() == ".map") maps.push_back(entry.path());
-        std::sort(maps.begin(), maps.end());
-        for (const fs::path& map : maps) jobs.push_back({map, find_scenario(map)});
-      } else if (path.extension() == ".scen" && !jobs.empty()) {
-        jobs.back().scen = path;
-      } else if (fs::exists(path)) {
-        jobs.push_back({path, find_scenario(path)});
-      } else {
-        std::fprintf(stderr, "%s: no such file or directory\n", arg.c_str());
-        return 2;
-      }
-    }
+  bool no_smooth = false;
+  std::vector<std::string> paths;
+  CLI::App app{
+      "Grid A* on MovingAI maps: polynav's A* on the occupancy grid against Boost.Graph "
+      "astar_search on the same arcs, costs checked against each other and the .scen optimum."};
+  bench_cli::add_value(app, "--repeat", repeat, "R",
+                       "Time each contender R times, interleaved, keeping each one's fastest pass");
+  app.add_flag("--no-smooth", no_smooth,
+               "Skip the smoothing column (the Planner pass re-plans every query)");
+  app.add_option("PATH", paths,
+                 "A .map file, a directory of them, or a .scen for the .map named just before "
+                 "it (default: every map of the reference data's movingai/)");
+  if (const auto status = bench_cli::parse(app, argc, argv)) return *status;
+  repeat = std::max(1, repeat);
+  const bool smooth = !no_smooth;
+  std::vector<MapJob> jobs;
+  if (std::string missing; !add_map_jobs(paths, jobs, missing)) {
+    std::fprintf(stderr, "%s: no such file or directory\n", missing.c_str());
+    return 2;
   }
-  if (!explicit_paths) {
-    const fs::path dir = fs::path(POLYNAV_SHARED_DATA) / "movingai";
+  if (paths.empty()) {
+    const fs::path dir = shared_data("movingai");
     if (!fs::is_directory(dir)) {
       std::printf("skipped: no MovingAI data at %s (give maps or directories as arguments)\n",
                   dir.string().c_str());
       return 0;
     }
-    std::vector<fs::path> maps;
-    for (const auto& entry : fs::directory_iterator(dir))
-      if (entry.path().extension() == ".map") maps.push_back(entry.path());
-    std::sort(maps.begin(), maps.end());
-    for (const fs::path& map : maps) jobs.push_back({map, find_scenario(map)});
+    for (const fs::path& map : files_in(dir, ".map")) jobs.push_back({map, find_scenario(map)});
   }
 
   std::printf(
@@ -362,7 +329,7 @@ int main(int argc, char** argv) {
   std::printf("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|\n");
   bool ok = true;
   std::vector<MapResult> results;
-  for (const Job& job : jobs) {
+  for (const MapJob& job : jobs) {
     if (job.scen.empty()) {
       std::printf("| %s | (no .scen found) |\n", job.map.filename().string().c_str());
       continue;

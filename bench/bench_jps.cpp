@@ -49,18 +49,21 @@
 #include <utility>
 #include <vector>
 
+#include "bench_cli.hpp"
 #include "polynav/discretise/grid/jump_point_grid.hpp"
 #include "polynav/error.hpp"
 #include "polynav/plan/planner.hpp"
 #include "polynav/plan/registry.hpp"
 #include "polynav/scene/scene.hpp"
 #include "polynav/space/free_space.hpp"
+#include "support/data.hpp"
 
 namespace {
 
 namespace fs = std::filesystem;
 using polynav::JumpPointGrid;
 using polynav::OccupancyGrid;
+using namespace polynav::test_support;
 
 double cpu_seconds() {
   timespec ts{};
@@ -111,27 +114,6 @@ std::string format_us(double us) {
   char text[32];
   std::snprintf(text, sizeof text, us < 10 ? "%.2f" : us < 100 ? "%.1f" : "%.0f", us);
   return text;
-}
-
-struct Job {
-  fs::path map;
-  fs::path scen;
-};
-
-fs::path find_scenario(const fs::path& map) {
-  fs::path scen = map;
-  scen += ".scen";
-  if (fs::exists(scen)) return scen;
-  std::vector<fs::path> candidates;
-  const std::string stem = map.stem().string();
-  for (const auto& entry :
-       fs::directory_iterator(map.parent_path().empty() ? "." : map.parent_path())) {
-    const std::string name = entry.path().filename().string();
-    if (entry.path().extension() == ".scen" && name.rfind(stem, 0) == 0)
-      candidates.push_back(entry.path());
-  }
-  std::sort(candidates.begin(), candidates.end());
-  return candidates.empty() ? fs::path() : candidates.front();
 }
 
 constexpr const char* searches[3] = {"astar", "jps", "jps+"};
@@ -201,7 +183,7 @@ void first_query(const polynav::Scene& scene, const std::vector<polynav::Query>&
   }
 }
 
-bool run_map(const Job& job, int repeat, std::vector<MapRow>& rows) {
+bool run_map(const MapJob& job, int repeat, std::vector<MapRow>& rows) {
   const polynav::Scene scene = polynav::load_scene(job.map);
   const std::vector<polynav::Query> queries = polynav::load_scenario(job.scen, scene);
   const polynav::FreeSpace space(scene);
@@ -293,51 +275,39 @@ bool run_map(const Job& job, int repeat, std::vector<MapRow>& rows) {
   return ok;
 }
 
-std::vector<fs::path> maps_in(const fs::path& dir) {
-  std::vector<fs::path> maps;
-  for (const auto& entry : fs::directory_iterator(dir))
-    if (entry.path().extension() == ".map") maps.push_back(entry.path());
-  std::sort(maps.begin(), maps.end());
-  return maps;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
   int repeat = 3;
-  fs::path data = fs::path(POLYNAV_SHARED_DATA);
-  std::vector<Job> jobs;
-  bool explicit_paths = false;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    if (arg == "--repeat" && i + 1 < argc) {
-      repeat = std::max(1, std::atoi(argv[++i]));
-    } else if (arg == "--data" && i + 1 < argc) {
-      data = argv[++i];
-    } else if (arg.rfind("--", 0) == 0) {
-      std::fprintf(stderr, "usage: %s [--repeat R] [--data DIR] [MAP|DIR|SCEN ...]\n", argv[0]);
-      return 2;
-    } else {
-      explicit_paths = true;
-      const fs::path path = arg;
-      if (fs::is_directory(path)) {
-        for (const fs::path& map : maps_in(path)) jobs.push_back({map, find_scenario(map)});
-      } else if (path.extension() == ".scen" && !jobs.empty()) {
-        jobs.back().scen = path;
-      } else if (fs::exists(path)) {
-        jobs.push_back({path, find_scenario(path)});
-      } else {
-        std::fprintf(stderr, "%s: no such file or directory\n", arg.c_str());
-        return 2;
-      }
-    }
+  std::string data_dir = shared_data().string();
+  std::vector<std::string> paths;
+  CLI::App app{
+      "A* against jump point search (jps) and JPS+ on MovingAI maps, through the query driver, "
+      "lengths checked against each other and the .scen optimum."};
+  bench_cli::add_value(
+      app, "--repeat", repeat, "R",
+      "Run every query R times, the three searches interleaved pass by pass, keeping "
+      "each query's fastest time");
+  bench_cli::add_value(app, "--data", data_dir, "DIR",
+                       "Reference data holding movingai/ (brc202d, den520d, maze-100-1, "
+                       "random512-10-0 are run from there by default)");
+  app.add_option("MAP", paths,
+                 "A .map file, a directory of them, or a .scen for the .map named just before "
+                 "it (default: the bundled scenes/movingai maps, then those from --data)");
+  if (const auto status = bench_cli::parse(app, argc, argv)) return *status;
+  repeat = std::max(1, repeat);
+  const fs::path data = data_dir;
+  std::vector<MapJob> jobs;
+  if (std::string missing; !add_map_jobs(paths, jobs, missing)) {
+    std::fprintf(stderr, "%s: no such file or directory\n", missing.c_str());
+    return 2;
   }
-  if (!explicit_paths) {
-    for (const fs::path& map : maps_in(fs::path(POLYNAV_SOURCE_DIR) / "scenes" / "movingai"))
+  if (paths.empty()) {
+    for (const fs::path& map : files_in(bundled_scenes("movingai"), ".map"))
       jobs.push_back({map, find_scenario(map)});
     for (const char* name : {"brc202d", "den520d", "maze-100-1", "random512-10-0"}) {
       const fs::path map = data / "movingai" / (std::string(name) + ".map");
-      const bool bundled = std::any_of(jobs.begin(), jobs.end(), [&](const Job& job) {
+      const bool bundled = std::any_of(jobs.begin(), jobs.end(), [&](const MapJob& job) {
         return job.map.filename() == map.filename();
       });
       if (bundled) continue;  // the same map ships in scenes/movingai
@@ -362,7 +332,7 @@ int main(int argc, char** argv) {
 
   bool ok = true;
   std::vector<MapRow> rows;
-  for (const Job& job : jobs) {
+  for (const MapJob& job : jobs) {
     if (job.scen.empty()) {
       std::printf("(%s: no .scen found)\n", job.map.filename().string().c_str());
       continue;

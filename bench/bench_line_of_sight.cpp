@@ -27,10 +27,12 @@
 #include <cstdlib>
 #include <ctime>
 #include <numbers>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
 
+#include "bench_cli.hpp"
 #include "polynav/kernel/exact.hpp"
 #include "polynav/scene/scene.hpp"
 #include "polynav/space/free_space.hpp"
@@ -213,36 +215,24 @@ struct Args {
   unsigned seed = 1;
 };
 
-Args parse(int argc, char** argv) {
-  Args a;
-  for (int i = 1; i < argc; i += 2) {
-    const std::string key = argv[i];
-    if (i + 1 >= argc) {
-      std::fprintf(stderr, "%s needs a value\n", key.c_str());
-      std::exit(2);
-    }
-    const std::string value = argv[i + 1];
-    if (key == "--edges") {
-      a.edges.clear();
-      for (std::size_t from = 0; from < value.size();) {
-        const std::size_t to = std::min(value.find(',', from), value.size());
-        a.edges.push_back(std::stoul(value.substr(from, to - from)));
-        from = to + 1;
-      }
-    } else if (key == "--segments") {
-      a.segments = std::max<std::size_t>(2, std::stoul(value));
-    } else if (key == "--points") {
-      a.points = std::max<std::size_t>(1, std::stoul(value));
-    } else if (key == "--brute-budget") {
-      a.brute_budget = std::stod(value);
-    } else if (key == "--seed") {
-      a.seed = unsigned(std::stoul(value));
-    } else {
-      std::fprintf(stderr, "unknown option %s\n", key.c_str());
-      std::exit(2);
-    }
-  }
-  return a;
+// Reads the command line into `a`; an exit status when the program is to stop (--help, bad usage).
+std::optional<int> parse(int argc, char** argv, Args& a) {
+  CLI::App app{
+      "FreeSpace::line_of_sight and is_free against a brute-force scan of every boundary edge, on "
+      "random octagon scenes."};
+  bench_cli::add_list(app, "--edges", a.edges, "Target boundary edge counts, one scene each")
+      ->type_name("N,N,...");
+  bench_cli::add_value(app, "--segments", a.segments, "N",
+                       "Segments between free points per scene, half short and half long (>= 2)");
+  bench_cli::add_value(app, "--points", a.points, "N",
+                       "Uniform points for is_free per scene (>= 1)");
+  bench_cli::add_value(app, "--brute-budget", a.brute_budget, "B",
+                       "The brute force runs on at most B / edges segments per scene");
+  bench_cli::add_value(app, "--seed", a.seed, "S", "Seed of the scenes and the segments");
+  if (const auto status = bench_cli::parse(app, argc, argv)) return status;
+  a.segments = std::max<std::size_t>(2, a.segments);
+  a.points = std::max<std::size_t>(1, a.points);
+  return std::nullopt;
 }
 
 std::string rate(double count, double seconds) {
@@ -328,7 +318,8 @@ Summary run_scene(std::size_t target_edges, const Args& args, bool& failed) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const Args args = parse(argc, argv);
+  Args args;
+  if (const auto status = parse(argc, argv, args)) return *status;
   std::printf("# Line of sight on random disjoint octagons (seed %u, %zu segments, %zu points)\n",
               args.seed, args.segments, args.points);
   bool failed = false;

@@ -56,6 +56,7 @@
 #include <string>
 #include <vector>
 
+#include "bench_cli.hpp"
 #include "polynav/discretise/grid/occupancy_grid.hpp"
 #include "polynav/discretise/navmesh/navmesh.hpp"
 #include "polynav/discretise/query.hpp"
@@ -64,12 +65,14 @@
 #include "polynav/scene/scene.hpp"
 #include "polynav/smooth/funnel.hpp"
 #include "polynav/space/free_space.hpp"
+#include "support/data.hpp"
 
 namespace {
 
 namespace fs = std::filesystem;
 using namespace polynav;
 using search::NodeId;
+using namespace test_support;
 
 // CPU time of this thread: time the thread spends descheduled on a busy machine does not count.
 struct Clock {
@@ -630,37 +633,52 @@ void speed(const std::vector<int>& sizes, int passes, std::size_t queries, const
   std::printf("\n\n");
 }
 
-std::vector<int> parse_sizes(const char* text) {
-  std::vector<int> out;
-  std::stringstream in(text);
-  std::string item;
-  while (std::getline(in, item, ',')) out.push_back(std::atoi(item.c_str()));
-  return out;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
-  fs::path data = fs::path(POLYNAV_SOURCE_DIR) / "scenes";
-  const fs::path shared = fs::path(POLYNAV_SHARED_DATA) / "movingai";
+  std::string data_dir = bundled_scenes().string();
+  const fs::path shared = shared_data("movingai");
   int passes = 3;
   std::size_t queries = 1000;
   std::vector<int> sizes = {140, 198, 280, 396, 560};
   std::string sections = "quality,build,speed,funnel";
-  for (int i = 1; i + 1 < argc; i += 2) {
-    if (!std::strcmp(argv[i], "--data")) data = argv[i + 1];
-    if (!std::strcmp(argv[i], "--passes")) passes = std::atoi(argv[i + 1]);
-    if (!std::strcmp(argv[i], "--queries")) queries = std::size_t(std::atol(argv[i + 1]));
-    if (!std::strcmp(argv[i], "--sizes")) sizes = parse_sizes(argv[i + 1]);
-    if (!std::strcmp(argv[i], "--sections")) sections = argv[i + 1];
-    if (!std::strcmp(argv[i], "--landmarks")) landmarks = argv[i + 1];
-    if (!std::strcmp(argv[i], "--peers")) peers = std::atoi(argv[i + 1]) != 0;
-    if (!std::strcmp(argv[i], "--real-maps")) real_maps = std::atoi(argv[i + 1]) != 0;
-    if (!std::strcmp(argv[i], "--placements")) {
-      placements.clear();
-      std::stringstream in(argv[i + 1]);
-      std::string item;
-      while (std::getline(in, item, ',')) placements.push_back(parse_navmesh_nodes(item));
+  std::vector<std::string> placement_names;
+  int with_peers = 1, with_real_maps = 1;
+  CLI::App app{"The navigation mesh and the funnel, per node placement (navmesh.nodes)."};
+  bench_cli::add_value(app, "--sections", sections, "LIST",
+                       "The sections to run: quality, build, speed, funnel");
+  bench_cli::add_value(app, "--data", data_dir, "DIR",
+                       "Scenes for the quality and build sections (movingai/, mesh/, *.yaml)");
+  bench_cli::add_value(app, "--passes", passes, "N",
+                       "Timed passes over the queries in the speed section");
+  bench_cli::add_list(app, "--sizes", sizes,
+                      "Random-cell maps of n x n cells for the speed section, one per n")
+      ->type_name("N,N,...");
+  bench_cli::add_value(app, "--queries", queries, "N",
+                       "Random queries per map in the speed section");
+  bench_cli::add_list(app, "--placements", placement_names,
+                      "navmesh.nodes values to run: vertices, centres, portals, portals+centres "
+                      "(default all four)")
+      ->type_name("LIST");
+  app.add_option("--landmarks", landmarks,
+                 "navmesh.landmarks for the speed section (default the registry's)")
+      ->type_name("K");
+  bench_cli::add_value(app, "--peers", with_peers, "0|1",
+                       "0 skips the speed section's grid and Boost.Graph peers");
+  bench_cli::add_value(app, "--real-maps", with_real_maps, "0|1",
+                       "0 skips den520d and random512-10-0 in the speed section");
+  if (const auto status = bench_cli::parse(app, argc, argv)) return *status;
+  const fs::path data = data_dir;
+  peers = with_peers != 0;
+  real_maps = with_real_maps != 0;
+  if (!placement_names.empty()) {
+    placements.clear();
+    try {
+      for (const std::string& name : placement_names)
+        placements.push_back(parse_navmesh_nodes(name));
+    } catch (const InputError& e) {
+      std::fprintf(stderr, "--placements: %s\n", e.what());
+      return 2;
     }
   }
   const auto wanted = [&](const char* s) { return sections.find(s) != std::string::npos; };

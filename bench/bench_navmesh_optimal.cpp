@@ -29,9 +29,11 @@
 #include <cstring>
 #include <ctime>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "bench_cli.hpp"
 #include "polynav/discretise/discretisation.hpp"
 #include "polynav/discretise/query.hpp"
 #include "polynav/plan/options.hpp"
@@ -69,44 +71,40 @@ struct Args {
   Settings settings;
 };
 
-[[noreturn]] void usage(const char* why) {
-  std::fprintf(stderr,
-               "error: %s\nusage: bench_navmesh_optimal SCENE SCENARIO [--limit N] [--every K] "
-               "[--passes P] [--set GROUP.OPTION=VALUE ...] [--label TEXT]\n",
-               why);
-  std::exit(2);
-}
-
-Args parse(int argc, char** argv) {
-  Args a;
-  std::vector<std::string> positional;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    const auto value = [&] {
-      if (i + 1 >= argc) usage(("missing value after " + arg).c_str());
-      return std::string(argv[++i]);
-    };
-    if (arg == "--limit") {
-      a.limit = std::stoul(value());
-    } else if (arg == "--every") {
-      a.every = std::max<std::size_t>(1, std::stoul(value()));
-    } else if (arg == "--passes") {
-      a.passes = std::max(1, std::stoi(value()));
-    } else if (arg == "--label") {
-      a.label = value();
-    } else if (arg == "--set") {
-      a.settings.set_assignment(value());
-    } else if (arg.starts_with("--")) {
-      usage(("unknown option " + arg).c_str());
-    } else {
-      positional.push_back(arg);
-    }
+// Reads the command line into `a`; an exit status when the program is to stop (--help, bad usage).
+std::optional<int> parse(int argc, char** argv, Args& a) {
+  std::vector<std::string> assignments;
+  CLI::App app{
+      "The navigation mesh searched by Polyanya (navmesh.search=optimal) against the visibility "
+      "graph on one scene and scenario: build and query times, lengths compared query by query."};
+  app.add_option("SCENE", a.scene, "Any scene polynav reads (.mesh, MovingAI .map, native ...)")
+      ->required();
+  app.add_option("SCENARIO", a.scenario,
+                 "A MovingAI .scen or a Polyanya-style .scen of plain points (read as 'polynav "
+                 "scen' reads it)")
+      ->required();
+  bench_cli::add_value(app, "--limit", a.limit, "N",
+                       "Keep the first N queries (after --every; 0: all)");
+  bench_cli::add_value(app, "--every", a.every, "K", "Keep every K-th row of the scenario");
+  bench_cli::add_value(app, "--passes", a.passes, "P", "Timed passes over the queries");
+  app.add_option("--set", assignments,
+                 "An option for both methods' builds, e.g. visgraph.max_nodes=60000 (each method "
+                 "reads only its own group; repeatable)")
+      ->type_name("GROUP.OPTION=VALUE")
+      ->allow_extra_args(false);
+  app.add_option("--label", a.label, "Name of the scene in the output (default its file name)")
+      ->type_name("TEXT");
+  if (const auto status = bench_cli::parse(app, argc, argv)) return status;
+  a.every = std::max<std::size_t>(1, a.every);
+  a.passes = std::max(1, a.passes);
+  try {
+    for (const std::string& assignment : assignments) a.settings.set_assignment(assignment);
+  } catch (const InputError& e) {
+    std::fprintf(stderr, "error: %s\n", e.what());
+    return 2;
   }
-  if (positional.size() != 2) usage("expected SCENE and SCENARIO");
-  a.scene = positional[0];
-  a.scenario = positional[1];
   if (a.label.empty()) a.label = a.scene.substr(a.scene.find_last_of('/') + 1);
-  return a;
+  return std::nullopt;
 }
 
 struct Contender {
@@ -144,7 +142,8 @@ double run(Contender& c, const Query& q) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const Args args = parse(argc, argv);
+  Args args;
+  if (const auto status = parse(argc, argv, args)) return *status;
   const Scene scene = load_scene(args.scene);
   std::vector<Query> queries;
   {

@@ -40,9 +40,11 @@
 #include <ctime>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "bench_cli.hpp"
 #include "polynav/discretise/grid/occupancy_grid.hpp"
 #include "polynav/discretise/quadtree/quadtree.hpp"
 #include "polynav/discretise/query.hpp"
@@ -50,11 +52,13 @@
 #include "polynav/plan/planner.hpp"
 #include "polynav/scene/scene.hpp"
 #include "polynav/space/free_space.hpp"
+#include "support/data.hpp"
 
 namespace {
 
 namespace fs = std::filesystem;
 using namespace polynav;
+using namespace test_support;
 
 double cpu_ms() {
   timespec ts{};
@@ -70,33 +74,34 @@ struct Args {
   std::vector<fs::path> paths;
 };
 
-Args parse(int argc, char** argv) {
-  Args a;
-  for (int i = 1; i < argc; ++i) {
-    const std::string key = argv[i];
-    const auto value = [&]() -> std::string {
-      if (i + 1 >= argc) {
-        std::fprintf(stderr, "%s needs a value\n", key.c_str());
-        std::exit(2);
-      }
-      return argv[++i];
-    };
-    if (key == "--queries") {
-      a.queries = std::stoul(value());
-    } else if (key == "--repeat") {
-      a.repeat = std::max(1, std::stoi(value()));
-    } else if (key == "--sweep") {
-      a.sweep = value();
-    } else if (key == "--no-length") {
-      a.length = false;
-    } else if (key.rfind("--", 0) == 0) {
-      std::fprintf(stderr, "unknown option %s\n", key.c_str());
-      std::exit(2);
-    } else {
-      a.paths.push_back(key);
-    }
-  }
-  return a;
+// Reads the command line into `a`; an exit status when the program is to stop (--help, bad usage).
+std::optional<int> parse(int argc, char** argv, Args& a) {
+  std::string sweep;
+  std::vector<std::string> paths;
+  bool no_length = false;
+  CLI::App app{
+      "The adaptive quadtree against the occupancy grid of the same finest cell size, and its "
+      "smoothed paths against the exact Euclidean optimum (the visibility graph)."};
+  bench_cli::add_value(app, "--queries", a.queries, "N",
+                       "At most N queries per scene, evenly sampled");
+  bench_cli::add_value(
+      app, "--repeat", a.repeat, "R",
+      "Time each build and each query pass R times, interleaved, keeping the fastest");
+  app.add_option("--sweep", sweep,
+                 "The map of the min_cell table (default: den520d.map of the reference data, "
+                 "else the bundled den312d.map)")
+      ->type_name("MAP");
+  app.add_flag("--no-length", no_length,
+               "Skip the length table (it builds a visibility graph per scene)");
+  app.add_option("PATH", paths,
+                 "A scene (.yaml, .json, .map, .mesh) or a directory of them (default: the "
+                 "bundled scenes and the reference data's MovingAI maps)");
+  if (const auto status = bench_cli::parse(app, argc, argv)) return status;
+  a.repeat = std::max(1, a.repeat);
+  a.sweep = sweep;
+  a.length = !no_length;
+  a.paths.assign(paths.begin(), paths.end());
+  return std::nullopt;
 }
 
 bool is_scene(const fs::path& p) {
@@ -118,16 +123,11 @@ std::vector<fs::path> scenes_in(const fs::path& p) {
 
 std::vector<Query> queries_of(const fs::path& path, const Scene& scene, std::size_t most) {
   std::vector<Query> q = scene.queries;
-  fs::path scen = path;
-  scen += ".scen";
+  fs::path scen;
   if (path.extension() == ".mesh")
     scen = path.parent_path() / (path.stem().string() + "-euclidean.scen");
-  if (q.empty() && !fs::exists(scen) && fs::is_directory(path.parent_path()))
-    for (const auto& e : fs::directory_iterator(path.parent_path()))
-      if (e.path().extension() == ".scen" &&
-          e.path().filename().string().rfind(path.stem().string(), 0) == 0)
-        scen = e.path();
-  if (q.empty() && fs::exists(scen)) q = load_scenario(scen, scene);
+  if (q.empty() && !fs::exists(scen)) scen = find_scenario(path);
+  if (q.empty() && !scen.empty()) q = load_scenario(scen, scene);
   if (q.size() > most && most > 0) {
     std::vector<Query> sample;
     const double step = double(q.size()) / double(most);
@@ -449,14 +449,14 @@ void alignment_table(const std::vector<fs::path>& scenes) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const Args args = parse(argc, argv);
-  const fs::path source = POLYNAV_SOURCE_DIR;
-  const fs::path shared = fs::path(POLYNAV_SHARED_DATA) / "movingai";
+  Args args;
+  if (const auto status = parse(argc, argv, args)) return *status;
+  const fs::path shared = shared_data("movingai");
   std::vector<fs::path> bundled;
-  for (const fs::path& p : scenes_in(source / "scenes"))
+  for (const fs::path& p : scenes_in(bundled_scenes()))
     if (p.extension() != ".json") bundled.push_back(p);  // warehouse.json repeats warehouse.yaml
-  for (const fs::path& p : scenes_in(source / "scenes" / "movingai")) bundled.push_back(p);
-  bundled.push_back(source / "scenes" / "mesh" / "arena.mesh");
+  for (const fs::path& p : scenes_in(bundled_scenes("movingai"))) bundled.push_back(p);
+  bundled.push_back(bundled_scenes("mesh") / "arena.mesh");
   std::vector<fs::path> scenes;
   if (args.paths.empty()) {
     scenes = bundled;
@@ -474,7 +474,7 @@ int main(int argc, char** argv) {
   fs::path sweep = args.sweep;
   if (sweep.empty())
     sweep = fs::exists(shared / "den520d.map") ? shared / "den520d.map"
-                                               : source / "scenes" / "movingai" / "den312d.map";
+                                               : bundled_scenes("movingai") / "den312d.map";
   sweep_table(sweep, args);
   if (args.length) length_table(args.paths.empty() ? bundled : scenes, args);
   alignment_table(scenes);

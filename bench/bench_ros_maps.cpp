@@ -24,19 +24,23 @@
 #include <ctime>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "bench_cli.hpp"
 #include "polynav/error.hpp"
 #include "polynav/plan/planner.hpp"
 #include "polynav/plan/registry.hpp"
 #include "polynav/scene/scene.hpp"
 #include "polynav/space/free_space.hpp"
+#include "support/data.hpp"
 
 namespace {
 
 namespace fs = std::filesystem;
 using namespace polynav;
+using namespace test_support;
 
 double cpu_ms() {
   timespec ts{};
@@ -50,33 +54,30 @@ struct Args {
   std::vector<fs::path> maps;
 };
 
-Args parse(int argc, char** argv) {
-  Args a;
-  for (int i = 1; i < argc; ++i) {
-    const std::string s = argv[i];
-    if (s == "--repeat" && i + 1 < argc) {
-      a.repeat = std::max(1, std::atoi(argv[++i]));
-    } else if (s == "--tolerances" && i + 1 < argc) {
-      a.tolerances.clear();
-      std::string list = argv[++i];
-      for (std::size_t from = 0; from <= list.size();) {
-        const std::size_t to = std::min(list.find(',', from), list.size());
-        a.tolerances.push_back(std::atof(list.substr(from, to - from).c_str()));
-        from = to + 1;
-      }
-    } else {
-      a.maps.emplace_back(s);
-    }
-  }
+// Reads the command line into `a`; an exit status when the program is to stop (--help, bad usage).
+std::optional<int> parse(int argc, char** argv, Args& a) {
+  std::vector<std::string> maps;
+  CLI::App app{"ROS maps: what loading and vectorising a map costs, against building each method."};
+  bench_cli::add_value(app, "--repeat", a.repeat, "R",
+                       "Time every step R times and keep the fastest");
+  bench_cli::add_list(app, "--tolerances", a.tolerances,
+                      "--map-simplify values in cells of each map (0 = the exact outline)")
+      ->type_name("T,T,...");
+  app.add_option("MAP", maps,
+                 "ROS map files (default: every map under the reference data's ros/, else the "
+                 "bundled scenes/ros/)");
+  if (const auto status = bench_cli::parse(app, argc, argv)) return status;
+  a.repeat = std::max(1, a.repeat);
+  a.maps.assign(maps.begin(), maps.end());
   if (a.maps.empty()) {
-    fs::path dir = fs::path(POLYNAV_SHARED_DATA) / "ros";
-    if (!fs::exists(dir)) dir = fs::path(POLYNAV_SOURCE_DIR) / "scenes" / "ros";
+    fs::path dir = shared_data("ros");
+    if (!fs::exists(dir)) dir = bundled_scenes("ros");
     for (const auto& e : fs::recursive_directory_iterator(dir)) {
       if (e.path().extension() == ".yaml") a.maps.push_back(e.path());
     }
     std::sort(a.maps.begin(), a.maps.end());
   }
-  return a;
+  return std::nullopt;
 }
 
 // The fastest of `repeat` runs of f, in ms; f's last result is kept in `out`.
@@ -94,7 +95,8 @@ double fastest(int repeat, F&& f, T& out) {
 }  // namespace
 
 int main(int argc, char** argv) try {
-  const Args args = parse(argc, argv);
+  Args args;
+  if (const auto status = parse(argc, argv, args)) return *status;
   std::printf("## Loading and vectorising (fastest of %d)\n\n", args.repeat);
   std::printf(
       "| map | cells | tolerance | load ms | trace ms | simplify ms | vertices traced | "

@@ -31,32 +31,24 @@
 #include <string>
 #include <vector>
 
+#include "bench_cli.hpp"
 #include "polynav/error.hpp"
 #include "polynav/plan/planner.hpp"
 #include "polynav/plan/registry.hpp"
 #include "polynav/scene/scene.hpp"
 #include "polynav/space/free_space.hpp"
+#include "support/data.hpp"
 
 namespace {
 
 namespace fs = std::filesystem;
 using namespace polynav;
+using namespace test_support;
 
 double cpu_seconds() {
   timespec ts{};
   clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
   return double(ts.tv_sec) + 1e-9 * double(ts.tv_nsec);
-}
-
-fs::path find_scenario(const fs::path& map) {
-  fs::path scen = map;
-  scen += ".scen";
-  if (fs::exists(scen)) return scen;
-  for (const auto& e : fs::directory_iterator(map.parent_path()))
-    if (e.path().extension() == ".scen" &&
-        e.path().filename().string().rfind(map.stem().string(), 0) == 0)
-      return e.path();
-  return {};
 }
 
 struct Sample {
@@ -78,32 +70,32 @@ int band_of(std::size_t waypoints) {
 int main(int argc, char** argv) {
   int repeat = 3, connectivity = 4;
   std::size_t per_band = 30;
-  fs::path data = fs::path(POLYNAV_SHARED_DATA);
-  std::vector<fs::path> maps;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    if (arg == "--repeat" && i + 1 < argc) {
-      repeat = std::max(1, std::atoi(argv[++i]));
-    } else if (arg == "--per-band" && i + 1 < argc) {
-      per_band = std::size_t(std::max(1, std::atoi(argv[++i])));
-    } else if (arg == "--connectivity" && i + 1 < argc) {
-      connectivity = std::atoi(argv[++i]);
-    } else if (arg == "--data" && i + 1 < argc) {
-      data = argv[++i];
-    } else if (arg.rfind("--", 0) == 0) {
-      std::fprintf(stderr,
-                   "usage: %s [--repeat R] [--per-band N] [--connectivity C] [--data DIR] "
-                   "[MAP ...]\n",
-                   argv[0]);
-      return 2;
-    } else {
-      maps.push_back(arg);
-    }
-  }
+  std::string data_dir = shared_data().string();
+  std::vector<std::string> map_args;
+  CLI::App app{
+      "Every registered smoother on raw grid paths of growing length (MovingAI maps): "
+      "microseconds per path against raw waypoint count, and the growth exponent."};
+  bench_cli::add_value(app, "--repeat", repeat, "R",
+                       "Each smoother runs R times on each path; the fastest run counts");
+  bench_cli::add_value(
+      app, "--per-band", per_band, "N",
+      "At most N paths per band of raw waypoint count (4-7, 8-15, ... by powers of "
+      "two), from the maps in the order given");
+  bench_cli::add_value(app, "--connectivity", connectivity, "C",
+                       "The grid's connectivity (4: the most waypoints per path)");
+  bench_cli::add_value(app, "--data", data_dir, "DIR",
+                       "Reference data holding movingai/ (den520d, brc202d)");
+  app.add_option("MAP", map_args,
+                 "MovingAI maps (default: the bundled arena, den312d and maze-100-1, then "
+                 "den520d and brc202d from --data)");
+  if (const auto status = bench_cli::parse(app, argc, argv)) return *status;
+  repeat = std::max(1, repeat);
+  per_band = std::max<std::size_t>(1, per_band);
+  const fs::path data = data_dir;
+  std::vector<fs::path> maps(map_args.begin(), map_args.end());
   if (maps.empty()) {
     for (const char* name : {"arena", "den312d", "maze-100-1"})
-      maps.push_back(fs::path(POLYNAV_SOURCE_DIR) / "scenes" / "movingai" /
-                     (std::string(name) + ".map"));
+      maps.push_back(bundled_scenes("movingai") / (std::string(name) + ".map"));
     for (const char* name : {"den520d", "brc202d"}) {
       const fs::path map = data / "movingai" / (std::string(name) + ".map");
       if (fs::exists(map)) {

@@ -27,11 +27,13 @@
 #include <ctime>
 #include <filesystem>
 #include <numbers>
+#include <optional>
 #include <random>
 #include <span>
 #include <string>
 #include <vector>
 
+#include "bench_cli.hpp"
 #include "polynav/discretise/query.hpp"
 #include "polynav/discretise/visibility_graph/visibility_graph.hpp"
 #include "polynav/kernel/exact.hpp"
@@ -39,6 +41,7 @@
 #include "polynav/search/astar.hpp"
 #include "polynav/search/graph.hpp"
 #include "polynav/space/free_space.hpp"
+#include "support/data.hpp"
 
 namespace {
 
@@ -49,6 +52,7 @@ using polynav::Ring;
 using polynav::Scene;
 using polynav::VisibilityGraph;
 using polynav::search::NodeId;
+using namespace polynav::test_support;
 
 // CPU time of this thread: the machine may be shared, and waiting for a core is not work.
 double cpu_ms() {
@@ -161,36 +165,31 @@ struct Args {
   int repeat = 3;
   int passes = 5;
   unsigned seed = 1;
-  fs::path data = fs::path(POLYNAV_SOURCE_DIR) / "scenes";
+  fs::path data = bundled_scenes();
 };
 
-Args parse(int argc, char** argv) {
-  Args a;
-  for (int i = 1; i + 1 < argc; i += 2) {
-    const std::string key = argv[i], value = argv[i + 1];
-    if (key == "--sizes") {
-      a.sizes.clear();
-      for (std::size_t from = 0; from < value.size();) {
-        const std::size_t to = std::min(value.find(',', from), value.size());
-        a.sizes.push_back(std::stoul(value.substr(from, to - from)));
-        from = to + 1;
-      }
-    } else if (key == "--brute-max") {
-      a.brute_max = std::stoul(value);
-    } else if (key == "--repeat") {
-      a.repeat = std::max(1, std::stoi(value));
-    } else if (key == "--passes") {
-      a.passes = std::max(1, std::stoi(value));
-    } else if (key == "--seed") {
-      a.seed = unsigned(std::stoul(value));
-    } else if (key == "--data") {
-      a.data = value;
-    } else {
-      std::fprintf(stderr, "unknown option %s\n", key.c_str());
-      std::exit(2);
-    }
-  }
-  return a;
+// Reads the command line into `a`; an exit status when the program is to stop (--help, bad usage).
+std::optional<int> parse(int argc, char** argv, Args& a) {
+  std::string data = a.data.string();
+  CLI::App app{
+      "The visibility graph: build time against corner count and query times, side by side with "
+      "a brute-force all-pairs line-of-sight construction."};
+  bench_cli::add_list(app, "--sizes", a.sizes, "Target corner counts of the random scenes")
+      ->type_name("N,N,...");
+  bench_cli::add_value(app, "--brute-max", a.brute_max, "N",
+                       "Largest size the brute-force constructions run on (O(n^2) line of sight)");
+  bench_cli::add_value(app, "--repeat", a.repeat, "R", "Builds per size; the fastest is reported");
+  bench_cli::add_value(app, "--passes", a.passes, "P",
+                       "Passes over each map's queries (per-query times pooled)");
+  bench_cli::add_value(app, "--seed", a.seed, "S", "Seed of the random scenes");
+  bench_cli::add_value(app, "--data", data, "DIR",
+                       "Directory holding mesh/arena.mesh, mesh/arena-euclidean.scen, "
+                       "movingai/den312d.map and its .scen");
+  if (const auto status = bench_cli::parse(app, argc, argv)) return status;
+  a.repeat = std::max(1, a.repeat);
+  a.passes = std::max(1, a.passes);
+  a.data = data;
+  return std::nullopt;
 }
 
 // The middle contender: the same O(1) exact tangency pruning, then FreeSpace::line_of_sight
@@ -344,7 +343,8 @@ void queries_on(const char* name, const fs::path& map, const fs::path& scen, con
 }  // namespace
 
 int main(int argc, char** argv) {
-  const Args args = parse(argc, argv);
+  Args args;
+  if (const auto status = parse(argc, argv, args)) return *status;
   build_scaling(args);
   std::printf("\n## Queries (find_path: attach start and goal, A*), %d passes\n\n", args.passes);
   std::printf(
@@ -356,7 +356,7 @@ int main(int argc, char** argv) {
   queries_on("den312d.map", args.data / "movingai" / "den312d.map",
              args.data / "movingai" / "den312d.map.scen", args);
   // A larger map from the reference data, when it is there.
-  const fs::path shared = fs::path(POLYNAV_SHARED_DATA) / "movingai";
+  const fs::path shared = shared_data("movingai");
   queries_on("den520d.map", shared / "den520d.map", shared / "den520d.map.scen", args);
   return 0;
 }

@@ -32,6 +32,7 @@
 #include <string>
 #include <vector>
 
+#include "bench_cli.hpp"
 #include "polynav/plan/registry.hpp"
 #include "polynav/scene/scene.hpp"
 #include "validity/sweep.hpp"
@@ -43,27 +44,6 @@ using polynav::validity::Rejection;
 using polynav::validity::SweepOptions;
 using polynav::validity::SweepResult;
 using polynav::validity::Tally;
-
-std::vector<std::string> split(const std::string& text) {
-  std::vector<std::string> out;
-  std::size_t start = 0;
-  while (start <= text.size()) {
-    const std::size_t end = std::min(text.find(',', start), text.size());
-    if (end > start) out.push_back(text.substr(start, end - start));
-    start = end + 1;
-  }
-  return out;
-}
-
-[[noreturn]] void usage(const char* message) {
-  std::fprintf(
-      stderr,
-      "%s\nusage: validity_sweep [--queries N] [--seed S] [--per-scene N] [--far F] "
-      "[--methods a,b] [--every-choice] [--smoothers a,b] [--cross-check K] [--failures FILE] "
-      "[--progress] [--dump-scene SEED]\n",
-      message);
-  std::exit(2);
-}
 
 std::string with_commas(std::uint64_t n) {
   std::string digits = std::to_string(n), out;
@@ -83,45 +63,52 @@ int main(int argc, char** argv) {
   std::vector<std::string> methods;
   bool every_choice = false, progress = false;
   std::string failures_path;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    const auto value = [&]() -> std::string {
-      if (i + 1 >= argc) usage(("missing value for " + arg).c_str());
-      return argv[++i];
-    };
-    if (arg == "--queries") {
-      options.queries = std::stoull(value());
-    } else if (arg == "--seed") {
-      options.seed = std::stoull(value());
-    } else if (arg == "--per-scene") {
-      options.queries_per_scene = std::max<std::size_t>(1, std::stoull(value()));
-    } else if (arg == "--methods") {
-      methods = split(value());
-    } else if (arg == "--every-choice") {
-      every_choice = true;
-    } else if (arg == "--smoothers") {
-      options.smoothers = split(value());
-    } else if (arg == "--failures") {
-      failures_path = value();
-    } else if (arg == "--progress") {
-      progress = true;
-    } else if (arg == "--cross-check") {
-      options.cross_check_every = std::stoull(value());
-    } else if (arg == "--far") {
-      options.far_fraction = std::stod(value());
-    } else if (arg == "--dump-scene") {
-      // The scene of a seed named in a failure, as a native YAML scene.
-      const std::uint64_t seed = std::stoull(value());
-      std::fputs(
-          polynav::export_native_scene(polynav::validity::random_scene(seed, options.far_fraction))
-              .text.c_str(),
-          stdout);
-      std::printf("# space.gaps: %s\n",
-                  polynav::validity::random_open_gaps(seed) ? "open" : "closed");
-      return 0;
-    } else {
-      usage(("unknown argument " + arg).c_str());
-    }
+  std::uint64_t dump_seed = 0;
+  CLI::App app{
+      "Path validity at scale: random queries on seeded random scenes, planned by every method "
+      "variant and smoothed by every smoother, each path checked by the exact checker of "
+      "tests/validity."};
+  bench_cli::add_value(app, "--queries", options.queries, "N",
+                       "Start-goal pairs; each is planned once by every method variant");
+  bench_cli::add_value(app, "--seed", options.seed, "S", "Seed of the scenes and queries");
+  bench_cli::add_value(app, "--per-scene", options.queries_per_scene, "N",
+                       "Queries per random scene");
+  bench_cli::add_value(app, "--far", options.far_fraction, "F",
+                       "The fraction of scenes moved by (1024, -2048), where doubles are coarser");
+  bench_cli::add_list(app, "--methods", methods,
+                      "Keep only these registry methods (default: all of them)")
+      ->type_name("a,b");
+  app.add_flag("--every-choice", every_choice,
+               "Each method also once per other value of each of its choice and flag options");
+  bench_cli::add_list(app, "--smoothers", options.smoothers,
+                      "Smoothers (default: every registered smoother)")
+      ->type_name("a,b");
+  bench_cli::add_value(
+      app, "--cross-check", options.cross_check_every, "K",
+      "Every this many checked paths, check again with rationals only (0 = never); a "
+      "changed verdict fails the run");
+  app.add_option("--failures", failures_path,
+                 "Write every rejected path (variant, smoother, scene seed, query, reason, path)")
+      ->type_name("FILE");
+  app.add_flag("--progress", progress,
+               "Every 50 scenes, print the scenes, queries and seconds so far on standard error");
+  const CLI::Option* dump =
+      app.add_option("--dump-scene", dump_seed,
+                     "Print the scene of this seed (as a failure names it) as a native YAML "
+                     "scene and exit")
+          ->type_name("SEED");
+  if (const auto status = bench_cli::parse(app, argc, argv)) return *status;
+  options.queries_per_scene = std::max<std::size_t>(1, options.queries_per_scene);
+  std::erase(methods, "");  // "a,,b" names two
+  std::erase(options.smoothers, "");
+  if (dump->count() > 0) {
+    std::fputs(polynav::export_native_scene(
+                   polynav::validity::random_scene(dump_seed, options.far_fraction))
+                   .text.c_str(),
+               stdout);
+    std::printf("# space.gaps: %s\n",
+                polynav::validity::random_open_gaps(dump_seed) ? "open" : "closed");
+    return 0;
   }
   for (const std::string& m : methods) polynav::find_method(m);  // throws naming the closest
   for (const std::string& s : options.smoothers) polynav::find_smoother(s);

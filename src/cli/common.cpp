@@ -15,6 +15,7 @@
 #include <string>
 
 #include "polynav/error.hpp"
+#include "polynav/number.hpp"
 
 namespace polynav::cli {
 
@@ -33,13 +34,11 @@ const char* const global_options_help =
 
 namespace {
 
-// Double parsing that insists on the whole text being one finite number.
-std::optional<double> parse_finite(const std::string& text) {
-  if (text.empty()) return std::nullopt;
-  char* end = nullptr;
-  const double v = std::strtod(text.c_str(), &end);
-  if (end != text.c_str() + text.size() || !std::isfinite(v)) return std::nullopt;
-  return v;
+// The value of an option its validator has checked to be a finite number.
+double finite_value(const CLI::Option& option) {
+  const std::string text = option.as<std::string>();
+  if (const std::optional<double> v = parse_finite(text)) return *v;
+  throw InputError({"", 0, 0, option.get_name()}, "expected a finite number, found '" + text + "'");
 }
 
 const CLI::App& root_of(const CLI::App& app) {
@@ -101,6 +100,18 @@ CLI::Validator number_in_range(double low, double high) {
       "", "number in range");
 }
 
+CLI::Option* add_number_option(CLI::App& app, const std::string& name, double& value,
+                               const std::string& description) {
+  return app.add_option_function<std::string>(
+      name,
+      [&value, name](const std::string& text) {
+        const std::optional<double> v = parse_finite(text);
+        if (!v) throw CLI::ValidationError(name, "expected a finite number, found '" + text + "'");
+        value = *v;
+      },
+      description);
+}
+
 void add_global_options(CLI::App& app) {
   app.add_option("--radius", "Agent radius instead of the scene's own (>= 0)")
       ->type_name("R")
@@ -131,18 +142,18 @@ SceneOptions scene_options(const CLI::App& command) {
   const CLI::App& root = root_of(command);
   SceneOptions options;
   if (const CLI::Option* o = root.get_option_no_throw("--radius"); o && o->count() > 0) {
-    options.radius = o->as<double>();
+    options.radius = finite_value(*o);
   }
   if (const CLI::Option* o = root.get_option_no_throw("--inflation-tolerance");
       o && o->count() > 0) {
-    options.inflation_tolerance = o->as<double>();
+    options.inflation_tolerance = finite_value(*o);
   }
   if (const CLI::Option* o = root.get_option_no_throw("--map-unknown"); o && o->count() > 0) {
     options.load.unknown =
         o->as<std::string>() == "free" ? UnknownCells::free : UnknownCells::blocked;
   }
   if (const CLI::Option* o = root.get_option_no_throw("--map-simplify"); o && o->count() > 0) {
-    options.load.simplify = o->as<double>();
+    options.load.simplify = finite_value(*o);
   }
   if (const CLI::Option* o = root.get_option_no_throw("--max-points"); o && o->count() > 0) {
     options.load.max_points = o->as<std::size_t>();

@@ -36,10 +36,16 @@ void add_global_options(CLI::App& app);
 // The global options as parsed, seen from any subcommand.
 SceneOptions scene_options(const CLI::App& command);
 
-// Accepts finite numbers >= 0 (CLI11's own checks let "inf" through).
+// Accepts finite numbers >= 0 (CLI11's own checks let "inf" through). Numbers are read by
+// polynav::parse_finite, as in scene files.
 extern const CLI::Validator non_negative_finite;
 // Accepts numbers in [low, high], with a message that shows the bounds as people write them.
 CLI::Validator number_in_range(double low, double high);
+
+// An option whose value is a number, read into `value` by polynav::parse_finite (not CLI11's
+// conversion) after the option's checks have passed: add non_negative_finite or number_in_range.
+CLI::Option* add_number_option(CLI::App& app, const std::string& name, double& value,
+                               const std::string& description);
 
 // A scene read with the global options applied (a missing file gets a one-line message).
 Scene load_scene_with_options(const std::filesystem::path& path, const SceneOptions& options);

@@ -1,10 +1,11 @@
 #include "planning.hpp"
 
 #include <CLI/CLI.hpp>
-#include <charconv>
-#include <cmath>
+#include <optional>
+#include <string_view>
 
 #include "polynav/error.hpp"
+#include "polynav/number.hpp"
 
 namespace polynav::cli {
 namespace {
@@ -86,21 +87,15 @@ std::vector<PathDrawing> path_drawings(const std::vector<PlanResult>& results) {
 }
 
 Point parse_point(const std::string& text, const std::string& option) {
-  const auto comma = text.find(',');
-  Point p;
-  bool ok = comma != std::string::npos;
-  if (ok) {
-    const char* begin = text.data();
-    const char* end = begin + text.size();
-    auto [after_x, ex] = std::from_chars(begin, begin + comma, p.x);
-    auto [after_y, ey] = std::from_chars(begin + comma + 1, end, p.y);
-    ok = ex == std::errc() && ey == std::errc() && after_x == begin + comma && after_y == end &&
-         std::isfinite(p.x) && std::isfinite(p.y);
+  const std::string_view view = text;
+  const auto comma = view.find(',');
+  if (comma != std::string_view::npos) {
+    const std::optional<double> x = parse_finite(view.substr(0, comma));
+    const std::optional<double> y = parse_finite(view.substr(comma + 1));
+    if (x && y) return {*x, *y};
   }
-  if (!ok)
-    throw InputError({"", 0, 0, option},
-                     "expected X,Y with two finite numbers, found '" + text + "'");
-  return p;
+  throw InputError({"", 0, 0, option},
+                   "expected X,Y with two finite numbers, found '" + text + "'");
 }
 
 }  // namespace polynav::cli

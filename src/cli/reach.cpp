@@ -94,7 +94,8 @@ void add_reach_command(CLI::App& app) {
   add_method_options(*cmd, args->method, "none");
   cmd->remove_option(cmd->get_option("--smooth"));  // reach follows no path: nothing to smooth
   cmd->add_option("--from", args->from, "The point to start from")->required()->type_name("X,Y");
-  cmd->add_option("--cost", args->cost, "The cost bound (path cost: length times multipliers)")
+  add_number_option(*cmd, "--cost", args->cost,
+                    "The cost bound (path cost: length times multipliers)")
       ->required()
       ->check(non_negative_finite)
       ->type_name("C");

@@ -17,6 +17,7 @@
 #include <tuple>
 
 #include "polynav/error.hpp"
+#include "polynav/number.hpp"
 #include "polynav/plan/options.hpp"
 #include "polynav/plan/registry.hpp"
 #include "statistics.hpp"
@@ -195,13 +196,11 @@ std::vector<Row> read_csv(const std::filesystem::path& path) {
     const auto real = [&](std::size_t i) {
       const std::string& t = fields[i].text;
       if (t.empty()) return double(NAN);
-      if (t == "inf") return double(INFINITY);
-      double v = 0;
-      const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
-      if (ec != std::errc() || end != t.data() + t.size())
+      const ParsedNumber v = parse_number(t);  // "inf" and "-inf" are written for infinities
+      if (v.status != NumberStatus::finite && v.status != NumberStatus::infinite)
         throw InputError({file, line, fields[i].column, columns[i]},
                          "expected a number, found '" + t + "'");
-      return v;
+      return v.value;
     };
     const auto whole = [&](std::size_t i) {
       const std::string& t = fields[i].text;

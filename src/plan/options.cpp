@@ -9,21 +9,10 @@
 #include <stdexcept>
 
 #include "polynav/error.hpp"
+#include "polynav/number.hpp"
 
 namespace polynav {
 namespace {
-
-// The whole text as one number, or nothing ("inf" only where allowed).
-std::optional<double> parse_number(const std::string& text) {
-  if (text == "inf" || text == "infinity") return 1e308;
-  double v = 0.0;
-  const char* begin = text.data();
-  const char* end = begin + text.size();
-  if (!text.empty() && *begin == '+') ++begin;
-  const auto [ptr, ec] = std::from_chars(begin, end, v);
-  if (ec != std::errc() || ptr != end || !std::isfinite(v)) return std::nullopt;
-  return v;
-}
 
 std::string join(const std::vector<std::string>& words) {
   std::string s;
@@ -55,8 +44,16 @@ std::string OptionSpec::limits_text() const {
       limit += (limit.empty() ? "" : ", ") + std::string("<= ") + option_number_text(max);
     if (!limit.empty()) s += "[Limit: " + limit + "]";
   }
-  if (!unit.empty()) s += (s.empty() ? "" : " ") + std::string("[Units: ") + unit + "]";
-  s += (s.empty() ? "" : " ") + std::string("[Default: ") + default_value + "]";
+  if (!unit.empty()) {
+    if (!s.empty()) s += ' ';
+    s += "[Units: ";
+    s += unit;
+    s += ']';
+  }
+  if (!s.empty()) s += ' ';
+  s += "[Default: ";
+  s += default_value;
+  s += ']';
   return s;
 }
 
@@ -78,8 +75,12 @@ std::string Settings::group_text(std::string_view group) const {
   std::string s;
   const std::string prefix = std::string(group) + ".";
   for (const auto& [key, value] : values_)
-    if (key.starts_with(prefix))
-      s += (s.empty() ? "" : ";") + key.substr(prefix.size()) + "=" + value;
+    if (key.starts_with(prefix)) {
+      if (!s.empty()) s += ';';
+      s.append(key, prefix.size());
+      s += '=';
+      s += value;
+    }
   return s;
 }
 
@@ -117,7 +118,9 @@ OptionValues::OptionValues(std::string_view group, const std::vector<OptionSpec>
       case OptionType::integer: {
         if (spec.type == OptionType::number && v.text == "auto" && spec.default_value == "auto")
           break;  // the method's own rule, read as 0
-        const std::optional<double> n = parse_number(v.text);
+        // "inf" is the largest number, which only an unlimited option takes.
+        const std::optional<double> n =
+            v.text == "inf" || v.text == "infinity" ? std::optional(1e308) : parse_finite(v.text);
         const bool whole = n && (spec.type == OptionType::number || std::floor(*n) == *n);
         if (!whole)
           fail(spec.type == OptionType::number ? "expected a number" : "expected a whole number");

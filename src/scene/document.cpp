@@ -22,6 +22,7 @@
 #include <system_error>
 #include <vector>
 
+#include "polynav/number.hpp"
 #include "strict_json.hpp"
 
 namespace polynav::detail {
@@ -345,44 +346,6 @@ std::string kind_of(const Document& doc, NodeId id) {
   return "nothing (null)";
 }
 
-// ---------------------------------------------------------------------------------------------
-// Numbers. The YAML core schema would also read "0x1A", ".inf" or a quoted "5" as numbers;
-// polynav's files take plain decimal numbers, so anything else is reported rather than guessed.
-
-NumberText classify_decimal(std::string_view s) {
-  // [-+]? ( \.[0-9]+ | [0-9]+ ( \.[0-9]* )? ) ( [eE] [-+]? [0-9]+ )?
-  std::size_t i = 0;
-  const auto digits = [&] {
-    const std::size_t from = i;
-    while (i < s.size() && s[i] >= '0' && s[i] <= '9') ++i;
-    return i - from;
-  };
-  if (i < s.size() && (s[i] == '-' || s[i] == '+')) ++i;
-  std::size_t mantissa = digits();
-  if (i < s.size() && s[i] == '.') {
-    ++i;
-    mantissa += digits();
-  }
-  if (mantissa == 0) return NumberText::other;
-  if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
-    ++i;
-    if (i < s.size() && (s[i] == '-' || s[i] == '+')) ++i;
-    if (digits() == 0) return NumberText::other;
-  }
-  return i == s.size() ? NumberText::decimal : NumberText::other;
-}
-
-NumberText classify_number(std::string_view s) {
-  if (classify_decimal(s) == NumberText::decimal) return NumberText::decimal;
-  static constexpr std::string_view non_finite[] = {
-      ".inf",      "+.inf",     "-.inf", "inf", "+inf", "-inf", "infinity",
-      "+infinity", "-infinity", ".nan",  "nan", "+nan", "-nan"};
-  const std::string l = lower(s);
-  return std::find(std::begin(non_finite), std::end(non_finite), l) != std::end(non_finite)
-             ? NumberText::non_finite
-             : NumberText::other;
-}
-
 Item DocumentReader::child(const Fields& fields, const Entry& e) const {
   std::string key;
   append_one_line(key, e.key, 100);
@@ -457,30 +420,22 @@ double DocumentReader::number(const Item& item, std::string_view what) const {
   const NodeId n = item.node;
   const std::string expected = "expected " + std::string(what) + " (a number), got ";
   if (kind(n) != Kind::scalar || doc_[n].style != Style::plain) fail(item, expected + kind_of(n));
-  const std::string_view s = doc_.text(n);
-  switch (classify_number(s)) {
-    case NumberText::non_finite: {
-      const std::string l = lower(s);
-      if (l.find("nan") != std::string::npos) {
-        fail(item, expected + describe(n) + " (not a number)");
-      }
-      return l.starts_with('-') ? -INFINITY : INFINITY;
-    }
-    case NumberText::other:
-      fail(item, expected + describe(n));
-    case NumberText::decimal:
+  // Plain decimal numbers only: the YAML core schema would also read "0x1A" or a quoted "5" as
+  // numbers; those are reported rather than guessed.
+  const ParsedNumber v = parse_number(doc_.text(n));
+  switch (v.status) {
+    case NumberStatus::finite:
+    case NumberStatus::infinite:
       break;
+    case NumberStatus::not_a_number:
+      fail(item, expected + describe(n) + " (not a number)");
+    case NumberStatus::out_of_range:
+      fail(item, "expected " + std::string(what) + " to be a finite number, got " + describe(n) +
+                     " (out of the range of a double)");
+    case NumberStatus::malformed:
+      fail(item, expected + describe(n));
   }
-  // from_chars takes no leading '+' and never depends on the locale.
-  const char* first = s.data() + (s.starts_with('+') ? 1 : 0);
-  double value = 0.0;
-  const auto r = std::from_chars(first, s.data() + s.size(), value);
-  if (r.ec == std::errc::result_out_of_range) {
-    fail(item, "expected " + std::string(what) + " to be a finite number, got " + describe(n) +
-                   " (out of the range of a double)");
-  }
-  if (r.ec != std::errc() || r.ptr != s.data() + s.size()) fail(item, expected + describe(n));
-  return value;
+  return v.value;
 }
 
 double DocumentReader::finite(const Item& item, std::string_view what) const {

@@ -73,12 +73,6 @@ std::string describe(const Document& doc, NodeId id);
 // What a value is, for "expected X, got Y" messages: `the string "a"`, `a list [1, 2]`, ...
 std::string kind_of(const Document& doc, NodeId id);
 
-// Numbers. The YAML core schema would also read "0x1A", ".inf" or a quoted "5" as numbers;
-// polynav's files take plain decimal numbers, so anything else is reported rather than guessed.
-enum class NumberText { decimal, non_finite, other };
-NumberText classify_decimal(std::string_view s);
-NumberText classify_number(std::string_view s);
-
 // A value being read: the node, its key path, and where to point at it. Values left empty in a
 // block map (`agent:`) carry the position of whatever follows them, so those point at their key.
 struct Item {

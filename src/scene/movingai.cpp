@@ -15,6 +15,7 @@
 
 #include "free_boundary_trace.hpp"
 #include "polynav/error.hpp"
+#include "polynav/number.hpp"
 #include "readers.hpp"
 
 namespace polynav {
@@ -97,13 +98,6 @@ bool is_blank(std::string_view line) {
 
 std::optional<long long> parse_integer(std::string_view s) {
   long long value = 0;
-  const auto [end, error] = std::from_chars(s.data(), s.data() + s.size(), value);
-  if (error != std::errc() || end != s.data() + s.size()) return std::nullopt;
-  return value;
-}
-
-std::optional<double> parse_number(std::string_view s) {
-  double value = 0.0;
   const auto [end, error] = std::from_chars(s.data(), s.data() + s.size(), value);
   if (error != std::errc() || end != s.data() + s.size()) return std::nullopt;
   return value;
@@ -339,10 +333,11 @@ class ScenarioRow {
   }
 
   double number(std::size_t i, const char* what) const {
-    const auto v = reader_text::parse_number(fields_[i].text);
-    if (!v) bad(i, std::string(what) + " must be a number");
-    if (!std::isfinite(*v)) bad(i, std::string(what) + " must be a finite number");
-    return *v;
+    const ParsedNumber v = parse_number(fields_[i].text);
+    if (v.status == NumberStatus::infinite || v.status == NumberStatus::not_a_number)
+      bad(i, std::string(what) + " must be a finite number");
+    if (!v.is_finite()) bad(i, std::string(what) + " must be a number");
+    return v.value;
   }
 
   // A cell coordinate of a cell map: a whole number inside [0, limit).
@@ -383,7 +378,7 @@ std::vector<Query> parse_scenario(std::string_view text, const std::string& file
       fail(file_name, lines.line_number(), 1,
            "expected 'version 1' as the first line of a scenario, found " + quote(*first));
     }
-    const auto version = reader_text::parse_number(fields[1].text);
+    const std::optional<double> version = parse_finite(fields[1].text);
     if (!version || *version != 1.0) {
       fail(file_name, lines.line_number(), fields[1].column,
            "unsupported scenario version " + quote(fields[1].text) + " (supported: 1)");

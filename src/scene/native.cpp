@@ -15,15 +15,15 @@
 // 0.7's LoadAll can produce empty documents forever after stray closing brackets). That tree and
 // the generic reading of it live in document.hpp, shared with the other YAML and JSON readers.
 
-#include <charconv>
 #include <cmath>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <string_view>
-#include <system_error>
 #include <vector>
 
 #include "document.hpp"
+#include "polynav/number.hpp"
 #include "polynav/scene/scene.hpp"
 #include "validate.hpp"
 
@@ -36,7 +36,6 @@ using detail::Item;
 using detail::Keys;
 using detail::Kind;
 using detail::NodeId;
-using detail::NumberText;
 using detail::Style;
 
 class NativeReader : public detail::DocumentReader {
@@ -95,13 +94,7 @@ Point NativeReader::point(NodeId n, const Where& where) {
     const NodeId c = doc_.child(n, i);
     if (kind(c) == Kind::scalar && doc_[c].style == Style::plain) {
       // The common case, read without building the names a message would need.
-      const std::string_view t = doc_.text(c);
-      if (detail::classify_decimal(t) == NumberText::decimal) {
-        double value = 0.0;
-        const char* first = t.data() + (t.starts_with('+') ? 1 : 0);
-        const auto r = std::from_chars(first, t.data() + t.size(), value);
-        if (r.ec == std::errc() && r.ptr == t.data() + t.size()) return value;
-      }
+      if (const std::optional<double> value = parse_finite(doc_.text(c))) return *value;
     }
     return finite({c, where().path, doc_[c].line, doc_[c].column},
                   std::string(name) + " of point " + describe(n));

@@ -21,6 +21,7 @@
 
 #include "polynav/error.hpp"
 #include "polynav/kernel/exact.hpp"
+#include "polynav/number.hpp"
 #include "readers.hpp"
 #include "validate.hpp"
 
@@ -94,15 +95,15 @@ class TokenStream {
 
   double number(const std::string& what) {
     const Token& t = next(what);
-    const auto v = reader_text::parse_number(t.text);
-    if (!v) fail(t, what + " must be a number, found " + reader_text::quote(t.text));
-    if (!std::isfinite(*v))
+    const ParsedNumber v = parse_number(t.text);
+    if (v.status == NumberStatus::infinite || v.status == NumberStatus::not_a_number)
       fail(t, what + " must be a finite number, found " + std::string(t.text));
-    if (std::abs(*v) > ScaleLimits::max_coordinate) {
+    if (!v.is_finite()) fail(t, what + " must be a number, found " + reader_text::quote(t.text));
+    if (std::abs(v.value) > ScaleLimits::max_coordinate) {
       fail(t, what + " is beyond the largest magnitude polynav plans in (1125899906842624 = " +
                   "2^50), found " + std::string(t.text));
     }
-    return *v;
+    return v.value;
   }
 
   [[noreturn]] void fail(const Token& t, const std::string& what) const {

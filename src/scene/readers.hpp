@@ -91,8 +91,7 @@ bool is_blank(std::string_view line);
 
 // The whole field as an integer, or nothing (also on overflow).
 std::optional<long long> parse_integer(std::string_view s);
-// The whole field as a double (NaN and infinities included: callers decide), or nothing.
-std::optional<double> parse_number(std::string_view s);
+// Numbers: polynav::parse_number (polynav/number.hpp).
 
 // A field quoted for a message: 'abc', shortened when long, control bytes escaped.
 std::string quote(std::string_view s);

@@ -162,7 +162,10 @@ std::string shown(std::string_view s, std::size_t limit = 40) {
 }
 
 std::string quoted(std::string_view s) {
-  return "'" + shown(s) + "'";
+  std::string out = "'";
+  out += shown(s);
+  out += '\'';
+  return out;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -626,7 +629,8 @@ void check_strict_json(std::string_view text, const std::string& source_name) {
       const std::size_t end = f.position;
       const std::size_t start = number_start(input, end - 1);
       if (copy.empty()) copy.assign(checked);
-      copy.replace(start, end - start, "0" + std::string(end - start - 1, ' '));
+      std::fill(copy.begin() + std::ptrdiff_t(start), copy.begin() + std::ptrdiff_t(end), ' ');
+      copy[start] = '0';
       input = copy;
       continue;
     }

@@ -1,8 +1,10 @@
 // WKT polygons as a scene (polygon_files.hpp). Format: OGC 06-103r4, "Simple Feature Access -
-// Part 1: Common Architecture", section 7 (well-known text). Each geometry is parsed by
-// Boost.Geometry's read_wkt; before that the text is split into geometries and every position is
-// checked to be two finite numbers, so that a message can point at the line and column at fault
-// (read_wkt reports problems without a position and reads "0 0 1" as more than one point).
+// Part 1: Common Architecture", section 7 (well-known text). The text is split into geometries
+// and every position is read as two finite numbers (polynav::parse_number), so that a message can
+// point at the line and column at fault (read_wkt reports problems without a position and reads
+// "0 0 1" as more than one point). Boost.Geometry's read_wkt then reads the structure (polygons,
+// rings) from a copy whose numbers are all 0, and the numbers read here are filled in: its own
+// number conversion (boost::lexical_cast) follows the global C++ locale.
 
 #include <boost/geometry/geometries/multi_polygon.hpp>
 #include <boost/geometry/geometries/point_xy.hpp>
@@ -11,15 +13,15 @@
 
 #include <algorithm>
 #include <cctype>
-#include <charconv>
-#include <cmath>
 #include <filesystem>
+#include <optional>
+#include <stdexcept>
 #include <string>
-#include <system_error>
 #include <utility>
 #include <vector>
 
 #include "polygon_files.hpp"
+#include "polynav/number.hpp"
 #include "readers.hpp"
 #include "strict_json.hpp"
 #include "validate.hpp"
@@ -47,11 +49,12 @@ class WktReader {
     std::vector<Obstacle> obstacles;
     std::size_t index = 0;
     for (const Geometry& g : split()) {
-      check_positions(g);
+      // The structure for read_wkt, and the coordinates in the order it meets them.
+      std::string text(g.text);
+      const std::vector<double> coordinates = read_positions(g, text);
       const InputLocation where = at(g.offset, "geometries[" + std::to_string(index) + "]");
       std::vector<BgPolygon> polygons;
       // read_wkt separates tokens by spaces only.
-      std::string text(g.text);
       std::replace_if(text.begin(), text.end(), space, ' ');
       try {
         if (g.multi) {
@@ -66,8 +69,14 @@ class WktReader {
       } catch (const bg::read_wkt_exception& e) {
         throw InputError(where, std::string("not valid WKT: ") + e.what());
       }
+      fill_coordinates(polygons, coordinates);
       for (std::size_t k = 0; k < polygons.size(); ++k) {
-        const std::string path = where.key_path + (g.multi ? "[" + std::to_string(k) + "]" : "");
+        std::string path = where.key_path;
+        if (g.multi) {
+          path += '[';
+          path += std::to_string(k);
+          path += ']';
+        }
         obstacles.push_back(obstacle(polygons[k], {where.file, where.line, where.column, path}));
       }
       ++index;
@@ -142,8 +151,10 @@ class WktReader {
   }
 
   // Every position (the comma-separated items of an innermost list) is two finite numbers, and
-  // the nesting is as deep as the geometry needs.
-  void check_positions(const Geometry& g) const {
+  // the nesting is as deep as the geometry needs. Returns the numbers in order and overwrites
+  // each of them in `shape` (a copy of g.text) with a 0 and spaces.
+  std::vector<double> read_positions(const Geometry& g, std::string& shape) const {
+    std::vector<double> coordinates;
     const int want = g.multi ? 3 : 2;  // depth of the lists holding positions
     int depth = 0;
     std::size_t i = 0;
@@ -175,12 +186,14 @@ class WktReader {
         std::size_t token_end = k;
         while (token_end < end && !space(g.text[token_end])) ++token_end;
         const std::string_view token = g.text.substr(k, token_end - k);
-        double value = 0.0;
-        const char* first = token.data() + (token.starts_with('+') ? 1 : 0);
-        const auto r = std::from_chars(first, token.data() + token.size(), value);
-        if (r.ec != std::errc() || r.ptr != token.data() + token.size() || !std::isfinite(value)) {
+        const std::optional<double> value = parse_finite(token);
+        if (!value) {
           fail(g.offset + k, "expected a finite number, found " + reader_text::quote(token));
         }
+        coordinates.push_back(*value);
+        std::fill(shape.begin() + std::ptrdiff_t(k), shape.begin() + std::ptrdiff_t(token_end),
+                  ' ');
+        shape[k] = '0';
         ++numbers;
         if (numbers > 2) {
           fail(g.offset + k,
@@ -195,6 +208,27 @@ class WktReader {
       }
       i = end - 1;
     }
+    return coordinates;
+  }
+
+  // The coordinates read_positions returned, into the points read_wkt made of the same text:
+  // each polygon's outer ring, then its inner rings, points in the order written.
+  static void fill_coordinates(std::vector<BgPolygon>& polygons,
+                               const std::vector<double>& coordinates) {
+    std::size_t next = 0;
+    const auto fill = [&](auto& ring) {
+      for (BgPoint& p : ring) {
+        if (next + 2 > coordinates.size()) throw std::logic_error("WKT: more points than read");
+        p.x(coordinates[next]);
+        p.y(coordinates[next + 1]);
+        next += 2;
+      }
+    };
+    for (BgPolygon& polygon : polygons) {
+      fill(polygon.outer());
+      for (auto& inner : polygon.inners()) fill(inner);
+    }
+    if (next != coordinates.size()) throw std::logic_error("WKT: fewer points than read");
   }
 
   static std::string kind(const Geometry& g) { return g.multi ? "MULTIPOLYGON" : "POLYGON"; }

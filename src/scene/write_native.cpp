@@ -25,7 +25,12 @@ std::string number(double v) {
 }
 
 std::string point(Point p) {
-  return "[" + number(p.x) + ", " + number(p.y) + "]";
+  std::string s = "[";
+  s += number(p.x);
+  s += ", ";
+  s += number(p.y);
+  s += ']';
+  return s;
 }
 
 std::string ring(const Ring& r) {

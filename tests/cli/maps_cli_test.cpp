@@ -3,10 +3,7 @@
 // --map-simplify change what is read; convert writes scenes that validate and plan the same;
 // plan --format ros-path writes nav_msgs/Path documents that match the planned waypoints.
 
-#include <fcntl.h>
 #include <gtest/gtest.h>
-#include <spawn.h>
-#include <sys/wait.h>
 #include <unistd.h>
 #include <yaml-cpp/yaml.h>
 
@@ -21,8 +18,7 @@
 #include <vector>
 
 #include "cli/xml_check.hpp"
-
-extern char** environ;
+#include "support/run_cli.hpp"
 
 namespace polynav {
 namespace {
@@ -32,18 +28,8 @@ using nlohmann::json;
 
 const fs::path scenes = fs::path(POLYNAV_SOURCE_DIR) / "scenes";
 
-struct RunResult {
-  int exit_code = -1;
-  std::string out;
-  std::string err;
-};
-
-std::string read_file(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using test_support::read_file;
+using test_support::RunResult;
 
 class MapsCli : public ::testing::Test {
  protected:
@@ -64,32 +50,8 @@ class MapsCli : public ::testing::Test {
 
   // Runs the tool, capturing its output through files.
   RunResult run(const std::vector<std::string>& args) const {
-    const std::string out_path = (dir_ / "stdout.txt").string();
-    const std::string err_path = (dir_ / "stderr.txt").string();
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, 1, out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
-                                     0644);
-    posix_spawn_file_actions_addopen(&actions, 2, err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
-                                     0644);
-    std::vector<std::string> storage{POLYNAV_CLI};
-    storage.insert(storage.end(), args.begin(), args.end());
-    std::vector<char*> argv;
-    for (std::string& a : storage) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    RunResult r;
-    pid_t pid = 0;
-    const int spawned = posix_spawn(&pid, POLYNAV_CLI, &actions, nullptr, argv.data(), environ);
-    posix_spawn_file_actions_destroy(&actions);
-    if (spawned != 0) {
-      ADD_FAILURE() << "cannot start " << POLYNAV_CLI;
-      return r;
-    }
-    int status = 0;
-    waitpid(pid, &status, 0);
-    if (WIFEXITED(status)) r.exit_code = WEXITSTATUS(status);
-    r.out = read_file(out_path);
-    r.err = read_file(err_path);
+    RunResult r = test_support::run_program(POLYNAV_CLI, args, dir_);
+    if (!r.problem.empty()) ADD_FAILURE() << r.problem;
     return r;
   }
 

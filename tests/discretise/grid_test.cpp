@@ -16,6 +16,7 @@
 #include "polynav/search/astar.hpp"
 #include "polynav/smooth/path_simplifier.hpp"
 #include "polynav/space/free_space.hpp"
+#include "support/data.hpp"
 
 namespace polynav {
 namespace {
@@ -379,21 +380,14 @@ TEST(MovingAi, BundledMapsReproduceOptimalLengths) {
 }
 
 TEST(MovingAi, ReferenceMapsReproduceOptimalLengths) {
-  const fs::path dir = fs::path(POLYNAV_SHARED_DATA) / "movingai";
+  const fs::path dir = test_support::shared_data("movingai");
   if (!fs::exists(dir)) GTEST_SKIP() << "reference data not found at " << dir;
   int maps = 0;
   for (const auto& entry : fs::directory_iterator(dir)) {
     if (entry.path().extension() != ".scen") continue;
     // Scenario files are named after their map: NAME.map.scen or NAME-*.scen.
-    fs::path map = dir / entry.path().stem();
-    if (map.extension() != ".map") {
-      const std::string stem = entry.path().stem().string();
-      for (const auto& candidate : fs::directory_iterator(dir))
-        if (candidate.path().extension() == ".map" &&
-            stem.rfind(candidate.path().stem().string() + "-", 0) == 0)
-          map = candidate.path();
-    }
-    if (!fs::exists(map)) continue;
+    const fs::path map = test_support::find_map(entry.path());
+    if (map.empty()) continue;
     SCOPED_TRACE(map.string());
     expect_scenario_lengths(map, entry.path());
     ++maps;

@@ -22,6 +22,7 @@
 #include "polynav/error.hpp"
 #include "polynav/plan/planner.hpp"
 #include "polynav/space/free_space.hpp"
+#include "support/data.hpp"
 
 namespace polynav {
 namespace {
@@ -355,20 +356,14 @@ TEST(JumpPointSearch, BundledMapsReproduceOptimalLengths) {
 
 // Every fourth query of each reference map, to keep the suite quick.
 TEST(JumpPointSearch, ReferenceMapsReproduceOptimalLengths) {
-  const fs::path dir = fs::path(POLYNAV_SHARED_DATA) / "movingai";
+  const fs::path dir = test_support::shared_data("movingai");
   if (!fs::exists(dir)) GTEST_SKIP() << "reference data not found at " << dir;
   int maps = 0;
   for (const auto& entry : fs::directory_iterator(dir)) {
     if (entry.path().extension() != ".scen") continue;
-    fs::path map = dir / entry.path().stem();
-    if (map.extension() != ".map") {
-      const std::string stem = entry.path().stem().string();
-      for (const auto& candidate : fs::directory_iterator(dir))
-        if (candidate.path().extension() == ".map" &&
-            stem.rfind(candidate.path().stem().string() + "-", 0) == 0)
-          map = candidate.path();
-    }
-    if (!fs::exists(map)) continue;
+    // Scenario files are named after their map: NAME.map.scen or NAME-*.scen.
+    const fs::path map = test_support::find_map(entry.path());
+    if (map.empty()) continue;
     SCOPED_TRACE(map.string());
     for (const char* search : {"jps", "jps+"})
       EXPECT_EQ(scenario_mismatches(map, entry.path(), search, 4), 0) << search;

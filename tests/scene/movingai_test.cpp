@@ -18,14 +18,17 @@
 #include "../../src/scene/readers.hpp"
 #include "polynav/error.hpp"
 #include "polynav/scene/scene.hpp"
+#include "support/data.hpp"
 
 namespace polynav {
 namespace {
 
 namespace fs = std::filesystem;
 
-const fs::path bundled_dir = fs::path(POLYNAV_SOURCE_DIR) / "scenes" / "movingai";
-const fs::path shared_dir = fs::path(POLYNAV_SHARED_DATA) / "movingai";
+using test_support::files_in;
+
+const fs::path bundled_dir = test_support::bundled_scenes("movingai");
+const fs::path shared_dir = test_support::shared_data("movingai");
 const fs::path corpus_dir = fs::path(POLYNAV_SOURCE_DIR) / "tests" / "corpus" / "bad_maps";
 
 // Free test on cells addressed with y up: the cell whose lower-left corner is (x, y).
@@ -227,16 +230,6 @@ void expect_scene_shape(const Scene& scene, int width, int height) {
   EXPECT_EQ(scene.native_cell_size, 1.0);
   EXPECT_TRUE(boundary_matches_cells(scene));
   EXPECT_TRUE(obstacles_match_cells(scene));
-}
-
-std::vector<fs::path> files_in(const fs::path& dir, const std::string& extension) {
-  std::vector<fs::path> files;
-  if (!fs::is_directory(dir)) return files;
-  for (const auto& entry : fs::directory_iterator(dir)) {
-    if (entry.path().extension() == extension) files.push_back(entry.path());
-  }
-  std::sort(files.begin(), files.end());
-  return files;
 }
 
 // Every fixture file of one kind: the bundled copies, then the shared ones (or one empty path,

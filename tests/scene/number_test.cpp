@@ -1,0 +1,133 @@
+// polynav::parse_number, the one parser every reader and option uses: what it accepts, what it
+// refuses and how it says so, and that the locale changes nothing.
+
+#include "polynav/number.hpp"
+
+#include <gtest/gtest.h>
+
+#include <clocale>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <limits>
+#include <string>
+#include <string_view>
+
+namespace polynav {
+namespace {
+
+TEST(ParseNumber, AcceptsPlainDecimalNumbers) {
+  const struct {
+    std::string_view text;
+    double value;
+  } cases[] = {
+      {"0", 0.0},      {"-0", -0.0},     {"7", 7.0},         {"+7", 7.0},
+      {"-7", -7.0},    {"1.5", 1.5},     {"-1.5", -1.5},     {"+1.5", 1.5},
+      {".5", 0.5},     {"-.5", -0.5},    {"5.", 5.0},        {"1e3", 1000.0},
+      {"1E3", 1000.0}, {"1e+3", 1000.0}, {"2.5e-3", 0.0025}, {"007", 7.0},
+      {"0.1", 0.1},    {"1e308", 1e308}, {"-1e308", -1e308}, {"1125899906842624", 0x1p50},
+  };
+  for (const auto& c : cases) {
+    SCOPED_TRACE(std::string(c.text));
+    const ParsedNumber n = parse_number(c.text);
+    EXPECT_EQ(n.status, NumberStatus::finite);
+    EXPECT_TRUE(n.is_finite());
+    EXPECT_EQ(n.value, c.value);
+    EXPECT_EQ(std::signbit(n.value), std::signbit(c.value));
+    EXPECT_EQ(parse_finite(c.text), c.value);
+  }
+}
+
+TEST(ParseNumber, ReadsTheNearestDouble) {
+  // Correctly rounded, as std::from_chars is: the shortest text of a double reads back exactly.
+  for (const double v : {0.1, 1.0 / 3.0, 2.0 / 3.0 * 1e-300, 123456.789e200, 5e-324}) {
+    char buffer[64];
+    std::snprintf(buffer, sizeof buffer, "%.17g", v);
+    EXPECT_EQ(parse_number(buffer).value, v) << buffer;
+  }
+}
+
+TEST(ParseNumber, RefusesEverythingElseAsMalformed) {
+  using namespace std::string_view_literals;
+  const std::string_view malformed[] = {
+      "",         " ",     "+",    "-",     ".",    "e5",    ".e5",   "1e",
+      "1e+",      "1.5.2", "1,5",  "1 5",   " 1",   "1 ",    "\t1",   "1\n",
+      "--1",      "+-1",   "-+1",  "++1",   "0x10", "0X1p3", "1p3",   "1_000",
+      "1'000",    "1.5x",  "x1.5", "one",   "1f",   "1d",    "1L",    "\xef\xbc\x91",
+      "infinite", "nanny", "inf.", "..inf", "-",    "+.",    "1e5.5", "1.5e-",
+      "1\0"sv};
+  for (const std::string_view text : malformed) {
+    SCOPED_TRACE(testing::Message() << '\'' << text << '\'');
+    const ParsedNumber n = parse_number(text);
+    EXPECT_EQ(n.status, NumberStatus::malformed);
+    EXPECT_EQ(n.value, 0.0);
+    EXPECT_FALSE(parse_finite(text));
+  }
+}
+
+TEST(ParseNumber, NamesInfinitiesAndNaNWithoutTakingThemAsFinite) {
+  for (const std::string_view text : {"inf", "INF", "Inf", "+inf", ".inf", "+.inf", ".Inf",
+                                      "infinity", "Infinity", "+INFINITY"}) {
+    SCOPED_TRACE(std::string(text));
+    const ParsedNumber n = parse_number(text);
+    EXPECT_EQ(n.status, NumberStatus::infinite);
+    EXPECT_EQ(n.value, std::numeric_limits<double>::infinity());
+    EXPECT_FALSE(parse_finite(text));
+  }
+  for (const std::string_view text : {"-inf", "-.inf", "-Infinity", "-.INF"}) {
+    SCOPED_TRACE(std::string(text));
+    EXPECT_EQ(parse_number(text).status, NumberStatus::infinite);
+    EXPECT_EQ(parse_number(text).value, -std::numeric_limits<double>::infinity());
+  }
+  for (const std::string_view text : {"nan", "NaN", ".nan", ".NaN", "-nan", "+nan", "-.nan"}) {
+    SCOPED_TRACE(std::string(text));
+    const ParsedNumber n = parse_number(text);
+    EXPECT_EQ(n.status, NumberStatus::not_a_number);
+    EXPECT_TRUE(std::isnan(n.value));
+    EXPECT_FALSE(parse_finite(text));
+  }
+  // What strtod would also take is still refused: NaN payloads.
+  EXPECT_EQ(parse_number("nan(1)").status, NumberStatus::malformed);
+  EXPECT_EQ(parse_number("in f").status, NumberStatus::malformed);
+}
+
+TEST(ParseNumber, SaysWhenADecimalNumberIsBeyondADouble) {
+  for (const std::string_view text : {"1e309", "-1e309", "1e99999", "1e-400", "-1e-400"}) {
+    SCOPED_TRACE(std::string(text));
+    EXPECT_EQ(parse_number(text).status, NumberStatus::out_of_range);
+    EXPECT_FALSE(parse_finite(text));
+  }
+  // The largest double and the smallest normal one are in range.
+  EXPECT_EQ(parse_finite("1.7976931348623157e308"), std::numeric_limits<double>::max());
+  EXPECT_EQ(parse_finite("2.2250738585072014e-308"), std::numeric_limits<double>::min());
+}
+
+// A locale whose decimal separator is ',' changes what strtod reads; parse_number reads "1.5" and
+// refuses "1,5" whatever the locale. Where no such locale is installed this checks the "C" locale.
+TEST(ParseNumber, DoesNotDependOnTheLocale) {
+  const std::string previous = std::setlocale(LC_NUMERIC, nullptr);
+  const char* comma_locale = nullptr;
+  for (const char* name : {"de_DE.UTF-8", "de_DE.utf8", "de_DE", "fr_FR.UTF-8", "fr_FR.utf8",
+                           "nl_NL.UTF-8", "ru_RU.UTF-8"}) {
+    if (std::setlocale(LC_NUMERIC, name) != nullptr) {
+      comma_locale = name;
+      break;
+    }
+  }
+  if (comma_locale != nullptr) {
+    // The locale is in effect: strtod takes the comma and stops at the point.
+    EXPECT_EQ(std::strtod("1,5", nullptr), 1.5) << comma_locale;
+    EXPECT_EQ(std::strtod("1.5", nullptr), 1.0) << comma_locale;
+  } else {
+    std::printf("note: no locale with a decimal comma is installed; checked the \"%s\" locale\n",
+                previous.c_str());
+  }
+  EXPECT_EQ(parse_finite("1.5"), 1.5);
+  EXPECT_EQ(parse_finite("-2.25e1"), -22.5);
+  EXPECT_FALSE(parse_finite("1,5"));
+  EXPECT_EQ(parse_number("1,5").status, NumberStatus::malformed);
+  std::setlocale(LC_NUMERIC, previous.c_str());
+}
+
+}  // namespace
+}  // namespace polynav
