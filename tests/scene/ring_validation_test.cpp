@@ -325,7 +325,12 @@ TEST(RingValidation, AgreesWithBruteForceOnRandomRings) {
     const bool expected = brute_simple(p);
     const std::string e = error_of([&] { checked_ring(to_raw(p)); });
     std::string text;
-    for (const IPoint& q : p) text += "(" + std::to_string(q.x) + "," + std::to_string(q.y) + ")";
+    for (const IPoint& q : p)
+      text.append("(")
+          .append(std::to_string(q.x))
+          .append(",")
+          .append(std::to_string(q.y))
+          .append(")");
     ASSERT_EQ(expected, e.empty()) << "ring " << text << ": " << e;
     simple += expected;
   }
@@ -360,7 +365,12 @@ TEST(PolygonValidation, AgreesWithBruteForceOnRandomHoles) {
     std::string text;
     for (const auto& h : holes) {
       text += "[";
-      for (const IPoint& q : h) text += "(" + std::to_string(q.x) + "," + std::to_string(q.y) + ")";
+      for (const IPoint& q : h)
+        text.append("(")
+            .append(std::to_string(q.x))
+            .append(",")
+            .append(std::to_string(q.y))
+            .append(")");
       text += "]";
     }
     ASSERT_EQ(expected, e.empty()) << "holes " << text << ": " << e;
