@@ -77,4 +77,12 @@ std::optional<double> parse_finite(std::string_view text) {
   return n.value;
 }
 
+std::string tidy_fixed(std::string text) {
+  if (text.find('.') != std::string::npos) {
+    while (text.back() == '0') text.pop_back();
+    if (text.back() == '.') text.pop_back();
+  }
+  return text == "-0" ? "0" : text;
+}
+
 }  // namespace polynav

@@ -4,6 +4,7 @@
 /// values and command-line arguments all read their numbers here, so they accept the same text.
 
 #include <optional>
+#include <string>
 #include <string_view>
 
 namespace polynav {
@@ -37,5 +38,9 @@ ParsedNumber parse_number(std::string_view text);
 
 /// The whole text as a finite number (`parse_number` returned `finite`), or nothing.
 std::optional<double> parse_finite(std::string_view text);
+
+/// A number printed in fixed notation, tidied for people: trailing zeros of the fraction and a
+/// trailing point dropped ("2.500" -> "2.5", "3.000" -> "3"), and "-0" written "0".
+std::string tidy_fixed(std::string text);
 
 }  // namespace polynav

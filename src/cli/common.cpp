@@ -210,13 +210,7 @@ std::string format_number(double v, int significant) {
   const int exponent = v == 0 ? 0 : static_cast<int>(std::floor(std::log10(magnitude)));
   const int decimals = std::clamp(significant - 1 - exponent, 0, 12);
   std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
-  std::string s = buf;
-  if (s.find('.') != std::string::npos) {
-    while (s.back() == '0') s.pop_back();
-    if (s.back() == '.') s.pop_back();
-  }
-  if (s == "-0") s = "0";
-  return s;
+  return tidy_fixed(buf);
 }
 
 std::string format_point(Point p) {

@@ -12,6 +12,7 @@
 #include <stdexcept>
 
 #include "polynav/error.hpp"
+#include "polynav/number.hpp"
 
 namespace polynav {
 
@@ -52,13 +53,7 @@ std::string svg_number(double v, int decimals) {
   // Fixed notation of the largest double needs about 310 characters before the point.
   char buf[400];
   const auto result = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::fixed, decimals);
-  std::string s(buf, result.ptr);
-  if (s.find('.') != std::string::npos) {
-    while (s.back() == '0') s.pop_back();
-    if (s.back() == '.') s.pop_back();
-  }
-  if (s == "-0") s = "0";
-  return s;
+  return tidy_fixed(std::string(buf, result.ptr));
 }
 
 std::string svg_short_number(double v) {

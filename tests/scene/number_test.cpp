@@ -129,5 +129,14 @@ TEST(ParseNumber, DoesNotDependOnTheLocale) {
   std::setlocale(LC_NUMERIC, previous.c_str());
 }
 
+TEST(TidyFixed, DropsTrailingZerosAndAPointAndWritesMinusZeroAsZero) {
+  EXPECT_EQ(tidy_fixed("2.500"), "2.5");
+  EXPECT_EQ(tidy_fixed("3.000"), "3");
+  EXPECT_EQ(tidy_fixed("-0.00"), "0");
+  EXPECT_EQ(tidy_fixed("-0"), "0");
+  EXPECT_EQ(tidy_fixed("100"), "100");  // no point: its zeros are digits
+  EXPECT_EQ(tidy_fixed("-1.250"), "-1.25");
+}
+
 }  // namespace
 }  // namespace polynav

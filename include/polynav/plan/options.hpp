@@ -219,7 +219,6 @@ class OptionTable {
 
   /// The group's declarations, defaults written from `defaults`.
   const std::vector<OptionSpec>& specs() const { return specs_; }
-  const O& defaults() const { return defaults_; }
 
   /// An O with every declared member set from checked values (OptionValues over specs()); other
   /// members keep `defaults`' values.

@@ -434,7 +434,7 @@ class BasicAStar {
     H& h;
     L& listener;
     double weight;
-    double max_cost;
+    double max_cost;  // the budget's, kept beside the other fields a relaxation reads
     std::size_t beam;
     bool reopen;
     bool track;
@@ -576,9 +576,14 @@ class BasicAStar {
       }
     }
 
-    Context<H, L> c{
-        h,     listener, o.weight, o.max_cost, o.beam_width, o.reopen_closed, o.partial_fallback,
-        o.ties};
+    Context<H, L> c{h,
+                    listener,
+                    o.weight,
+                    budget.max_cost(),
+                    o.beam_width,
+                    o.reopen_closed,
+                    o.partial_fallback,
+                    o.ties};
     for (const NodeId goal : goals) touch(goal, h).goal = true;
     {
       Node& rs = touch(start, h);

@@ -46,7 +46,7 @@ constexpr double root_margin = 1e-10;
 
 }  // namespace
 
-Polyanya::Polyanya(const NavPartition& mesh) : mesh_(&mesh) {
+Polyanya::Polyanya(const NavPartition& mesh) : partition_(&mesh) {
   const std::size_t polygons = mesh.polygon_count();
   first_.reserve(polygons + 1);
   for (std::size_t i = 0; i < polygons; ++i) {
@@ -515,7 +515,7 @@ void Polyanya::search(Point start, std::span<const Point> goals,
   ws.open.clear();
   ws.goal_polygons.clear();
   for (std::size_t i = 0; i < goals.size(); ++i) {
-    mesh_->locate(goals[i], ws.located);
+    partition_->locate(goals[i], ws.located);
     for (const std::uint32_t p : ws.located) {
       ws.goal_stamp[p] = ws.stamp;
       // The pockets holding the goal: its polygon's, and every one that holds that.
@@ -525,7 +525,7 @@ void Polyanya::search(Point start, std::span<const Point> goals,
       ws.goal_polygons.emplace_back(p, std::uint32_t(i));
     }
   }
-  mesh_->locate(start, ws.located);
+  partition_->locate(start, ws.located);
   if (ws.located.empty() || ws.goal_polygons.empty()) {
     out.stats.elapsed = budget.elapsed();
     return;

@@ -119,7 +119,7 @@ class Polyanya {
   void search(Point start, std::span<const Point> goals, const search::SearchOptions& options,
               bool record_expanded, PolyanyaWorkspace& ws, PolyanyaResult& out) const;
 
-  const NavPartition& partition() const { return *mesh_; }
+  const NavPartition& partition() const { return *partition_; }
   /// Vertices at which a path may turn.
   std::size_t turning_points() const;
 
@@ -146,7 +146,7 @@ class Polyanya {
   // pocket without a goal.
   bool dead_end(std::uint32_t from, std::uint32_t to, const PolyanyaWorkspace& ws) const;
 
-  const NavPartition* mesh_;
+  const NavPartition* partition_;
   std::vector<Point> at_;             // per corner (polygon by polygon, counter-clockwise)
   std::vector<std::uint32_t> first_;  // polygon i's corners: first_[i] .. first_[i + 1]
   std::vector<std::uint32_t> next_;   // the next corner of the same polygon
