@@ -361,5 +361,52 @@ TEST(SearchResult, ExplainsEachStatus) {
   EXPECT_EQ(to_string(SearchLimit::beam_width), "beam_width");
 }
 
+// The one budget every search loop asks: expansions before each expansion, the clock only every
+// clock_period expansions, and the ending it names when no goal was reached.
+TEST(SearchBudget, CountsExpansionsAndReadsTheClockEveryPeriod) {
+  const SearchBudget by_count(inf, 3, std::chrono::nanoseconds::max());
+  EXPECT_EQ(by_count.before_expansion(2), SearchLimit::none);
+  EXPECT_EQ(by_count.before_expansion(3), SearchLimit::expansions);
+  EXPECT_EQ(by_count.value_of(SearchLimit::expansions), 3.0);
+
+  const SearchBudget no_time(inf, 1000, std::chrono::nanoseconds(0));
+  EXPECT_EQ(no_time.before_expansion(0), SearchLimit::time);  // the clock is read at 0
+  EXPECT_EQ(no_time.before_expansion(1), SearchLimit::none);  // and not again before 64
+  EXPECT_EQ(no_time.before_expansion(SearchBudget::clock_period), SearchLimit::time);
+}
+
+TEST(SearchBudget, NamesTheLimitThatEndedASearchWithoutAGoal) {
+  const SearchBudget b(5.0, 100, std::chrono::milliseconds(20), 8);
+  EXPECT_EQ(b.unreached(SearchLimit::none, false, false).status, SearchStatus::no_path);
+  const SearchBudget::Ending cost = b.unreached(SearchLimit::none, true, true);
+  EXPECT_EQ(cost.status, SearchStatus::limit_reached);
+  EXPECT_EQ(cost.limit, SearchLimit::cost);  // a pruned node names the cost before the beam
+  EXPECT_EQ(cost.limit_value, 5.0);
+  EXPECT_EQ(b.unreached(SearchLimit::none, false, true).limit, SearchLimit::beam_width);
+  EXPECT_EQ(b.unreached(SearchLimit::time, true, true).limit, SearchLimit::time);
+  EXPECT_EQ(b.value_of(SearchLimit::time), 20.0);
+  EXPECT_EQ(b.value_of(SearchLimit::beam_width), 8.0);
+
+  SearchResult out;
+  b.finish_unreached(SearchLimit::none, false, false, false, out);
+  EXPECT_EQ(out.status, SearchStatus::no_path);
+  EXPECT_EQ(out.note, SearchNote::exhausted);
+  b.finish_unreached(SearchLimit::expansions, false, false, true, out);
+  EXPECT_EQ(out.status, SearchStatus::partial);
+  EXPECT_EQ(out.limit, SearchLimit::expansions);
+  EXPECT_EQ(limit_reached_explanation(SearchLimit::expansions, 100.0, out.stats),
+            "limit reached: the expansion limit 100 was hit before any goal was reached "
+            "(expanded 0 nodes)");
+}
+
+TEST(SearchBudget, RefusesLimitsOutOfRange) {
+  SearchResult out;
+  EXPECT_FALSE(SearchBudget(-1.0, 10, std::chrono::nanoseconds::max()).valid(out));
+  EXPECT_EQ(out.note, SearchNote::bad_max_cost);
+  EXPECT_FALSE(SearchBudget(inf, 10, std::chrono::nanoseconds(-1)).valid(out));
+  EXPECT_EQ(out.note, SearchNote::bad_max_time);
+  EXPECT_TRUE(SearchBudget(0.0, 0, std::chrono::nanoseconds(0)).valid(out));
+}
+
 }  // namespace
 }  // namespace polynav::search
