@@ -29,8 +29,8 @@ const char* const exit_codes_help =
 
 const char* const global_options_help =
     "Global options, before or after the subcommand (see 'polynav --help'):\n"
-    "  --radius R, --inflation-tolerance T, --map-unknown blocked|free, --map-simplify T,\n"
-    "  --max-points N";
+    "  --radius R, --inflation auto|exact|cells, --inflation-tolerance T,\n"
+    "  --map-unknown blocked|free, --map-simplify T, --max-points N";
 
 namespace {
 
@@ -116,6 +116,13 @@ void add_global_options(CLI::App& app) {
   app.add_option("--radius", "Agent radius instead of the scene's own (>= 0)")
       ->type_name("R")
       ->check(non_negative_finite);
+  app.add_option("--inflation",
+                 "How obstacles grow by the radius; each blocks every point within it:\n"
+                 "exact (Boolean operations, at most the inflation tolerance more),\n"
+                 "cells (raster maps: each map cell within the radius, at most a cell\n"
+                 "diagonal more, linear time), auto (default: cells for maps)")
+      ->type_name("auto|exact|cells")
+      ->check(CLI::IsMember(names_of(inflation_names)));
   app.add_option("--inflation-tolerance",
                  "How far inflated obstacles may exceed the exact disc sum\n"
                  "(>= 0; default 0 = 1% of the radius)")
@@ -148,6 +155,10 @@ SceneOptions scene_options(const CLI::App& command) {
       o && o->count() > 0) {
     options.inflation_tolerance = finite_value(*o);
   }
+  if (const CLI::Option* o = root.get_option_no_throw("--inflation"); o && o->count() > 0) {
+    options.inflation =
+        from_name(inflation_names, o->as<std::string>(), "--inflation", "inflation");
+  }
   if (const CLI::Option* o = root.get_option_no_throw("--map-unknown"); o && o->count() > 0) {
     options.load.unknown =
         o->as<std::string>() == "free" ? UnknownCells::free : UnknownCells::blocked;
@@ -175,7 +186,8 @@ Scene timed_load(const std::filesystem::path& path, const SceneOptions& options,
 
 LoadedScene::LoadedScene(const std::filesystem::path& path, const SceneOptions& options)
     : scene(timed_load(path, options, load_ms)),
-      space(scene, FreeSpaceOptions{.inflation_tolerance = options.inflation_tolerance}) {}
+      space(scene, FreeSpaceOptions{.inflation = options.inflation.value_or(Inflation::automatic),
+                                    .inflation_tolerance = options.inflation_tolerance}) {}
 
 SceneFormat scene_format(const Scene& scene) {
   std::string ext = scene.source.extension().string();

@@ -26,12 +26,14 @@ extern const char* const global_options_help;
 
 // Options given to the tool as a whole that change how every scene is read.
 struct SceneOptions {
-  std::optional<double> radius;      // replaces the scene's agent radius
-  double inflation_tolerance = 0.0;  // FreeSpaceOptions::inflation_tolerance
-  LoadOptions load;                  // --map-unknown, --map-simplify, --max-points
+  std::optional<double> radius;        // replaces the scene's agent radius
+  double inflation_tolerance = 0.0;    // FreeSpaceOptions::inflation_tolerance
+  std::optional<Inflation> inflation;  // --inflation: FreeSpaceOptions::inflation
+  LoadOptions load;                    // --map-unknown, --map-simplify, --max-points
 };
 
-// Adds --radius, --inflation-tolerance, --map-unknown, --map-simplify and --max-points.
+// Adds --radius, --inflation, --inflation-tolerance, --map-unknown, --map-simplify and
+// --max-points.
 void add_global_options(CLI::App& app);
 // The global options as parsed, seen from any subcommand.
 SceneOptions scene_options(const CLI::App& command);

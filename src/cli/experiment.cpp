@@ -221,6 +221,9 @@ int run_experiment(const ExperimentArgs& args, const SceneOptions& scene_options
   }
   if (scene_options.inflation_tolerance > 0.0)
     options.settings.set("space.inflation_tolerance", scene_options.inflation_tolerance);
+  if (scene_options.inflation)
+    options.settings.set("space.inflation",
+                         std::string(name_of(inflation_names, *scene_options.inflation)));
   for (const std::string& assignment : args.set) options.settings.set_assignment(assignment);
   options.jobs = std::max(1u, args.jobs);
   options.shard = experiment::parse_shard(args.shard);

@@ -53,6 +53,9 @@ PlanOptions plan_options(const MethodArgs& args, const SceneOptions& scene_optio
   options.snap_to_free = args.snap;
   if (scene_options.inflation_tolerance > 0.0)
     options.settings.set("space.inflation_tolerance", scene_options.inflation_tolerance);
+  if (scene_options.inflation)
+    options.settings.set("space.inflation",
+                         std::string(name_of(inflation_names, *scene_options.inflation)));
   const std::pair<const std::string*, const char*> aliases[] = {
       {&args.resolution, "grid.resolution"},
       {&args.connectivity, "grid.connectivity"},

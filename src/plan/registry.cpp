@@ -344,9 +344,14 @@ const OptionTable<FreeSpaceOptions>& space_option_table() {
   using O = FreeSpaceOptions;
   static const OptionTable<O> table =
       OptionTable<O>()
+          .choice("inflation", &O::inflation, inflation_names,
+                  "how obstacles grow by the agent's disc, each blocking every point within the "
+                  "radius: exact (Boolean operations, at most inflation_tolerance more), cells "
+                  "(raster maps: every map cell within the radius, at most a cell diagonal more, "
+                  "linear time), auto (cells for maps, exact otherwise)")
           .number("inflation_tolerance", &O::inflation_tolerance,
-                  "how far inflated obstacles may exceed the exact disc sum; 0 = 1% of the "
-                  "radius",
+                  "how far inflated obstacles may exceed the exact disc sum with exact "
+                  "inflation; 0 = 1% of the radius",
                   "scene units", {.min = 0.0})
           .choice("gaps", &O::open_gaps, free_space_gaps_names,
                   "closed: no path passes where two blocked parts touch at a point; open: paths "

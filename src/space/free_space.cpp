@@ -7,6 +7,7 @@
 #include <span>
 #include <sstream>
 
+#include "cell_inflation.hpp"
 #include "configuration_space.hpp"
 #include "edge_grid.hpp"
 #include "free_space_impl.hpp"
@@ -15,6 +16,13 @@
 
 namespace polynav {
 namespace {
+
+// A number as messages show it (the stream's shortest default form).
+std::string number_text(double v) {
+  std::ostringstream out;
+  out << v;
+  return out.str();
+}
 
 // The point of segment uv nearest to p (a construction: used for distances and snapping, never
 // for a decision).
@@ -240,7 +248,30 @@ FreeSpace::FreeSpace(const Scene& scene, FreeSpaceOptions options) : impl_(new I
     s.has_heights = s.has_heights || region.height.has_value();
   }
 
-  if (s.given_free_space && scene.agent.radius == 0.0) {
+  const std::optional<detail::SceneRaster> raster =
+      scene.agent.radius > 0.0 ? detail::scene_raster(scene) : std::nullopt;
+  if (options.inflation == Inflation::cells && scene.agent.radius > 0.0 && !raster)
+    throw InputError({scene.source.string(), 0, 0, "space.inflation"},
+                     "cells inflation needs a raster map (a ROS map or a MovingAI .map) for the "
+                     "cells to grow; this scene has none: use space.inflation=exact or auto");
+  if (raster && options.inflation != Inflation::exact) {
+    // The map's own cells, grown on the raster: blocked cells stay blocked and nothing within
+    // the radius of one is freed; what more is blocked lies within one cell diagonal.
+    s.inflation = Inflation::cells;
+    s.tolerance = std::sqrt(2.0) * raster->cell_size;
+    for (Ring& ring : detail::inflated_raster_boundary(scene))
+      s.rings.push_back({std::move(ring), 0, false});
+    clock.check("free space");
+    if (s.rings.empty())
+      throw InputError({scene.source.string(), 0, 0, "agent.radius"},
+                       "no free space is left: every cell of the map lies within the agent "
+                       "radius " +
+                           number_text(scene.agent.radius) +
+                           " of a blocked cell or of the map's edge");
+    s.build_edges();
+    s.label_components_by_nesting();
+    s.build_index();
+  } else if (s.given_free_space && scene.agent.radius == 0.0) {
     s.mesh_faces = scene.mesh;
     for (const Ring& ring : scene.free_boundary) s.rings.push_back({ring, 0, false});
     s.build_edges();
@@ -248,15 +279,10 @@ FreeSpace::FreeSpace(const Scene& scene, FreeSpaceOptions options) : impl_(new I
     s.build_index();
   } else {
     if (s.given_free_space && scene.obstacles.empty())
-      throw InputError(
-          {scene.source.string(), 0, 0, "agent.radius"},
-          "an agent radius > 0 is not supported yet for scenes whose free space is "
-          "given as a mesh; found radius " +
-              [&] {
-                std::ostringstream r;
-                r << scene.agent.radius;
-                return r.str();
-              }());
+      throw InputError({scene.source.string(), 0, 0, "agent.radius"},
+                       "an agent radius > 0 is not supported yet for scenes whose free space is "
+                       "given as a mesh; found radius " +
+                           number_text(scene.agent.radius));
     std::size_t vertices = scene.bounds.size();
     for (const Obstacle& o : scene.obstacles) {
       vertices += o.shape.outer.size();
@@ -665,6 +691,9 @@ const std::vector<Region>& FreeSpace::regions() const {
 }
 double FreeSpace::inflation_tolerance() const {
   return impl_->tolerance;
+}
+Inflation FreeSpace::inflation() const {
+  return impl_->inflation;
 }
 Box FreeSpace::bounds_box() const {
   return impl_->bounds_box;

@@ -25,6 +25,7 @@ struct FreeSpace::Impl {
   std::vector<Obstacle> original_obstacles;
   bool given_free_space = false;  // the scene defined free space directly (map, mesh)
   double tolerance = 0.0;
+  Inflation inflation = Inflation::exact;
   bool open_gaps = false;
   double max_build_seconds = default_max_build_seconds;
 

@@ -10,16 +10,36 @@
 #include <string>
 #include <vector>
 
+#include "polynav/enum_names.hpp"
 #include "polynav/geometry.hpp"
 #include "polynav/kernel/build_clock.hpp"
 #include "polynav/scene/scene.hpp"
 
 namespace polynav {
 
+/// How obstacles grow by the agent's disc. Both block every point within the radius of an
+/// obstacle (the exact Minkowski sum with the disc); they differ in how much more they block.
+enum class Inflation : std::uint8_t {
+  /// `cells` for raster maps (ROS, MovingAI) when the agent has a radius, `exact` otherwise.
+  automatic,
+  /// Exact Boolean operations (CGAL) on the obstacles grown by a regular polygon around the disc:
+  /// at most FreeSpaceOptions::inflation_tolerance more. Time grows faster than the vertices.
+  exact,
+  /// Raster maps only: a map cell is blocked when any point of it lies within the radius of a
+  /// blocked cell or of the map's edge (an exact distance transform on the cells, linear in the
+  /// cells), so at most one cell diagonal more is blocked, as a costmap's inflation does.
+  cells,
+};
+inline constexpr auto inflation_names =
+    enum_names(Inflation::automatic, "auto", Inflation::exact, "exact", Inflation::cells, "cells");
+
 struct FreeSpaceOptions {
+  /// How obstacles are grown by the agent's disc (Inflation).
+  Inflation inflation = Inflation::automatic;
   /// Largest extra width of an inflated obstacle beyond the true Minkowski sum with the agent's
   /// disc (the disc is replaced by a circumscribed regular polygon, which always contains it).
-  /// 0 = 1% of the agent radius. [Limit: >= 0] [Units: scene units]
+  /// 0 = 1% of the agent radius. `cells` inflation ignores it: its bound is the cell diagonal.
+  /// [Limit: >= 0] [Units: scene units]
   double inflation_tolerance = 0.0;
   /// Whether a path may pass through a point where two blocked parts touch (two blocked cells
   /// meeting at a corner, two obstacles sharing a vertex). Closed by default: the gap has no
@@ -184,8 +204,12 @@ class FreeSpace {
   bool open_gaps() const;
   /// The build budget for discretisations over this space (FreeSpaceOptions::max_build_seconds).
   double max_build_seconds() const;
-  /// The inflation tolerance actually used (the resolved default).
+  /// The inflation tolerance actually used: the resolved default, or the cell diagonal with
+  /// `cells` inflation (how much more than the exact disc sum may be blocked).
   double inflation_tolerance() const;
+  /// How the obstacles were grown (`exact` or `cells`, resolved; `exact` for a point agent, which
+  /// grows nothing).
+  Inflation inflation() const;
   /// The box of the scene's bounds as written (before shrinking by the agent radius); grids line
   /// their cells up with its lower-left corner.
   Box bounds_box() const;
