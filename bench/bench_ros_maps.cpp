@@ -1,11 +1,14 @@
 // ROS maps: what loading and vectorising a map costs, against building each method on it.
 //
-//   bench_ros_maps [--repeat 5] [--tolerances 0,1,2] [MAP.yaml ...]
+//   bench_ros_maps [--repeat 5] [--tolerances 0,1,2] [--radii 0.22,0.3] [--no-office] [MAP.yaml
+//   ...]
 //
 // MAP: ROS map files. Default: every map under the reference data's ros/ directory when it is
-//   present, else the bundled scenes/ros/ copies.
+//   present, else the bundled scenes/ros/ copies; and a synthetic office floor of 1165 x 945
+//   cells of 0.05 m (bench/office_map.hpp), written to a temporary folder, unless --no-office.
 // --repeat R: time every step R times and keep the fastest.
 // --tolerances: --map-simplify values in cells of each map (0 = the exact outline).
+// --radii: agent radii (metres) for the configuration-space table.
 //
 // Tables (Markdown on stdout):
 // 1. Per map and tolerance: cells, load (reading the image, classifying the pixels, tracing the
@@ -15,6 +18,9 @@
 // 2. Per map (exact outline): building the free space, then each method over it (the grid at the
 //    map's own cells, the quadtree, the visibility graph, the navigation mesh), so the load time
 //    can be set against building the grid in the same run.
+// 3. Per map and radius: building the free space for a disc agent with each inflation (cells,
+//    then exact unless its vertex budget refuses it), the boundary edges and free area each
+//    keeps, and the grid over the cells mode's free space.
 //
 // Times are CPU time of the benchmark's one thread (CLOCK_THREAD_CPUTIME_ID).
 
@@ -29,6 +35,7 @@
 #include <vector>
 
 #include "bench_cli.hpp"
+#include "office_map.hpp"
 #include "polynav/error.hpp"
 #include "polynav/plan/planner.hpp"
 #include "polynav/plan/registry.hpp"
@@ -51,6 +58,8 @@ double cpu_ms() {
 struct Args {
   int repeat = 5;
   std::vector<double> tolerances = {0, 1, 2};
+  std::vector<double> radii = {0.22, 0.3};
+  bool office = true;
   std::vector<fs::path> maps;
 };
 
@@ -63,11 +72,16 @@ std::optional<int> parse(int argc, char** argv, Args& a) {
   bench_cli::add_list(app, "--tolerances", a.tolerances,
                       "--map-simplify values in cells of each map (0 = the exact outline)")
       ->type_name("T,T,...");
+  bench_cli::add_list(app, "--radii", a.radii, "Agent radii for the configuration-space table")
+      ->type_name("R,R,...");
+  bool no_office = false;
+  app.add_flag("--no-office", no_office, "Leave out the synthetic office floor");
   app.add_option("MAP", maps,
                  "ROS map files (default: every map under the reference data's ros/, else the "
                  "bundled scenes/ros/)");
   if (const auto status = bench_cli::parse(app, argc, argv)) return status;
   a.repeat = std::max(1, a.repeat);
+  a.office = !no_office;
   a.maps.assign(maps.begin(), maps.end());
   if (a.maps.empty()) {
     fs::path dir = shared_data("ros");
@@ -77,6 +91,9 @@ std::optional<int> parse(int argc, char** argv, Args& a) {
     }
     std::sort(a.maps.begin(), a.maps.end());
   }
+  if (a.office)
+    a.maps.push_back(bench_office::write_office_map(
+        fs::temp_directory_path() / "polynav-bench-office", "office", 1165, 945, 0.05, 7));
   return std::nullopt;
 }
 
@@ -143,6 +160,46 @@ int main(int argc, char** argv) try {
       std::printf(" %.1f |", ms);
     }
     std::printf("\n");
+  }
+
+  std::printf("\n## Configuration space for a disc agent (fastest of %d)\n\n", args.repeat);
+  std::printf(
+      "| map | cells | radius | cells: free space ms | edges | free area | grid ms | exact: "
+      "free space ms | edges | free area |\n|---|---|---|---|---|---|---|---|---|---|\n");
+  for (const fs::path& map : args.maps) {
+    Scene scene = load_scene(map);
+    for (const double radius : args.radii) {
+      scene.agent.radius = radius;
+      std::shared_ptr<const FreeSpace> cells;
+      const double cells_ms = fastest(
+          args.repeat,
+          [&] {
+            return std::make_shared<const FreeSpace>(
+                scene, FreeSpaceOptions{.inflation = Inflation::cells});
+          },
+          cells);
+      PlanOptions grid;
+      grid.method = "grid";
+      std::shared_ptr<const Planner> planner;
+      const double grid_ms = fastest(
+          args.repeat, [&] { return std::make_shared<const Planner>(cells, grid); }, planner);
+      std::printf("| %s | %d x %d | %g | %.1f | %zu | %.2f | %.1f |", map.stem().string().c_str(),
+                  scene.occupancy->width, scene.occupancy->height, radius, cells_ms,
+                  cells->edge_count(), cells->area(), grid_ms);
+      try {
+        std::shared_ptr<const FreeSpace> exact;
+        const double exact_ms = fastest(
+            1,
+            [&] {
+              return std::make_shared<const FreeSpace>(
+                  scene, FreeSpaceOptions{.inflation = Inflation::exact});
+            },
+            exact);
+        std::printf(" %.1f | %zu | %.2f |\n", exact_ms, exact->edge_count(), exact->area());
+      } catch (const InputError& e) {
+        std::printf(" refused (space.max_vertices) | | |\n");
+      }
+    }
   }
   return 0;
 } catch (const polynav::InputError& e) {

@@ -23,10 +23,14 @@ inline std::filesystem::path write_office_map(const std::filesystem::path& dir,
                                               const std::string& name, int width, int height,
                                               double resolution, unsigned seed) {
   std::mt19937 rng(seed);
-  const auto uniform = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+  const auto uniform = [&](int lo, int hi) {
+    return std::uniform_int_distribution<int>(lo, hi)(rng);
+  };
   const auto chance = [&](double p) { return std::bernoulli_distribution(p)(rng); };
   std::vector<unsigned char> pixels(std::size_t(width) * height, kUnknown);
-  const auto at = [&](int x, int y) -> unsigned char& { return pixels[std::size_t(y) * width + x]; };
+  const auto at = [&](int x, int y) -> unsigned char& {
+    return pixels[std::size_t(y) * width + x];
+  };
   const auto fill = [&](int x0, int y0, int x1, int y1, unsigned char v) {
     for (int y = std::max(0, y0); y < std::min(height, y1); ++y)
       for (int x = std::max(0, x0); x < std::min(width, x1); ++x) at(x, y) = v;
@@ -82,9 +86,12 @@ inline std::filesystem::path write_office_map(const std::filesystem::path& dir,
       if (at(x, y) != kFree) continue;
       const bool by_wall = at(x - 1, y) == kOccupied || at(x + 1, y) == kOccupied ||
                            at(x, y - 1) == kOccupied || at(x, y + 1) == kOccupied;
-      if (by_wall && chance(0.4)) noisy[std::size_t(y) * width + x] = kOccupied;
-      else if (chance(0.0005)) noisy[std::size_t(y) * width + x] = kOccupied;
-      else if (chance(0.0005)) noisy[std::size_t(y) * width + x] = kUnknown;
+      if (by_wall && chance(0.4))
+        noisy[std::size_t(y) * width + x] = kOccupied;
+      else if (chance(0.0005))
+        noisy[std::size_t(y) * width + x] = kOccupied;
+      else if (chance(0.0005))
+        noisy[std::size_t(y) * width + x] = kUnknown;
     }
   pixels.swap(noisy);
 

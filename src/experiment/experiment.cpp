@@ -245,7 +245,7 @@ Results run(const std::vector<SceneInput>& scenes, const Options& options) {
     // the navigation mesh searched by Polyanya, the same Euclidean optimum, where that is the
     // objective (no weighted regions) and both see the same free space (zero-width gaps closed).
     std::vector<double> reference(queries.size(), NAN);
-    const bool weighted = !space->regions().empty();
+    const bool weighted = space->weighted();
     PlanOptions ref_options;
     ref_options.method.clear();  // set below when there is a reference to build
     ref_options.smoother = "none";
@@ -342,7 +342,7 @@ Results run(const std::vector<SceneInput>& scenes, const Options& options) {
               row.turning = turning_angle(r.waypoints);
               row.clearance = least_clearance(*space, r.waypoints);
               if (r.found() && std::isfinite(row.reference)) {
-                const double objective = space->regions().empty() ? r.length : r.cost;
+                const double objective = space->weighted() ? r.cost : r.length;
                 row.ratio = row.reference > 0.0 ? objective / row.reference
                             : objective == 0.0  ? 1.0
                                                 : INFINITY;

@@ -356,6 +356,17 @@ const OptionTable<FreeSpaceOptions>& space_option_table() {
           .choice("gaps", &O::open_gaps, free_space_gaps_names,
                   "closed: no path passes where two blocked parts touch at a point; open: paths "
                   "may (the any-angle literature's convention)")
+          .number("clearance_distance", &O::clearance_distance,
+                  "travel within this distance of the inflated obstacles costs more, like a "
+                  "costmap's inflation (0 = none)",
+                  "scene units", {.min = 0.0})
+          .number("clearance_factor", &O::clearance_factor,
+                  "the cost multiplier next to the obstacles, falling linearly band by band to 1 "
+                  "at clearance_distance",
+                  "", {.min = 1.0})
+          .integer("clearance_bands", &O::clearance_bands,
+                   "bands of equal width the clearance distance is cut into, each of one cost",
+                   {.min = 1, .max = 16})
           .integer("max_vertices", &O::max_vertices,
                    "budget on the vertices the exact union of inflated obstacles takes (its time "
                    "grows faster than linearly: about 40 s at 200,000)",

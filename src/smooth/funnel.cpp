@@ -96,7 +96,7 @@ std::vector<Point> funnel_smooth(const FreeSpace& space, std::span<const Segment
       best = std::move(path);
     }
   };
-  if (!space.regions().empty()) {
+  if (space.weighted()) {
     // The cost of the stretch before portal j (between the previous portal or the start and it),
     // taken midway between their midpoints, which lies inside the region between them.
     const std::size_t n = corridor.size();

@@ -230,6 +230,19 @@ FreeSpace::FreeSpace(const Scene& scene, FreeSpaceOptions options) : impl_(new I
   // reach FreeSpace without passing load_scene.
   check_scale(scene);
   const BuildClock clock(options.max_build_seconds);
+  // Checked here too: options set in code reach FreeSpace without the option tables' checks.
+  const auto refuse = [&](const char* key, const std::string& what, double found) {
+    throw InputError({scene.source.string(), 0, 0, key}, what + ", found " + number_text(found));
+  };
+  if (!(options.clearance_distance >= 0.0) || !std::isfinite(options.clearance_distance))
+    refuse("space.clearance_distance", "the clearance distance must be a finite number >= 0",
+           options.clearance_distance);
+  if (!(options.clearance_factor >= 1.0) || !std::isfinite(options.clearance_factor))
+    refuse("space.clearance_factor", "the clearance factor must be a finite number >= 1",
+           options.clearance_factor);
+  if (options.clearance_bands < 1 || options.clearance_bands > 16)
+    refuse("space.clearance_bands", "the clearance bands must be from 1 to 16",
+           options.clearance_bands);
   Impl& s = *impl_;
   s.max_build_seconds = options.max_build_seconds;
   s.agent = scene.agent;
@@ -312,6 +325,7 @@ FreeSpace::FreeSpace(const Scene& scene, FreeSpaceOptions options) : impl_(new I
     s.build_edges();
     s.build_index();
   }
+  if (options.clearance_distance > 0.0) s.build_clearance(scene, options);
 }
 
 FreeSpace::~FreeSpace() = default;

@@ -40,6 +40,18 @@ struct FreeSpace::Impl {
   double min_cost = 1.0;
   bool has_heights = false;
 
+  // The clearance cost (FreeSpaceOptions::clearance_distance): the free space for each larger
+  // radius r + k d / bands, k = 1 .. (nested in this one; a level with nothing free ends the list)
+  // and the multiplier of each band: clearance_costs[k - 1] in band k, 1 beyond the last band.
+  std::vector<FreeSpace> clearance_levels;
+  std::vector<double> clearance_costs;
+  void build_clearance(const Scene& scene, const FreeSpaceOptions& options);
+  double clearance_multiplier(Point p) const;
+  FieldRange clearance_range(const Box& where) const;
+  // The parameters t in [0, 1] where segment ab meets a boundary edge (both ends of an edge it
+  // overlaps), appended to `cuts`.
+  void boundary_cuts(Point a, Point b, std::vector<double>& cuts) const;
+
   detail::EdgeGrid grid;
   detail::VertexStars stars;
   // Point location without long rays: each cell of the grid has a reference point of known

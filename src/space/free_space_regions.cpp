@@ -1,6 +1,6 @@
-// FreeSpace's services over the weighted regions: the range of cost or height over a box, the
-// cost or height at a point, and a segment's exact cost and climbability, cut at region
-// boundaries.
+// FreeSpace's services over the weighted regions and the clearance cost: the range of cost or
+// height over a box, the cost or height at a point, and a segment's exact cost and climbability,
+// cut at region and clearance-band boundaries.
 
 #include <algorithm>
 #include <cmath>
@@ -48,8 +48,99 @@ FieldRange FreeSpace::Impl::field_range(const Box& where, double ground, Value&&
   return range;
 }
 
+void FreeSpace::Impl::build_clearance(const Scene& scene, const FreeSpaceOptions& options) {
+  const int bands = options.clearance_bands;
+  FreeSpaceOptions level_options = options;
+  level_options.clearance_distance = 0.0;
+  Scene level = scene;
+  level.regions.clear();
+  level.queries.clear();
+  for (int k = 1; k <= bands; ++k) {
+    clearance_costs.push_back(1.0 + (options.clearance_factor - 1.0) * (bands - k + 1) / bands);
+  }
+  for (int k = 1; k <= bands; ++k) {
+    level.agent.radius = scene.agent.radius + options.clearance_distance * k / bands;
+    try {
+      FreeSpace space(level, level_options);
+      if (space.area() <= 0.0) break;  // nothing farther out: every deeper band is empty too
+      clearance_levels.push_back(std::move(space));
+    } catch (const InputError& e) {
+      // A radius that leaves nothing free ends the bands; any other problem is the user's.
+      if (e.where().key_path != "agent.radius") throw;
+      break;
+    }
+  }
+}
+
+double FreeSpace::Impl::clearance_multiplier(Point p) const {
+  for (std::size_t k = 0; k < clearance_levels.size(); ++k)
+    if (!clearance_levels[k].is_free(p)) return clearance_costs[k];
+  return clearance_levels.size() < clearance_costs.size() ? clearance_costs[clearance_levels.size()]
+                                                          : 1.0;
+}
+
+FieldRange FreeSpace::Impl::clearance_range(const Box& where) const {
+  if (clearance_costs.empty()) return {1.0, 1.0};
+  const std::size_t levels = clearance_levels.size();
+  const auto beyond = [&](std::size_t k) {  // the multiplier of points free in k levels, no more
+    return k < clearance_costs.size() ? clearance_costs[k] : 1.0;
+  };
+  // Highest: the nearest band the box reaches; lowest: the farthest.
+  FieldRange range{beyond(0), beyond(levels)};
+  for (std::size_t k = 0; k < levels; ++k)
+    if (clearance_levels[k].classify(where) != BoxClass::free) {
+      range.highest = clearance_costs[k];
+      break;
+    }
+  for (std::size_t k = levels; k-- > 0;)
+    if (clearance_levels[k].classify(where) != BoxClass::blocked) {
+      range.lowest = beyond(k + 1);
+      return range;
+    }
+  return range;
+}
+
+void FreeSpace::Impl::boundary_cuts(Point a, Point b, std::vector<double>& cuts) const {
+  const Point d = b - a;
+  grid.walk(a, b, [&](std::size_t cell) {
+    for (const std::uint32_t e : grid.edges_in(cell)) {
+      const Point u = edges[e].a, v = edges[e].b;
+      if (!exact::segments_intersect(a, b, u, v)) continue;
+      const Point w = v - u;
+      const double denom = cross(d, w);
+      if (denom != 0.0) {
+        cuts.push_back(std::clamp(cross(u - a, w) / denom, 0.0, 1.0));
+      } else {  // collinear overlap: cut at the edge's ends
+        const double dd = dot(d, d);
+        cuts.push_back(std::clamp(dot(u - a, d) / dd, 0.0, 1.0));
+        cuts.push_back(std::clamp(dot(v - a, d) / dd, 0.0, 1.0));
+      }
+    }
+    return false;
+  });
+}
+
+bool FreeSpace::weighted() const {
+  return !impl_->regions.empty() || has_clearance_cost();
+}
+
+bool FreeSpace::has_clearance_cost() const {
+  return !impl_->clearance_costs.empty();
+}
+
+std::vector<Ring> FreeSpace::cost_boundaries() const {
+  std::vector<Ring> rings;
+  for (const Region& region : impl_->regions) rings.push_back(region.polygon);
+  for (const FreeSpace& level : impl_->clearance_levels)
+    for (const BoundaryRing& ring : level.boundary()) rings.push_back(ring.points);
+  return rings;
+}
+
 FieldRange FreeSpace::cost_range(const Box& box) const {
-  return impl_->field_range(box, 1.0, [](const Region& r) { return std::optional(r.cost); });
+  const FieldRange terrain =
+      impl_->field_range(box, 1.0, [](const Region& r) { return std::optional(r.cost); });
+  const FieldRange clearance = impl_->clearance_range(box);
+  return {terrain.lowest * clearance.lowest, terrain.highest * clearance.highest};
 }
 
 FieldRange FreeSpace::height_range(const Box& box) const {
@@ -57,13 +148,14 @@ FieldRange FreeSpace::height_range(const Box& box) const {
 }
 
 double FreeSpace::cost_at(Point p) const {
+  const double clearance = impl_->clearance_multiplier(p);
   for (std::size_t i = impl_->regions.size(); i-- > 0;) {
     const Box& b = impl_->region_boxes[i];
     if (p.x < b.min.x || p.x > b.max.x || p.y < b.min.y || p.y > b.max.y) continue;
     if (exact::side_of_ring(impl_->regions[i].polygon, p) != exact::Side::outside)
-      return impl_->regions[i].cost;
+      return impl_->regions[i].cost * clearance;
   }
-  return 1.0;
+  return clearance;
 }
 
 double FreeSpace::height_at(Point p) const {
@@ -104,6 +196,7 @@ void FreeSpace::for_each_piece(Point a, Point b, F&& f) const {
       }
     }
   }
+  for (const FreeSpace& level : impl_->clearance_levels) level.impl_->boundary_cuts(a, b, cuts);
   std::sort(cuts.begin(), cuts.end());
   for (std::size_t k = 1; k < cuts.size(); ++k) {
     const double t0 = cuts[k - 1], t1 = cuts[k];
@@ -113,7 +206,7 @@ void FreeSpace::for_each_piece(Point a, Point b, F&& f) const {
 
 double FreeSpace::segment_cost(Point a, Point b) const {
   const double length = distance(a, b);
-  if (impl_->regions.empty() || length == 0.0) return length;
+  if (!weighted() || length == 0.0) return length;
   double cost = 0.0;
   for_each_piece(
       a, b, [&](double t0, double t1, Point mid) { cost += cost_at(mid) * (t1 - t0) * length; });

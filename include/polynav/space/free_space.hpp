@@ -58,6 +58,19 @@ struct FreeSpaceOptions {
   /// which cannot stop midway, is bounded by max_vertices instead. [Units: s] [Limit: > 0;
   /// infinity for none]
   double max_build_seconds = default_max_build_seconds;
+  /// Clearance as a cost, as a costmap's inflation layer makes it: travel within this distance of
+  /// the inflated obstacles (and the shrunk bounds) costs more, in `clearance_bands` bands of equal
+  /// width whose multiplier falls linearly from `clearance_factor` at the obstacles to
+  /// 1 + (factor - 1) / bands in the last band, and is 1 beyond. Band k (1 = nearest) holds the
+  /// points free for an agent of radius r + (k - 1) d / bands but not for r + k d / bands, each
+  /// such free space computed as this one is (the same inflation), so every method, smoother and
+  /// the exact reference evaluate the same piecewise-constant cost exactly. It multiplies the
+  /// regions' cost. 0 = none. [Limit: >= 0] [Units: scene units]
+  double clearance_distance = 0.0;
+  /// The cost multiplier next to the obstacles (see clearance_distance). [Limit: >= 1]
+  double clearance_factor = 3.0;
+  /// The number of bands the clearance distance is cut into. [Limit: 1 to 16]
+  int clearance_bands = 4;
 };
 
 /// One ring of the free-space boundary, oriented so free space lies on its left: the outer ring
@@ -136,8 +149,8 @@ class FreeSpace {
   bool is_free(Point p) const;
   /// Whether the closed segment ab lies in F without crossing a zero-width gap.
   bool line_of_sight(Point a, Point b) const;
-  /// The integral of the region cost multipliers along segment ab (its length where no region
-  /// applies). Does not check line of sight.
+  /// The integral of the cost multipliers (regions times clearance bands) along segment ab (its
+  /// length where neither applies). Does not check line of sight.
   double segment_cost(Point a, Point b) const;
   /// Whether moving straight from a to b never steps up by more than the agent's max_climb
   /// between terrain heights (regions with a `height`). Stepping down is always allowed.
@@ -151,7 +164,7 @@ class FreeSpace {
   bool traversable(Point a, Point b) const { return line_of_sight(a, b) && climbable(a, b); }
   /// segment_cost summed over a polyline.
   double path_cost(const std::vector<Point>& path) const;
-  /// The cost multiplier at p (the last region containing p, else 1).
+  /// The cost multiplier at p: the last region containing p (else 1) times its clearance band's.
   double cost_at(Point p) const;
   /// The terrain height at p (the last region with a height containing p, else 0).
   double height_at(Point p) const;
@@ -200,6 +213,15 @@ class FreeSpace {
   bool has_heights() const;
   const Agent& agent() const;
   const std::vector<Region>& regions() const;
+  /// Whether the scene has regions (costs or heights) or a clearance cost: travel may cost more
+  /// than its length, or terrain may matter.
+  bool weighted() const;
+  /// Whether travel near obstacles costs more (FreeSpaceOptions::clearance_distance > 0).
+  bool has_clearance_cost() const;
+  /// Every ring along which the cost multiplier may change: the regions' polygons and the
+  /// boundaries of the clearance bands. Discretisations that cut their cells along cost changes
+  /// (the navigation mesh, the quadtree) use them.
+  std::vector<Ring> cost_boundaries() const;
   /// Whether zero-width gaps are open (FreeSpaceOptions::open_gaps).
   bool open_gaps() const;
   /// The build budget for discretisations over this space (FreeSpaceOptions::max_build_seconds).

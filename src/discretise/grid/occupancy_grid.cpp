@@ -251,14 +251,17 @@ OccupancyGrid::OccupancyGrid(const FreeSpace& space, GridOptions options)
   max_climb_ = space.agent().max_climb;
   central64_moves_ =
       (options_.ties == GridTies::central64 || options_.ties == GridTies::automatic) &&
-      options_.connectivity != 16 && space.regions().empty();
-  if (options_.ties == GridTies::central64 && !space.regions().empty())
-    throw InputError({"", 0, 0, "grid.ties"},
-                     "grid.ties=central64 reproduces a search over grids without terrain: this "
-                     "scene has " +
-                         std::to_string(space.regions().size()) +
-                         " weighted or height region(s); use auto or another rule");
-  if (!space.regions().empty()) {
+      options_.connectivity != 16 && !space.weighted();
+  if (options_.ties == GridTies::central64 && space.weighted())
+    throw InputError(
+        {"", 0, 0, "grid.ties"},
+        "grid.ties=central64 reproduces a search over grids without terrain: this "
+        "scene has " +
+            (space.regions().empty()
+                 ? std::string("a clearance cost (space.clearance_distance)")
+                 : std::to_string(space.regions().size()) + " weighted or height region(s)") +
+            "; use auto or another rule");
+  if (space.weighted()) {
     // Per cell, the highest multiplier present anywhere in it, so grid costs never
     // underestimate; reported costs are recomputed exactly by FreeSpace.
     cost_.assign(std::size_t(width_) * height_, 1.0);

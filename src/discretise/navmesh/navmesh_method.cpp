@@ -24,7 +24,7 @@ class NavMeshOptimal final : public Method {
         options_(options),
         mesh_(space, options),
         search_(mesh_.partition()),
-        weighted_(!space.regions().empty()),
+        weighted_(space.weighted()),
         automatic_(options.search == NavMeshSearch::automatic) {}
 
   const Discretisation& discretisation() const override { return mesh_; }

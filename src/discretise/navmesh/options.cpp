@@ -13,6 +13,7 @@ NavMeshSearch resolve_navmesh_search(const FreeSpace& space, const NavMeshOption
     return NavMeshSearch::graph;
   // Heights outside every region are 0; with a climb limit, any two heights further apart than
   // it may make a move one way (regions that do not meet free space only make this cautious).
+  if (space.has_clearance_cost()) return NavMeshSearch::graph;
   double lowest = 0.0, highest = 0.0;
   for (const Region& r : space.regions()) {
     if (r.cost != 1.0) return NavMeshSearch::graph;

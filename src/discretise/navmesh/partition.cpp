@@ -42,7 +42,7 @@ std::string mesh_faces_problem(const FreeSpace& space, bool with_regions) {
     return "the scene has no mesh faces: only scenes read from a navigation mesh (.mesh) with a "
            "point agent (radius 0) have them";
   const std::vector<Point>& at = mesh->vertices;
-  const bool regions = with_regions && !space.regions().empty();
+  const bool regions = with_regions && space.weighted();
   for (std::size_t f = 0; f < mesh->faces.size(); ++f) {
     const std::vector<std::uint32_t>& v = mesh->faces[f];
     const std::size_t n = v.size();
@@ -100,7 +100,7 @@ navmesh_detail::Triangulation triangulate_free_space(const FreeSpace& space,
   std::vector<Ring> rings;
   for (const BoundaryRing& r : space.boundary()) rings.push_back(r.points);
   if (options.regions)
-    for (const Region& r : space.regions()) rings.push_back(r.polygon);
+    for (Ring& r : space.cost_boundaries()) rings.push_back(std::move(r));
   const auto t0 = Clock::now();
   std::size_t faces = 0;
   navmesh_detail::Triangulation tri =

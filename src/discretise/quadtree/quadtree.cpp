@@ -98,7 +98,7 @@ double estimate_leaves(const FreeSpace& space, double root_side, int depth) {
     }
   };
   for (const BoundaryRing& ring : space.boundary()) add_ring(ring.points);
-  for (const Region& region : space.regions()) add_ring(region.polygon);
+  for (const Ring& ring : space.cost_boundaries()) add_ring(ring);
   double split = 0.0;
   for (int level = 0; level < depth; ++level) {
     const double side = std::ldexp(root_side, -level);
@@ -223,7 +223,7 @@ void Quadtree::for_each_side_neighbour(std::size_t i, int side, F&& f) const {
 void Quadtree::build_tree(const FreeSpace& space, const QuadtreeWalls& walls,
                           const BuildClock& clock) {
   // Depth first, children in Morton order, so leaves come out sorted by Morton code.
-  const bool fields = !space.regions().empty();
+  const bool fields = space.weighted();
   std::vector<QuadtreeLeaf> pending = {{0, 0, 0, false}};
   while (!pending.empty()) {
     QuadtreeLeaf leaf = pending.back();
