@@ -87,6 +87,14 @@ const CLI::Validator non_negative_finite(
     },
     "", "non-negative finite number");
 
+const CLI::Validator positive_finite(
+    [](std::string& text) -> std::string {
+      const std::optional<double> v = parse_finite(text);
+      if (!v || *v <= 0) return "must be a finite number > 0, got '" + text + "'";
+      return {};
+    },
+    "", "positive finite number");
+
 CLI::Validator number_in_range(double low, double high) {
   return CLI::Validator(
       [low, high](std::string& text) -> std::string {

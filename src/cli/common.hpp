@@ -41,6 +41,8 @@ SceneOptions scene_options(const CLI::App& command);
 // Accepts finite numbers >= 0 (CLI11's own checks let "inf" through). Numbers are read by
 // polynav::parse_finite, as in scene files.
 extern const CLI::Validator non_negative_finite;
+// Accepts finite numbers > 0.
+extern const CLI::Validator positive_finite;
 // Accepts numbers in [low, high], with a message that shows the bounds as people write them.
 CLI::Validator number_in_range(double low, double high);
 

@@ -4,10 +4,15 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <iostream>
 #include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string_view>
 
 #include "commands.hpp"
 #include "common.hpp"
@@ -23,12 +28,20 @@ struct PlanArgs {
   std::string scene;
   MethodArgs method;
   std::string start, query;
-  std::vector<std::string> goals;  // --goal, repeatable: a goal set
+  std::vector<std::string> goals;  // --goal, repeatable: a goal set; each X,Y or X,Y,YAW
   bool json = false;
   std::string format = "text";  // text, json, ros-path
   std::string svg;
   int width = 1000;
+  // ros-path only: the frame of the path and its poses, and the largest gap between poses
+  // (0: poses at the waypoints only). `*_given`: the option was on the command line.
+  std::string frame_id = "map";
+  double pose_spacing = 0.0;
+  bool frame_id_given = false, pose_spacing_given = false;
 };
+
+// The most poses --pose-spacing may add between waypoints in one run, over all paths.
+constexpr double max_added_poses = 1e6;
 
 int exit_code_for(const std::vector<PlanResult>& results) {
   int code = exit_ok;
@@ -68,10 +81,86 @@ std::string full(double v) {
   return std::string(buf, r.ptr);
 }
 
+// Why `id` cannot be a frame id, or "" when it can: a ROS name as tf2 in ROS 2 takes it, names
+// of letters, digits and '_' not starting with a digit, joined by single '/', with no '/' at
+// either end (tf2 refuses a frame id that starts with one).
+std::string frame_id_problem(const std::string& id) {
+  if (id.empty()) return "must not be empty (a ROS frame name such as map or odom)";
+  for (const char c : id) {
+    if (std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_' || c == '/') continue;
+    char shown[16];
+    if (std::isprint(static_cast<unsigned char>(c)) != 0) {
+      std::snprintf(shown, sizeof shown, "'%c'", c);
+    } else {
+      std::snprintf(shown, sizeof shown, "byte 0x%02x", static_cast<unsigned char>(c));
+    }
+    return "may hold only letters, digits, '_' and '/' (a ROS name), found " + std::string(shown) +
+           " in '" + id + "'";
+  }
+  if (id.front() == '/')
+    return "must not start with '/' (tf2 in ROS 2 refuses frame ids that do), found '" + id + "'";
+  if (id.back() == '/' || id.find("//") != std::string::npos)
+    return "must not end with '/' or hold '//' (the names between '/' must not be empty), "
+           "found '" +
+           id + "'";
+  for (std::size_t i = 0; i < id.size(); ++i)
+    if ((i == 0 || id[i - 1] == '/') && std::isdigit(static_cast<unsigned char>(id[i])) != 0)
+      return "each name between '/' must start with a letter or '_', found '" + id + "'";
+  return {};
+}
+
+// The frame id as a YAML scalar: plain, unless YAML would read it as something other than a
+// string (a boolean or null), then in double quotes (the characters allowed need no escapes).
+std::string yaml_frame_id(const std::string& id) {
+  std::string lower = id;
+  std::transform(lower.begin(), lower.end(), lower.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  static constexpr std::string_view special[] = {"null", "true", "false", "yes", "no",
+                                                 "on",   "off",  "y",     "n"};
+  for (const std::string_view word : special)
+    if (lower == word) return "\"" + id + "\"";
+  return id;
+}
+
+// How many poses spacing `spacing` adds between the waypoints of a path (a double, as it may
+// be beyond any integer: the caller compares it with its limit).
+double added_poses(const std::vector<Point>& w, double spacing) {
+  if (!(spacing > 0)) return 0;
+  double added = 0;
+  for (std::size_t i = 0; i + 1 < w.size(); ++i) {
+    const double length = std::hypot(w[i + 1].x - w[i].x, w[i + 1].y - w[i].y);
+    added += std::max(std::ceil(length / spacing) - 1, 0.0);
+  }
+  return added;
+}
+
+// The yaw `--goal` gave for the goal a result reached: the given goal nearest PlanResult::goal
+// (the same point, unless --snap moved it), or nothing when that goal has no yaw.
+std::optional<double> reached_goal_yaw(const PlanResult& r, const std::vector<PointYaw>& goals) {
+  const PointYaw* nearest = nullptr;
+  double best = 0;
+  for (const PointYaw& g : goals) {
+    const double d = std::hypot(g.at.x - r.goal.x, g.at.y - r.goal.y);
+    if (nearest == nullptr || d < best) {
+      nearest = &g;
+      best = d;
+    }
+  }
+  return nearest == nullptr ? std::nullopt : nearest->yaw;
+}
+
+struct RosPathOptions {
+  std::string frame_id = "map";
+  double pose_spacing = 0.0;  // 0: poses at the waypoints only
+};
+
 // One query's path as a nav_msgs/Path message in YAML (ROS 2 field names, as `ros2 topic echo`
-// prints them): every waypoint a pose in frame `map` at z = 0, facing along the path (the
-// segment it starts; the last one faces as the segment that ends there). Stamps are zero.
-void print_ros_path(const PlanResult& r, const std::string& name, bool first) {
+// prints them): every waypoint a pose in the frame at z = 0, and with a spacing, evenly spaced
+// poses between them so that no two consecutive poses are farther apart than it. Each pose faces
+// along the segment that leaves it; the last one faces as the segment that ends there, or the
+// goal's yaw when the path reached a goal given one. Stamps are zero (tf2: the latest transform).
+void print_ros_path(const PlanResult& r, const std::string& name, bool first,
+                    const RosPathOptions& options, std::optional<double> goal_yaw) {
   if (!first) std::cout << "---\n";
   std::cout << "# " << (name.empty() ? "query" : name) << ": " << search::to_string(r.status);
   if (r.found()) std::cout << ", length " << full(r.length);
@@ -81,23 +170,48 @@ void print_ros_path(const PlanResult& r, const std::string& name, bool first) {
     std::replace(message.begin(), message.end(), '\n', ' ');
     std::cout << "# " << message << "\n";
   }
-  constexpr const char* header = "{frame_id: map, stamp: {sec: 0, nanosec: 0}}";
+  const std::string header =
+      "{frame_id: " + yaml_frame_id(options.frame_id) + ", stamp: {sec: 0, nanosec: 0}}";
   std::cout << "header: " << header << "\n";
-  if (r.waypoints.empty()) {
+  const std::vector<Point>& w = r.waypoints;
+  if (w.empty()) {
     std::cout << "poses: []\n";
     return;
   }
+  // heading[i]: the yaw of the first segment of non-zero length from waypoint i on, else of the
+  // last one of the path, else 0 (a path of one point, or of one point repeated).
+  const auto yaw_of = [&](std::size_t i) {
+    return std::atan2(w[i + 1].y - w[i].y, w[i + 1].x - w[i].x);
+  };
+  std::optional<double> last, next;
+  for (std::size_t i = 0; i + 1 < w.size(); ++i)
+    if (!(w[i + 1] == w[i])) last = yaw_of(i);
+  std::vector<double> heading(w.size(), 0.0);
+  for (std::size_t i = w.size(); i-- > 0;) {
+    if (i + 1 < w.size() && !(w[i + 1] == w[i])) next = yaw_of(i);
+    heading[i] = next ? *next : last.value_or(0.0);
+  }
+  if (goal_yaw && r.found()) heading.back() = *goal_yaw;
+
   std::cout << "poses:\n";
-  double yaw = 0.0;
-  const std::vector<Point>& w = r.waypoints;
-  for (std::size_t i = 0; i < w.size(); ++i) {
-    if (i + 1 < w.size() && !(w[i + 1] == w[i]))
-      yaw = std::atan2(w[i + 1].y - w[i].y, w[i + 1].x - w[i].x);
+  const auto pose = [&](Point p, double yaw) {
     std::cout << "  - header: " << header << "\n"
               << "    pose:\n"
-              << "      position: {x: " << full(w[i].x) << ", y: " << full(w[i].y) << ", z: 0}\n"
+              << "      position: {x: " << full(p.x) << ", y: " << full(p.y) << ", z: 0}\n"
               << "      orientation: {x: 0, y: 0, z: " << full(std::sin(yaw / 2))
               << ", w: " << full(std::cos(yaw / 2)) << "}\n";
+  };
+  for (std::size_t i = 0; i < w.size(); ++i) {
+    pose(w[i], heading[i]);
+    if (i + 1 == w.size() || !(options.pose_spacing > 0)) continue;
+    // n equal steps of at most the spacing: the n - 1 points between the two waypoints.
+    const double dx = w[i + 1].x - w[i].x, dy = w[i + 1].y - w[i].y;
+    const double steps = std::ceil(std::hypot(dx, dy) / options.pose_spacing);
+    const auto n = static_cast<std::size_t>(std::max(steps, 1.0));
+    for (std::size_t k = 1; k < n; ++k) {
+      const double t = double(k) / double(n);
+      pose({w[i].x + t * dx, w[i].y + t * dy}, heading[i]);
+    }
   }
 }
 
@@ -106,21 +220,31 @@ int run_plan(const PlanArgs& args, const SceneOptions& options) {
     throw InputError({"", 0, 0, "--format"},
                      "--json is --format json; it cannot go with --format " + args.format);
   const std::string format = args.json ? "json" : args.format;
+  for (const auto& [given, option] : {std::pair{args.frame_id_given, "--frame-id"},
+                                      std::pair{args.pose_spacing_given, "--pose-spacing"}})
+    if (given && format != "ros-path")
+      throw InputError({"", 0, 0, option},
+                       "applies to --format ros-path only; it cannot go with --format " + format);
+  if (const std::string problem = frame_id_problem(args.frame_id); !problem.empty())
+    throw InputError({"", 0, 0, "--frame-id"}, problem);
   check_output_path(args.svg, "--svg");
-  const Scene scene = load_scene_with_options(args.scene, options);
-  std::vector<Query> queries;
-  std::vector<Point> goal_set;  // the command line's goals beyond the first
+  // The command line's query, read before the scene so that a mistyped point costs nothing.
+  std::optional<Point> start;
+  std::vector<PointYaw> goals;
   if (!args.start.empty() || !args.goals.empty()) {
     if (args.start.empty() || args.goals.empty())
       throw InputError({"", 0, 0, args.start.empty() ? "--start" : "--goal"},
                        "--start and --goal go together");
-    queries.push_back({"",
-                       parse_point(args.start, "--start"),
-                       parse_point(args.goals.front(), "--goal"),
-                       std::nullopt,
-                       {}});
-    if (args.goals.size() > 1)
-      for (const std::string& g : args.goals) goal_set.push_back(parse_point(g, "--goal"));
+    start = parse_point(args.start, "--start");
+    for (const std::string& g : args.goals) goals.push_back(parse_point_yaw(g, "--goal"));
+  }
+  const Scene scene = load_scene_with_options(args.scene, options);
+  std::vector<Query> queries;
+  std::vector<Point> goal_set;  // the command line's goals, when it gave more than one
+  if (start) {
+    queries.push_back({"", *start, goals.front().at, std::nullopt, {}});
+    if (goals.size() > 1)
+      for (const PointYaw& g : goals) goal_set.push_back(g.at);
   } else if (!args.query.empty()) {
     for (const Query& q : scene.queries)
       if (q.name == args.query) queries.push_back(q);
@@ -145,12 +269,14 @@ int run_plan(const PlanArgs& args, const SceneOptions& options) {
       !summary.empty() && format == "text")
     std::cout << planner.discretisation().method() << ": " << summary << "\n";
   std::vector<PlanResult> results;
+  std::vector<std::optional<double>> goal_yaws;  // per result: the yaw of the goal it reached
   for (const Query& q : queries) {
     if (goal_set.empty()) {
       results.push_back(planner.plan(q.start, q.goal));
     } else {
       results.push_back(planner.plan(q.start, goal_set));
     }
+    goal_yaws.push_back(reached_goal_yaw(results.back(), goals));
     if (results.back().status == search::SearchStatus::invalid_query) {
       // The reason goes to stderr too, located at the query when the scene file gave it.
       const std::string name = q.name.empty() ? std::string("query") : "query '" + q.name + "'";
@@ -158,12 +284,29 @@ int run_plan(const PlanArgs& args, const SceneOptions& options) {
       print_error(where + name + ": " + results.back().message);
     }
     if (format == "json") {
-      std::cout << plan_result_json(results.back(), q.name) << "\n";
-    } else if (format == "ros-path") {
-      print_ros_path(results.back(), q.name, results.size() == 1);
-    } else {
+      std::string line = plan_result_json(results.back(), q.name);
+      if (goal_yaws.back()) {
+        // One more key at the end of the object (written without spaces), the others unchanged.
+        line.insert(line.size() - 1, ",\"goal_yaw\":" + nlohmann::json(*goal_yaws.back()).dump());
+      }
+      std::cout << line << "\n";
+    } else if (format == "text") {
       print_human(results.back(), q.name);
     }
+  }
+  if (format == "ros-path") {
+    // Written once every path is known, so that a spacing too fine for them all is refused
+    // before any document is written.
+    double added = 0;
+    for (const PlanResult& r : results) added += added_poses(r.waypoints, args.pose_spacing);
+    if (added > max_added_poses)
+      throw InputError({"", 0, 0, "--pose-spacing"},
+                       "a spacing of " + format_number(args.pose_spacing) + " needs " +
+                           format_number(added) + " poses between the waypoints, more than the " +
+                           format_number(max_added_poses) + " allowed: give a larger spacing");
+    const RosPathOptions ros{args.frame_id, args.pose_spacing};
+    for (std::size_t i = 0; i < results.size(); ++i)
+      print_ros_path(results[i], queries[i].name, i == 0, ros, goal_yaws[i]);
   }
   if (!args.svg.empty()) {
     plan_picture(scene, planner.free_space(), planner.discretisation().primitives(),
@@ -183,9 +326,11 @@ void add_plan_command(CLI::App& app) {
   add_method_options(*cmd, args->method, "shortcut");
   cmd->add_option("--start", args->start, "Start point X,Y (with --goal)")->type_name("X,Y");
   cmd->add_option("--goal", args->goals,
-                  "Goal point X,Y (with --start); repeat it for a goal set: the path goes to the "
-                  "cheapest reachable one")
-      ->type_name("X,Y")
+                  "Goal point X,Y (with --start); repeat it for a goal set: the path goes to the\n"
+                  "cheapest reachable one. X,Y,YAW adds the heading to arrive with (radians,\n"
+                  "counterclockwise from +x): ros-path turns the last pose to it, --json\n"
+                  "reports it as goal_yaw, the text output ignores it")
+      ->type_name("X,Y[,YAW]")
       ->allow_extra_args(false)
       ->take_all();
   cmd->add_option("--query", args->query, "Plan only the scene's query of this name")
@@ -196,6 +341,16 @@ void add_plan_command(CLI::App& app) {
                   "nav_msgs/Path in YAML, documents separated by '---' (docs/output.md)")
       ->type_name("FORMAT")
       ->check(CLI::IsMember({"text", "json", "ros-path"}));
+  cmd->add_option("--frame-id", args->frame_id,
+                  "ros-path: the frame_id of the path and of every pose (default map): letters,\n"
+                  "digits and '_', names joined by '/' (odom, robot1/map)")
+      ->type_name("NAME");
+  add_number_option(*cmd, "--pose-spacing", args->pose_spacing,
+                    "ros-path: add evenly spaced poses along each segment so that consecutive\n"
+                    "poses are at most D apart, the waypoints kept exactly (> 0; without it,\n"
+                    "poses at the waypoints only)")
+      ->type_name("D")
+      ->check(positive_finite);
   cmd->add_option("--svg", args->svg,
                   "Draw the scene, the discretisation, expanded nodes, raw and smoothed paths")
       ->type_name("FILE");
@@ -208,9 +363,15 @@ void add_plan_command(CLI::App& app) {
                           "  polynav plan scenes/maze.yaml --set grid.connectivity=4 --set "
                           "search.weight=2\n"
                           "  polynav plan scenes/movingai/arena.map --start 3.5,10.5 --goal "
-                          "40.5,30.5\n\n") +
+                          "40.5,30.5\n"
+                          "  polynav plan scenes/ros/depot.yaml --start 16,1 --goal 29,14,1.5708 "
+                          "--format ros-path --pose-spacing 0.05 --frame-id map\n\n") +
               options_help() + "\n" + global_options_help + "\n\n" + exit_codes_help);
-  cmd->callback([args, cmd] { set_exit_status(run_plan(*args, scene_options(*cmd))); });
+  cmd->callback([args, cmd] {
+    args->frame_id_given = cmd->count("--frame-id") > 0;
+    args->pose_spacing_given = cmd->count("--pose-spacing") > 0;
+    set_exit_status(run_plan(*args, scene_options(*cmd)));
+  });
 }
 
 }  // namespace polynav::cli

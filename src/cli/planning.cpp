@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 #include <optional>
 #include <string_view>
+#include <vector>
 
 #include "polynav/error.hpp"
 #include "polynav/number.hpp"
@@ -99,6 +100,29 @@ Point parse_point(const std::string& text, const std::string& option) {
   }
   throw InputError({"", 0, 0, option},
                    "expected X,Y with two finite numbers, found '" + text + "'");
+}
+
+PointYaw parse_point_yaw(const std::string& text, const std::string& option) {
+  std::vector<std::string_view> parts;
+  for (std::string_view rest = text;;) {
+    const auto comma = rest.find(',');
+    parts.push_back(rest.substr(0, comma));
+    if (comma == std::string_view::npos) break;
+    rest.remove_prefix(comma + 1);
+  }
+  const std::optional<double> x = parse_finite(parts[0]);
+  const std::optional<double> y = parts.size() > 1 ? parse_finite(parts[1]) : std::nullopt;
+  if (parts.size() > 3 || !x || !y)
+    throw InputError({"", 0, 0, option},
+                     "expected X,Y or X,Y,YAW with finite numbers, found '" + text + "'");
+  if (parts.size() == 2) return {{*x, *y}, std::nullopt};
+  const std::optional<double> yaw = parse_finite(parts[2]);
+  if (!yaw)
+    throw InputError({"", 0, 0, option},
+                     "the yaw (YAW of X,Y,YAW, in radians) must be a finite "
+                     "number, found '" +
+                         std::string(parts[2]) + "' in '" + text + "'");
+  return {{*x, *y}, *yaw};
 }
 
 }  // namespace polynav::cli

@@ -2,6 +2,7 @@
 // What `plan`, `scen` and `reach` share: the method, smoother and option flags, and the paths
 // of results as the plan picture draws them.
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -39,5 +40,13 @@ std::vector<PathDrawing> path_drawings(const std::vector<PlanResult>& results);
 
 // Parses "X,Y" given to `option`. @throws InputError naming the option
 Point parse_point(const std::string& text, const std::string& option);
+
+// A point and, when the text gave one, a heading: yaw in radians, counterclockwise from +x.
+struct PointYaw {
+  Point at;
+  std::optional<double> yaw;
+};
+// Parses "X,Y" or "X,Y,YAW" (finite numbers) given to `option`. @throws InputError naming it
+PointYaw parse_point_yaw(const std::string& text, const std::string& option);
 
 }  // namespace polynav::cli

@@ -1,7 +1,9 @@
 // The `polynav` tool on robotics maps, run as a process: bad ROS map files end in one located
 // error line and exit 2; validate reports the map and its outline; --map-unknown and
 // --map-simplify change what is read; convert writes scenes that validate and plan the same;
-// plan --format ros-path writes nav_msgs/Path documents that match the planned waypoints.
+// plan --format ros-path writes nav_msgs/Path documents that match the planned waypoints, in the
+// frame asked for, with poses added at the spacing asked for and the goal's yaw on the last pose,
+// and refuses bad values of those options before writing anything.
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -11,7 +13,9 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <regex>
 #include <sstream>
 #include <string>
@@ -248,6 +252,279 @@ TEST_F(MapsCli, RosPathMatchesThePlannedWaypoints) {
   EXPECT_GT(with_path, 0u);
   const RunResult both = run({"plan", scene, "--json", "--format", "ros-path"});
   EXPECT_EQ(both.exit_code, 2);
+}
+
+// One pose of a nav_msgs/Path document as read back.
+struct RosPose {
+  double x = 0, y = 0, yaw = 0;
+};
+
+// The poses of a ros-path document, each pose's header, position and orientation checked on the
+// way: the frame `frame`, zero stamps, z = 0, a unit quaternion about z.
+std::vector<RosPose> read_ros_poses(const YAML::Node& doc, const std::string& frame) {
+  const auto check_header = [&](const YAML::Node& header) {
+    EXPECT_EQ(header["frame_id"].as<std::string>(), frame);
+    EXPECT_EQ(header["stamp"]["sec"].as<long long>(), 0);
+    EXPECT_EQ(header["stamp"]["nanosec"].as<long long>(), 0);
+    EXPECT_FALSE(header["seq"]) << "ROS 2 headers have no seq";
+  };
+  check_header(doc["header"]);
+  std::vector<RosPose> poses;
+  for (const YAML::Node& stamped : doc["poses"]) {
+    check_header(stamped["header"]);
+    const YAML::Node pose = stamped["pose"];
+    EXPECT_EQ(pose["position"]["z"].as<double>(), 0.0);
+    const YAML::Node o = pose["orientation"];
+    EXPECT_EQ(o["x"].as<double>(), 0.0);
+    EXPECT_EQ(o["y"].as<double>(), 0.0);
+    const double qz = o["z"].as<double>(), qw = o["w"].as<double>();
+    EXPECT_NEAR(qz * qz + qw * qw, 1.0, 1e-12);
+    poses.push_back({pose["position"]["x"].as<double>(), pose["position"]["y"].as<double>(),
+                     2 * atan2(qz, qw)});
+  }
+  return poses;
+}
+
+// The angle between two yaws, in [0, pi].
+double yaw_difference(double a, double b) {
+  return std::abs(std::remainder(a - b, 2 * M_PI));
+}
+
+// The JSON lines of a run, one object each.
+std::vector<json> json_lines(const std::string& out) {
+  std::vector<json> all;
+  std::istringstream lines(out);
+  for (std::string line; std::getline(lines, line);) all.push_back(json::parse(line));
+  return all;
+}
+
+// Checks the poses of one path against its JSON result: the waypoints in order, exactly; between
+// two waypoints ceil(L / spacing) - 1 evenly spaced points on the segment (none without a
+// spacing), no gap beyond the spacing, the same length; each pose facing along its segment, the
+// last one facing `last_yaw` when given, else as the segment arriving there.
+void expect_poses_follow(const std::vector<RosPose>& poses, const json& result, double spacing,
+                         std::optional<double> last_yaw) {
+  const json& w = result.at("waypoints");
+  std::size_t at = 0;  // the pose of waypoint i
+  double length = 0, heading = 0;
+  for (std::size_t i = 0; i < w.size(); ++i) {
+    SCOPED_TRACE("waypoint " + std::to_string(i));
+    const double x = w[i][0].get<double>(), y = w[i][1].get<double>();
+    ASSERT_LT(at, poses.size());
+    EXPECT_EQ(poses[at].x, x);
+    EXPECT_EQ(poses[at].y, y);
+    if (i + 1 == w.size()) {
+      EXPECT_EQ(at + 1, poses.size()) << "poses after the last waypoint";
+      EXPECT_LT(yaw_difference(poses[at].yaw, last_yaw.value_or(heading)), 1e-12);
+      break;
+    }
+    const double dx = w[i + 1][0].get<double>() - x, dy = w[i + 1][1].get<double>() - y;
+    const double segment = std::hypot(dx, dy);
+    if (segment > 0) heading = std::atan2(dy, dx);
+    const std::size_t steps =
+        spacing > 0 ? std::max<std::size_t>(1, std::size_t(std::ceil(segment / spacing))) : 1;
+    ASSERT_LE(at + steps, poses.size());
+    for (std::size_t k = 0; k < steps; ++k) {
+      const RosPose& p = poses[at + k];
+      const RosPose& q = poses[at + k + 1];
+      const double gap = std::hypot(q.x - p.x, q.y - p.y);
+      if (spacing > 0) {
+        EXPECT_LE(gap, spacing + 1e-12);
+      }
+      EXPECT_NEAR(gap, segment / double(steps), 1e-9) << "evenly spaced";
+      // On the segment: no distance from its line.
+      EXPECT_NEAR((p.x - x) * dy - (p.y - y) * dx, 0.0, 1e-9 * std::max(segment, 1.0));
+      EXPECT_LT(yaw_difference(p.yaw, heading), 1e-12) << "pose " << at + k;
+      length += gap;
+    }
+    at += steps;
+  }
+  EXPECT_NEAR(length, result.at("length").get<double>(), 1e-9);
+}
+
+TEST_F(MapsCli, RosPathSpacesPosesInTheFrameAndTurnsToTheGoal) {
+  const std::string scene = (scenes / "ros" / "depot.yaml").string();
+  const double goal_yaw = 1.5708;
+  for (const std::string method : {"grid", "visgraph"}) {
+    SCOPED_TRACE(method);
+    const std::vector<std::string> query = {"plan",    scene,  "--method", method,
+                                            "--start", "16,1", "--goal",   "29,14,1.5708"};
+    auto with = [&](std::vector<std::string> more) {
+      std::vector<std::string> args = query;
+      args.insert(args.end(), more.begin(), more.end());
+      return run(args);
+    };
+    const RunResult as_json = with({"--json"});
+    ASSERT_EQ(as_json.exit_code, 0) << as_json.err;
+    const json result = json::parse(as_json.out);
+    ASSERT_GE(result.at("waypoints").size(), 3u);
+    // The yaw is one more key at the end; the others are as without it.
+    EXPECT_EQ(result.at("goal_yaw").get<double>(), goal_yaw);
+    const nlohmann::ordered_json in_order = nlohmann::ordered_json::parse(as_json.out);
+    EXPECT_EQ(std::prev(in_order.end()).key(), "goal_yaw");
+    const RunResult plain =
+        run({"plan", scene, "--method", method, "--start", "16,1", "--goal", "29,14", "--json"});
+    json without = json::parse(plain.out);
+    EXPECT_FALSE(without.contains("goal_yaw"));
+    json trimmed = result;
+    trimmed.erase("goal_yaw");
+    trimmed.erase("stats");
+    without.erase("stats");
+    EXPECT_EQ(trimmed, without);
+
+    // Without a spacing: the waypoints only, in frame map.
+    const RunResult bare = with({"--format", "ros-path"});
+    ASSERT_EQ(bare.exit_code, 0) << bare.err;
+    const std::vector<RosPose> waypoints_only = read_ros_poses(YAML::Load(bare.out), "map");
+    EXPECT_EQ(waypoints_only.size(), result.at("waypoints").size());
+    expect_poses_follow(waypoints_only, result, 0, goal_yaw);
+
+    for (const double spacing : {0.05, 0.3, 1.0, 4.0, 100.0}) {
+      SCOPED_TRACE(spacing);
+      const RunResult r = with({"--format", "ros-path", "--frame-id", "robot_1/odom",
+                                "--pose-spacing", std::to_string(spacing)});
+      ASSERT_EQ(r.exit_code, 0) << r.err;
+      const std::vector<YAML::Node> docs = YAML::LoadAll(r.out);
+      ASSERT_EQ(docs.size(), 1u);
+      const std::vector<RosPose> poses = read_ros_poses(docs[0], "robot_1/odom");
+      if (spacing < 1) {
+        EXPECT_GT(poses.size(), waypoints_only.size());
+      }
+      expect_poses_follow(poses, result, spacing, goal_yaw);
+    }
+  }
+}
+
+TEST_F(MapsCli, RosPathOfEveryQueryKeepsTheLastHeadingWithoutAGoalYaw) {
+  const std::string scene = (scenes / "warehouse.yaml").string();
+  const RunResult as_json = run({"plan", scene, "--json"});
+  const RunResult r =
+      run({"plan", scene, "--format", "ros-path", "--pose-spacing", "0.5", "--frame-id", "map"});
+  ASSERT_EQ(r.exit_code, as_json.exit_code) << r.err;
+  const std::vector<json> results = json_lines(as_json.out);
+  const std::vector<YAML::Node> docs = YAML::LoadAll(r.out);
+  ASSERT_EQ(docs.size(), results.size());
+  std::size_t with_path = 0;
+  for (std::size_t q = 0; q < docs.size(); ++q) {
+    SCOPED_TRACE(q);
+    EXPECT_FALSE(results[q].contains("goal_yaw"));
+    const std::vector<RosPose> poses = read_ros_poses(docs[q], "map");
+    if (results[q].at("waypoints").empty()) {
+      EXPECT_TRUE(poses.empty());
+      continue;
+    }
+    ++with_path;
+    expect_poses_follow(poses, results[q], 0.5, std::nullopt);
+  }
+  EXPECT_GT(with_path, 0u);
+}
+
+TEST_F(MapsCli, RosPathOfOnePointFacesTheGoalYawOrZero) {
+  const std::string scene = (scenes / "ros" / "depot.yaml").string();
+  for (const auto& [goal, yaw] : {std::pair{"16,1,-2.5", -2.5}, std::pair{"16,1", 0.0}}) {
+    SCOPED_TRACE(goal);
+    const RunResult r = run({"plan", scene, "--start", "16,1", "--goal", goal, "--format",
+                             "ros-path", "--pose-spacing", "0.1"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const std::vector<RosPose> poses = read_ros_poses(YAML::Load(r.out), "map");
+    ASSERT_EQ(poses.size(), 1u);
+    EXPECT_EQ(poses[0].x, 16.0);
+    EXPECT_EQ(poses[0].y, 1.0);
+    EXPECT_LT(yaw_difference(poses[0].yaw, yaw), 1e-12);
+  }
+}
+
+TEST_F(MapsCli, RosPathTakesTheYawOfTheGoalReached) {
+  const std::string scene = (scenes / "ros" / "depot.yaml").string();
+  const std::vector<std::string> args = {"plan",    scene,        "--method", "visgraph",
+                                         "--start", "16,1",       "--goal",   "29,14,0.25",
+                                         "--goal",  "17,3,-1.25", "--format"};
+  std::vector<std::string> as_json = args, as_path = args;
+  as_json.push_back("json");
+  as_path.push_back("ros-path");
+  const RunResult j = run(as_json);
+  const RunResult r = run(as_path);
+  ASSERT_EQ(j.exit_code, 0) << j.err;
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json result = json::parse(j.out);
+  const bool near_goal = result.at("goal") == json::array({17.0, 3.0});
+  ASSERT_TRUE(near_goal || result.at("goal") == json::array({29.0, 14.0})) << result.at("goal");
+  const double yaw = near_goal ? -1.25 : 0.25;
+  EXPECT_EQ(result.at("goal_yaw").get<double>(), yaw);
+  expect_poses_follow(read_ros_poses(YAML::Load(r.out), "map"), result, 0, yaw);
+}
+
+TEST_F(MapsCli, RosPathQuotesAFrameYamlWouldReadOtherwise) {
+  const std::string scene = (scenes / "ros" / "depot.yaml").string();
+  const RunResult r = run({"plan", scene, "--start", "16,1", "--goal", "29,14", "--format",
+                           "ros-path", "--frame-id", "yes"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("header: {frame_id: \"yes\","), std::string::npos) << r.out;
+  read_ros_poses(YAML::Load(r.out), "yes");
+}
+
+TEST_F(MapsCli, RosPathRefusesBadValuesBeforeWritingAnything) {
+  const std::string scene = (scenes / "ros" / "depot.yaml").string();
+  const fs::path svg = dir_ / "plan.svg";
+  struct Case {
+    std::vector<std::string> args;
+    std::string says;  // what the one error line must hold
+  };
+  const std::vector<Case> cases = {
+      {{"--pose-spacing", "-1"}, "--pose-spacing: must be a finite number > 0, got '-1'"},
+      {{"--pose-spacing=-1"}, "--pose-spacing: must be a finite number > 0, got '-1'"},
+      {{"--pose-spacing", "nan"}, "--pose-spacing: must be a finite number > 0, got 'nan'"},
+      {{"--pose-spacing", "inf"}, "--pose-spacing: must be a finite number > 0, got 'inf'"},
+      {{"--pose-spacing", "0"}, "--pose-spacing: must be a finite number > 0, got '0'"},
+      {{"--pose-spacing", "1e-9"}, "--pose-spacing: a spacing of 1e-09 needs"},
+      {{"--goal", "29,14,nan"},
+       "--goal: the yaw (YAW of X,Y,YAW, in radians) must be a finite "
+       "number, found 'nan' in '29,14,nan'"},
+      {{"--goal", "29,14,inf"}, "--goal: the yaw"},
+      {{"--goal", "29,14,"}, "--goal: the yaw"},
+      {{"--goal", "29,14,1,2"}, "--goal: expected X,Y or X,Y,YAW with finite numbers"},
+      {{"--goal", "29,nan,1"}, "--goal: expected X,Y or X,Y,YAW with finite numbers"},
+      {{"--frame-id", ""}, "--frame-id: must not be empty"},
+      {{"--frame-id", "/map"}, "--frame-id: must not start with '/'"},
+      {{"--frame-id", "map/"}, "--frame-id: must not end with '/' or hold '//'"},
+      {{"--frame-id", "a//b"}, "--frame-id: must not end with '/' or hold '//'"},
+      {{"--frame-id", "base link"}, "--frame-id: may hold only letters, digits, '_' and '/'"},
+      {{"--frame-id", "map-2"}, "found '-' in 'map-2'"},
+      {{"--frame-id", "robot/2d"}, "--frame-id: each name between '/' must start with a letter"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.says);
+    std::vector<std::string> args = {"plan",  scene,   "--start",    "16,1",     "--goal",
+                                     "29,14", "--svg", svg.string(), "--format", "ros-path"};
+    args.insert(args.end(), c.args.begin(), c.args.end());
+    const RunResult r = run(args);
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_EQ(r.out, "");
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_TRUE(r.err.starts_with("error: ")) << r.err;
+    EXPECT_NE(r.err.find(c.says), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(svg));
+  }
+  // The ros-path options with another format.
+  for (const std::string format : {"text", "json"}) {
+    for (const auto& [option, value] :
+         {std::pair{"--frame-id", "odom"}, std::pair{"--pose-spacing", "0.5"}}) {
+      const RunResult r = run(
+          {"plan", scene, "--start", "16,1", "--goal", "29,14", "--format", format, option, value});
+      EXPECT_EQ(r.exit_code, 2) << option << " " << format;
+      EXPECT_EQ(r.out, "");
+      EXPECT_NE(r.err.find(std::string(option) + ": applies to --format ros-path only"),
+                std::string::npos)
+          << r.err;
+    }
+  }
+  // The yaw is accepted, and ignored, by the text output.
+  const RunResult text = run({"plan", scene, "--start", "16,1", "--goal", "29,14,1"});
+  EXPECT_EQ(text.exit_code, 0) << text.err;
+  // --start takes no yaw.
+  const RunResult start = run({"plan", scene, "--start", "16,1,0", "--goal", "29,14"});
+  EXPECT_EQ(start.exit_code, 2);
+  EXPECT_NE(start.err.find("--start: expected X,Y"), std::string::npos) << start.err;
 }
 
 TEST_F(MapsCli, RenderDrawsTheCellsUnderTheOutline) {
