@@ -201,6 +201,14 @@ std::vector<LegendItem> legend_items(const Scene& scene, const FreeSpace& space)
                      {},
                      "agent radius " + svg_short_number(space.agent().radius)});
   }
+  if (space.has_clearance_cost()) {
+    const std::vector<ClearanceBand> bands = space.clearance_bands();
+    items.push_back({LegendItem::Kind::swatch,
+                     theme::clearance_band(region_colours(bands.front().cost).fill),
+                     {},
+                     "clearance cost x" + svg_short_number(bands.front().cost) + " to x" +
+                         svg_short_number(bands.back().cost) + " near obstacles"});
+  }
   // One entry per cost multiplier, naming the regions that have it.
   std::map<double, std::vector<std::string>> by_cost;
   for (const Region& r : scene.regions) by_cost[r.cost].push_back(r.name);
@@ -448,6 +456,25 @@ void draw_scene(SvgCanvas& canvas, const Scene& scene, const FreeSpace& space) {
     canvas.group("clearance");
     if (clip) canvas.clip_group("clearance", "bounds-clip");
     canvas.rings(blocked, theme::clearance());
+  }
+
+  if (space.has_clearance_cost()) {
+    // Each band of the clearance cost between its two edges (even-odd fill of both), in the
+    // colour a region of its cost has: darkest next to the obstacles.
+    canvas.group("clearance-cost");
+    if (clip) canvas.clip_group("clearance-cost", "bounds-clip");
+    std::vector<Ring> inner = free_rings;
+    for (const ClearanceBand& band : space.clearance_bands()) {
+      std::vector<Ring> rings = inner;
+      inner.clear();
+      if (band.beyond)
+        for (const BoundaryRing& b : *band.beyond) inner.push_back(b.points);
+      rings.insert(rings.end(), inner.begin(), inner.end());
+      const RegionColours colours = region_colours(band.cost);
+      canvas.rings(rings, theme::clearance_band(colours.fill),
+                   "clearance cost x" + svg_short_number(band.cost));
+      if (!band.beyond) break;
+    }
   }
 
   // Scenes that give free space directly may list obstacles too (a map's blocked cells); the

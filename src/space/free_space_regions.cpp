@@ -128,11 +128,21 @@ bool FreeSpace::has_clearance_cost() const {
   return !impl_->clearance_costs.empty();
 }
 
+std::vector<ClearanceBand> FreeSpace::clearance_bands() const {
+  std::vector<ClearanceBand> bands;
+  for (std::size_t k = 0; k < impl_->clearance_costs.size(); ++k)
+    bands.push_back({impl_->clearance_costs[k], k < impl_->clearance_levels.size()
+                                                    ? &impl_->clearance_levels[k].boundary()
+                                                    : nullptr});
+  return bands;
+}
+
 std::vector<Ring> FreeSpace::cost_boundaries() const {
   std::vector<Ring> rings;
   for (const Region& region : impl_->regions) rings.push_back(region.polygon);
-  for (const FreeSpace& level : impl_->clearance_levels)
-    for (const BoundaryRing& ring : level.boundary()) rings.push_back(ring.points);
+  for (const ClearanceBand& band : clearance_bands())
+    if (band.beyond)
+      for (const BoundaryRing& ring : *band.beyond) rings.push_back(ring.points);
   return rings;
 }
 

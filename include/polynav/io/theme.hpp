@@ -124,6 +124,12 @@ inline SvgStyle inflated_edge() {
       .stroke = colour::clearance_edge, .stroke_width = 1.1, .dash = {5, 3}, .round_joins = true};
 }
 
+/// A band of the clearance cost, in the fill a region of its cost has, without edges (the bands
+/// meet along the inflated outlines).
+inline SvgStyle clearance_band(const std::string& fill) {
+  return {.fill = fill, .fill_opacity = 0.55};
+}
+
 /// A region, in the colours region_colours() (io/scene_picture.hpp) gives its cost.
 inline SvgStyle region_area(const std::string& fill, const std::string& edge) {
   return {.fill = fill, .stroke = edge, .stroke_width = 0.9};

@@ -121,6 +121,14 @@ struct FieldRange {
   double highest = 0.0;
 };
 
+/// A band of the clearance cost (FreeSpaceOptions::clearance_distance): its cost multiplier and
+/// the boundary of the free space beyond it (the band lies between the previous band's `beyond`,
+/// or F's own boundary for the first, and this one).
+struct ClearanceBand {
+  double cost = 1.0;
+  const std::vector<BoundaryRing>* beyond = nullptr;
+};
+
 /// Free space F = (bounds shrunk by the agent radius) minus the union of (obstacle ⊕ disc).
 /// F is closed: a path may touch its boundary (graze a vertex, run along an edge) but never leave
 /// it, and never pass through a point where two blocked parts touch (a zero-width gap), unless
@@ -218,6 +226,9 @@ class FreeSpace {
   bool weighted() const;
   /// Whether travel near obstacles costs more (FreeSpaceOptions::clearance_distance > 0).
   bool has_clearance_cost() const;
+  /// The clearance cost's bands, nearest the obstacles first; a band whose far edge would leave
+  /// nothing free has no `beyond` (it holds the rest of F). Empty without a clearance cost.
+  std::vector<ClearanceBand> clearance_bands() const;
   /// Every ring along which the cost multiplier may change: the regions' polygons and the
   /// boundaries of the clearance bands. Discretisations that cut their cells along cost changes
   /// (the navigation mesh, the quadtree) use them.
