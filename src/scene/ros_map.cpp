@@ -4,8 +4,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <string>
+#include <string_view>
 #include <utility>
+#include <vector>
 
 #include "document.hpp"
 #include "readers.hpp"
@@ -54,7 +57,13 @@ namespace {
 struct MapFile {
   RosMapParameters parameters;
   InputLocation image_at;
+  // One sentence per key map_server does not read (Scene::unused).
+  std::vector<std::string> unused;
 };
+
+// The keys map_server reads (Nav2's map_io reads the same ones); any other key it ignores.
+constexpr std::string_view map_keys[] = {"image",           "resolution",  "origin", "negate",
+                                         "occupied_thresh", "free_thresh", "mode"};
 
 class RosMapReader : public DocumentReader {
  public:
@@ -68,11 +77,24 @@ class RosMapReader : public DocumentReader {
            "occupied_thresh:, free_thresh: and optional mode:, got " +
                kind_of(top_item.node));
     }
-    const Fields top = fields(
-        top_item, "a ROS map file",
-        {"image", "resolution", "origin", "negate", "occupied_thresh", "free_thresh", "mode"});
+    // map_server reads the keys it knows and ignores the rest (map_saver's own files carry
+    // none, but maps written by hand or by other tools often do), so a map it loads loads here
+    // too; each ignored key is reported rather than dropped silently.
+    const Fields top = collect(top_item, "a ROS map file");
     MapFile m;
     RosMapParameters& p = m.parameters;
+    for (const Entry& e : top.entries) {
+      if (is_map_key(e.key)) continue;
+      const Item key = child(top, e);
+      std::string note =
+          InputLocation{file_, doc_[e.key_node].line, doc_[e.key_node].column, key.path}
+              .to_string() +
+          ": not used by map_server, ignored";
+      if (const std::string_view near = closest_name(lower(e.key), map_keys); !near.empty()) {
+        note += " (did you mean \"" + std::string(near) + "\"?)";
+      }
+      m.unused.push_back(std::move(note));
+    }
 
     const Item image = need(top, "image", "the image file, relative to the map file");
     if (kind(image.node) != Kind::scalar || doc_.text(image.node).empty()) {
@@ -149,13 +171,32 @@ class RosMapReader : public DocumentReader {
   }
 
  private:
-  // A required key; when missing, the message names it as the key path.
+  static bool is_map_key(std::string_view key) {
+    return std::find(std::begin(map_keys), std::end(map_keys), key) != std::end(map_keys);
+  }
+
+  // A required key; when missing, the message names it as the key path, and points at a key
+  // map_server would ignore that looks like a misspelling of it (such a key is otherwise only a
+  // note, and the missing key would seem to come from nowhere).
   Item need(const Fields& top, std::string_view key, std::string_view what) const {
     const Entry* e = top.find(key);
     if (e == nullptr) {
       Item where = top.item;
       where.path = std::string(key);
-      fail(where, "missing required key \"" + std::string(key) + "\" (" + std::string(what) + ")");
+      std::string message =
+          "missing required key \"" + std::string(key) + "\" (" + std::string(what) + ")";
+      const std::string_view wanted[] = {key};
+      for (const Entry& other : top.entries) {
+        if (is_map_key(other.key) || closest_name(lower(other.key), wanted).empty()) continue;
+        std::string written;
+        append_one_line(written, other.key, 200);
+        const Node& k = doc_[other.key_node];
+        message += "; did you mean \"" + std::string(key) + "\" where \"" + written +
+                   "\" is written (" + std::to_string(k.line) + ":" + std::to_string(k.column) +
+                   ")?";
+        break;
+      }
+      fail(where, message);
     }
     return child(top, *e);
   }
@@ -244,6 +285,7 @@ Scene read_ros_map(std::string_view text, const std::filesystem::path& path,
   }
   scene.occupancy = std::move(map);
   scene.vectorisation = v.report;
+  scene.unused = m.unused;
   return scene;
 }
 

@@ -351,6 +351,38 @@ TEST(RosMap, GridUsesTheMapsOwnCells) {
   }
 }
 
+// Keys map_server does not read (Nav2's own maps carry some) are ignored as map_server ignores
+// them, each reported in Scene::unused with where it is; one that looks like a misspelt key says
+// which.
+TEST(RosMap, KeysMapServerIgnoresAreNotedNotRefused) {
+  const TempDir dir;
+  dir.write("m.pgm", test::pgm_p5(pattern()));
+  const fs::path plain = dir.write("plain.yaml", map_file("m.pgm"));
+  const fs::path extra = dir.write(
+      "extra.yaml", map_file("m.pgm", "map_type: occupancy\nmdoe: raw\nsaved_by: \"map_saver\"\n"));
+  const Scene a = load_scene(plain);
+  const Scene b = load_scene(extra);
+  EXPECT_TRUE(a.unused.empty());
+  ASSERT_EQ(b.unused.size(), 3u);
+  const std::string file = extra.string();
+  EXPECT_EQ(b.unused[0], file + ":7:1: map_type: not used by map_server, ignored");
+  EXPECT_EQ(b.unused[1],
+            file + ":8:1: mdoe: not used by map_server, ignored (did you mean \"mode\"?)");
+  EXPECT_EQ(b.unused[2], file + ":9:1: saved_by: not used by map_server, ignored");
+  // The misspelt mode is not read (map_server would not read it either): trinary, as without it.
+  EXPECT_EQ(b.occupancy->cells, a.occupancy->cells);
+  EXPECT_EQ(b.free_boundary, a.free_boundary);
+  // The keys in another order, mode given, an ignored key with a comment after it.
+  const fs::path nav2 = dir.write(
+      "nav2.yaml",
+      "image: m.pgm\nmode: trinary\nresolution: 0.25\norigin: [-1.5, 2.0, 0]\nnegate: 0\n"
+      "occupied_thresh: 0.65\nfree_thresh: 0.196\nmap_type: occupancy  # read by nobody\n");
+  const Scene c = load_scene(nav2);
+  ASSERT_EQ(c.unused.size(), 1u);
+  EXPECT_EQ(c.unused[0], nav2.string() + ":8:1: map_type: not used by map_server, ignored");
+  EXPECT_EQ(c.free_boundary, a.free_boundary);
+}
+
 // --- bad map files: each a located one-line message -------------------------------------------
 
 struct BadCase {
@@ -429,11 +461,6 @@ TEST(RosMap, BadMapFilesAreLocated) {
        "image: ok.pgm\nresolution: 0.05\norigin: [.nan, 0, 0]\nnegate: 0\noccupied_thresh: 0.65\n"
        "free_thresh: 0.2\n",
        "3:10: origin[0]: expected the origin's x (a number), got .nan (not a number)"},
-      {"yaw",
-       "image: ok.pgm\nresolution: 0.05\norigin: [0, 0, 0.5]\nnegate: 0\noccupied_thresh: 0.65\n"
-       "free_thresh: 0.2\n",
-       "3:16: origin[2]: a rotated map is not supported: the origin's yaw must be 0, found 0.5 "
-       "(radians)"},
       {"origin_two_numbers",
        "image: ok.pgm\nresolution: 0.05\norigin: [0, 0]\nnegate: 0\noccupied_thresh: 0.65\n"
        "free_thresh: 0.2\n",
@@ -442,10 +469,24 @@ TEST(RosMap, BadMapFilesAreLocated) {
        "image: ok.pgm\nresolution: 0.05\norigin: [0, 0, 0]\nnegate: 2\noccupied_thresh: 0.65\n"
        "free_thresh: 0.2\n",
        "4:9: negate: negate must be 0 or 1 (or false or true), found 2"},
-      {"unknown_key", "image: ok.pgm\nresolutoin: 0.05\n" + base,
-       "2:1: resolutoin: unknown key \"resolutoin\" (did you mean \"resolution\"?); the keys "
-       "allowed "
-       "here are image, resolution, origin, negate, occupied_thresh, free_thresh, mode"},
+      {"misspelt_required_key",
+       "image: ok.pgm\nresolutoin: 0.05\norigin: [0, 0, 0]\nnegate: 0\noccupied_thresh: 0.65\n"
+       "free_thresh: 0.2\n",
+       "1:1: resolution: missing required key \"resolution\" (metres per pixel, > 0); did you "
+       "mean \"resolution\" where \"resolutoin\" is written (2:1)?"},
+      {"misspelt_key_before_missing_one",
+       "image: ok.pgm\nresolution: 0.05\norigin: [0, 0, 0]\nnegate: 0\noccupied: 0.65\n"
+       "free_thresh: 0.2\n",
+       "1:1: occupied_thresh: missing required key \"occupied_thresh\" (a probability from 0 to "
+       "1); did you mean \"occupied_thresh\" where \"occupied\" is written (5:1)?"},
+      {"infinite_yaw",
+       "image: ok.pgm\nresolution: 0.05\norigin: [0, 0, .inf]\nnegate: 0\noccupied_thresh: 0.65\n"
+       "free_thresh: 0.2\n",
+       "3:16: origin[2]: expected the origin's yaw to be a finite number, got .inf"},
+      {"nan_yaw",
+       "image: ok.pgm\nresolution: 0.05\norigin: [0, 0, .NaN]\nnegate: 0\noccupied_thresh: 0.65\n"
+       "free_thresh: 0.2\n",
+       "3:16: origin[2]: expected the origin's yaw (a number), got .NaN (not a number)"},
   };
   for (const BadCase& c : cases) {
     SCOPED_TRACE(c.name);

@@ -148,8 +148,9 @@ struct Scene {
   std::optional<OccupancyMap> occupancy;
   /// Set for raster maps (ROS, MovingAI): how the cells became the free-space boundary.
   std::optional<VectorisationReport> vectorisation;
-  /// What the file held that the scene does not use (a GeoJSON feature's properties), one
-  /// sentence each; `polynav validate` shows it and export_native_scene() notes it.
+  /// What the file held that the scene does not use (a GeoJSON feature's properties, a ROS map
+  /// file's keys map_server ignores), one sentence each; `polynav validate` shows it and
+  /// export_native_scene() notes it.
   std::vector<std::string> unused;
 };
 
