@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "polynav/enum_names.hpp"
 #include "polynav/error.hpp"
 #include "polynav/geometry.hpp"
 
@@ -183,6 +184,8 @@ void check_scale(const Scene& scene);
 
 /// How a raster map's unknown cells are read (ROS maps: pixels between the two thresholds).
 enum class UnknownCells : std::uint8_t { blocked, free };
+inline constexpr auto unknown_cells_names =
+    enum_names(UnknownCells::blocked, "blocked", UnknownCells::free, "free");
 
 /// Options that change how a scene file is read.
 struct LoadOptions {
@@ -198,6 +201,23 @@ struct LoadOptions {
   /// [Limit: >= 1] [CLI: --max-points]
   std::size_t max_points = 2'000'000;
 };
+
+/// UnknownCells by name ("blocked", "free"; the command line's --map-unknown, Python's
+/// `map_unknown`). @throws InputError (key `key`) naming the choices, with a did-you-mean.
+UnknownCells parse_unknown_cells(std::string_view name, std::string_view key = "unknown");
+
+/// Refuses LoadOptions out of their limits: a `simplify` that is not a finite number >= 0 (key
+/// `simplify_key`), a `max_points` below 1 (key `max_points_key`). The keys are the names the
+/// caller's options go by (the command line's --map-simplify, Python's map_simplify); the
+/// messages are the same whichever names them. load_scene() calls it with "map.simplify" and
+/// "max_points". @throws InputError
+void check_load_options(const LoadOptions& options, std::string_view simplify_key = "map.simplify",
+                        std::string_view max_points_key = "max_points");
+
+/// Refuses an agent radius that is not a finite number >= 0 or lies beyond
+/// ScaleLimits::max_coordinate. `key` as for check_load_options (--radius, radius).
+/// @throws InputError
+void check_agent_radius(double radius, std::string_view key = "radius");
 
 /// Loads a scene, choosing the reader by extension and content: native YAML/JSON (`.yaml`,
 /// `.yml`, `.json`), ROS map_server maps (`.yaml`/`.yml` with `image:` and `resolution:` keys),
