@@ -119,11 +119,7 @@ class RosMapReader : public DocumentReader {
     const Item oy = element(origin, doc_.child(origin.node, 1), 1);
     const Item oyaw = element(origin, doc_.child(origin.node, 2), 2);
     p.origin = {finite(ox, "the origin's x"), finite(oy, "the origin's y")};
-    const double yaw = finite(oyaw, "the origin's yaw");
-    if (yaw != 0.0) {
-      fail(oyaw, "a rotated map is not supported: the origin's yaw must be 0, found " +
-                     describe(oyaw.node) + " (radians)");
-    }
+    p.yaw = finite(oyaw, "the origin's yaw");
 
     const Item negate = need(top, "negate", "0 or 1");
     const std::string_view n =
@@ -246,6 +242,7 @@ Scene read_ros_map(std::string_view text, const std::filesystem::path& path,
   map.height = image.height;
   map.resolution = p.resolution;
   map.origin = p.origin;
+  map.yaw = p.yaw;
   map.unknown_free = options.unknown == UnknownCells::free;
   map.image = image_path;
   const std::size_t count = std::size_t(map.width) * std::size_t(map.height);
@@ -260,7 +257,10 @@ Scene read_ros_map(std::string_view text, const std::filesystem::path& path,
                       (map.cells[i] == OccupancyMap::Cell::unknown && !map.unknown_free);
   }
 
-  VectorisedCells v = vectorise_cells(mask, p.origin, p.resolution, options.simplify);
+  // Every point the scene gets from the map's cells goes through to_scene() (the identity when
+  // the yaw is 0), so the outline, the bounds and the rectangles share their corners.
+  const Rotation rotation = map.rotation();
+  VectorisedCells v = vectorise_cells(mask, p.origin, p.resolution, options.simplify, rotation);
 
   Scene scene;
   scene.name = path.stem().string();
@@ -268,13 +268,20 @@ Scene read_ros_map(std::string_view text, const std::filesystem::path& path,
   const double y0 = p.origin.y;
   const double x1 = p.origin.x + p.resolution * map.width;
   const double y1 = p.origin.y + p.resolution * map.height;
-  scene.bounds = {{x0, y0}, {x1, y0}, {x1, y1}, {x0, y1}};
+  scene.bounds = {map.to_scene({x0, y0}), map.to_scene({x1, y0}), map.to_scene({x1, y1}),
+                  map.to_scene({x0, y1})};
   scene.native_cell_size = p.resolution;
   scene.free_boundary = std::move(v.free_boundary);
-  for (const CellRectangle& r : blocked_rectangles(mask)) {
+  const std::vector<CellRectangle> rectangles = blocked_rectangles(mask);
+  std::vector<Ring> turned;
+  if (!rotation.identity())
+    turned = turned_rectangle_rings(mask, rectangles, p.origin, p.resolution, rotation);
+  for (std::size_t i = 0; i < rectangles.size(); ++i) {
     Obstacle obstacle;
-    obstacle.shape.outer = rectangle_ring(mask, r, p.origin, p.resolution);
-    obstacle.where = {image_path.string(), 0, 0, cells_name(r)};
+    obstacle.shape.outer = rotation.identity()
+                               ? rectangle_ring(mask, rectangles[i], p.origin, p.resolution)
+                               : std::move(turned[i]);
+    obstacle.where = {image_path.string(), 0, 0, cells_name(rectangles[i])};
     scene.obstacles.push_back(std::move(obstacle));
   }
   for (std::size_t i = 0; i < v.fills.size(); ++i) {

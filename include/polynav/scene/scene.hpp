@@ -95,6 +95,9 @@ struct OccupancyMap {
   int height = 0;           ///< cells (image rows)
   double resolution = 1.0;  ///< side of a cell [Units: scene units (metres) per cell]
   Point origin;             ///< the lower-left corner of the lower-left cell
+  /// The origin's yaw: the map's cells are turned by this much, counter-clockwise, about
+  /// `origin` (as Nav2 places an OccupancyGrid whose origin pose has this yaw). [Units: radians]
+  double yaw = 0.0;
   /// Row-major from the top row of the image: cells[cy * width + cx]; cy = 0 is the top row, the
   /// row of largest y.
   std::vector<Cell> cells;
@@ -102,12 +105,20 @@ struct OccupancyMap {
   std::filesystem::path image;  ///< the image file, as the map file names it resolved
 
   Cell at(int cx, int cy) const { return cells[std::size_t(cy) * std::size_t(width) + cx]; }
-  /// The closed square of cell (cx, cy), computed as the vectorised outline computes its corners
-  /// (origin + resolution * lattice index), so the two agree bit for bit.
+  /// The closed square of cell (cx, cy) in the map's own frame (before the yaw), computed as the
+  /// vectorised outline computes its corners (origin + resolution * lattice index), so the two
+  /// agree bit for bit; to_scene() of its corners places it in the scene.
   Box cell_box(int cx, int cy) const {
     return {{origin.x + resolution * cx, origin.y + resolution * (height - 1 - cy)},
             {origin.x + resolution * (cx + 1), origin.y + resolution * (height - cy)}};
   }
+  /// A point of the map's own frame (origin + resolution * lattice index, as cell_box computes
+  /// them) in the scene: turned by `yaw` about `origin`, rounded the same way for every caller
+  /// (Rotation::apply), so a corner shared by several cells is one point. With yaw 0, the point
+  /// itself.
+  Point to_scene(Point map_point) const { return rotation().apply(map_point); }
+  /// The turn to_scene() applies.
+  Rotation rotation() const { return yaw == 0.0 ? Rotation() : Rotation(origin, yaw); }
 };
 
 /// What turning a raster map's cells into polygons did (ROS and MovingAI maps), for reports.
