@@ -72,6 +72,34 @@ struct Box {
 /// (the first point is not repeated). Orientation is documented where a ring is stored.
 using Ring = std::vector<Point>;
 
+/// A turn by `yaw` radians, counter-clockwise, about `pivot`: how the frame of a rotated raster
+/// map (a ROS map whose origin has a yaw) lies in the scene. A construction, rounded to doubles:
+/// points that were collinear need not stay exactly so. apply() is compiled once, out of line, so
+/// that every caller rounds a given point alike and a vertex two rings share stays one vertex.
+class Rotation {
+ public:
+  /// No turn: apply() and undo() return their point unchanged.
+  Rotation() = default;
+  Rotation(Point pivot, double yaw);
+
+  /// p turned about the pivot; p itself, unchanged (not multiplied by cos 0), when yaw is 0.
+  Point apply(Point p) const { return yaw_ == 0.0 ? p : turned(p, sin_); }
+  /// The inverse turn, rounded: for finding which cell of the frame holds a point, never to
+  /// decide a predicate (apply(undo(p)) need not be p).
+  Point undo(Point p) const { return yaw_ == 0.0 ? p : turned(p, -sin_); }
+  bool identity() const { return yaw_ == 0.0; }
+  Point pivot() const { return pivot_; }
+  double yaw() const { return yaw_; }
+
+ private:
+  Point turned(Point p, double sine) const;
+
+  Point pivot_;
+  double yaw_ = 0.0;
+  double cos_ = 1.0;
+  double sin_ = 0.0;
+};
+
 /// A polygon with an outer ring and zero or more holes.
 struct Polygon {
   Ring outer;

@@ -137,3 +137,76 @@ def test_experiment_rows_and_shards():
     pandas = pytest.importorskip("pandas")
     frame = polynav.run_experiment(scenes, dataframe=True, **options)
     assert isinstance(frame, pandas.DataFrame) and len(frame) == len(rows)
+
+
+def cli_plan(global_options, scene, start, goal):
+    """One `polynav plan --json` answer with the global options given before the subcommand."""
+    cli = subprocess.run([CLI, *global_options, "plan", str(scene), "--method", "visgraph",
+                          "--start", f"{start[0]!r},{start[1]!r}", "--goal", f"{goal[0]!r},{goal[1]!r}",
+                          "--json"], capture_output=True, text=True, check=False)
+    assert cli.returncode in (0, 1), cli.stderr
+    return without_times(json.loads(cli.stdout.splitlines()[0]))
+
+
+def test_load_scene_takes_the_command_lines_global_options():
+    turtlebot = SOURCE / "scenes" / "ros" / "turtlebot3_world.yaml"
+    start, goal = (-2.0, 0.5), (2.0, -0.5)
+    plain = polynav.load_scene(str(turtlebot))
+    for keywords, options in [
+            (dict(radius=0.1), ["--radius", "0.1"]),
+            (dict(map_unknown="free"), ["--map-unknown", "free"]),
+            (dict(map_simplify=0.15), ["--map-simplify", "0.15"]),
+            (dict(radius=0.05, map_unknown="free", map_simplify=0.1),
+             ["--radius", "0.05", "--map-unknown", "free", "--map-simplify", "0.1"])]:
+        scene = polynav.load_scene(str(turtlebot), **keywords)
+        assert scene.radius == keywords.get("radius", 0.0)
+        result = polynav.Planner(scene, method="visgraph").plan(start, goal)
+        assert without_times(json.loads(result.to_json())) == cli_plan(options, turtlebot, start,
+                                                                       goal), keywords
+    # Positional, as the signature reads, and the defaults are the plain load.
+    assert polynav.load_scene(str(turtlebot), None, "blocked", 0.0).radius == plain.radius
+    # max_points counts a native scene's points, as --max-points does.
+    maze = str(SOURCE / "scenes" / "maze.yaml")
+    polynav.load_scene(maze, max_points=1000)
+    with pytest.raises(polynav.InputError) as error:
+        polynav.load_scene(maze, max_points=5)
+    assert "the scene has more than 5 points" in str(error.value)
+
+
+def cli_error(global_options):
+    """The message after 'error: KEY: ' of a command line refused for a bad global option."""
+    maze = SOURCE / "scenes" / "maze.yaml"
+    cli = subprocess.run([CLI, *global_options, "validate", str(maze)], capture_output=True,
+                         text=True, check=False)
+    assert cli.returncode == 2, cli.stderr
+    line = cli.stderr.strip()
+    key = global_options[0] + ": "
+    assert line.startswith("error: " + key), line
+    return line[len("error: " + key):]
+
+
+@pytest.mark.parametrize("keywords, options", [
+    (dict(radius=-1.0), ["--radius", "-1"]),
+    (dict(radius=1e20), ["--radius", "1e20"]),
+    (dict(map_unknown="fre"), ["--map-unknown", "fre"]),
+    (dict(map_unknown="unknown"), ["--map-unknown", "unknown"]),
+    (dict(map_simplify=-0.5), ["--map-simplify", "-0.5"]),
+    (dict(max_points=0), ["--max-points", "0"]),
+], ids=["negative-radius", "huge-radius", "misspelt-unknown", "bad-unknown", "negative-simplify",
+        "no-points"])
+def test_bad_load_options_raise_the_command_lines_message(keywords, options):
+    maze = str(SOURCE / "scenes" / "maze.yaml")
+    with pytest.raises(polynav.InputError) as error:
+        polynav.load_scene(maze, **keywords)
+    (keyword,) = keywords
+    assert error.value.key == keyword
+    assert str(error.value) == keyword + ": " + cli_error(options)
+
+
+def test_load_options_that_are_not_numbers_are_type_errors():
+    maze = str(SOURCE / "scenes" / "maze.yaml")
+    with pytest.raises(polynav.InputError) as error:
+        polynav.load_scene(maze, radius=float("nan"))
+    assert "the agent radius must be a finite number >= 0, found nan" in str(error.value)
+    with pytest.raises(TypeError):
+        polynav.load_scene(maze, max_points=-3)

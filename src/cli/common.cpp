@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -34,11 +35,23 @@ const char* const global_options_help =
 
 namespace {
 
-// The value of an option its validator has checked to be a finite number.
+// The value of an option that must be a finite number (refused with its text otherwise).
 double finite_value(const CLI::Option& option) {
   const std::string text = option.as<std::string>();
   if (const std::optional<double> v = parse_finite(text)) return *v;
   throw InputError({"", 0, 0, option.get_name()}, "expected a finite number, found '" + text + "'");
+}
+
+// The value of a count option: a whole number written in decimal digits.
+std::size_t whole_value(const CLI::Option& option) {
+  const std::string text = option.as<std::string>();
+  std::size_t value = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (text.empty() || ec != std::errc() || end != text.data() + text.size()) {
+    throw InputError({"", 0, 0, option.get_name()},
+                     "expected a whole number, found '" + text + "'");
+  }
+  return value;
 }
 
 const CLI::App& root_of(const CLI::App& app) {
@@ -59,14 +72,8 @@ Scene load_scene_with_options(const std::filesystem::path& path, const SceneOpti
     throw InputError(InputLocation{path.string(), 0, 0, {}}, "is a directory, not a scene file");
   }
   Scene scene = load_scene(path, options.load);
-  if (options.radius) {
-    if (*options.radius > ScaleLimits::max_coordinate) {
-      throw InputError({"", 0, 0, "--radius"},
-                       "the radius " + format_number(*options.radius) +
-                           " is beyond the largest magnitude polynav plans in (2^50)");
-    }
-    scene.agent.radius = *options.radius;
-  }
+  // Checked when the options were read (scene_options).
+  if (options.radius) scene.agent.radius = *options.radius;
   // Map options on other scenes change nothing; say so rather than let them pass unnoticed.
   if (options.load.simplify > 0 && !scene.vectorisation) {
     std::cerr << "note: --map-simplify applies to raster maps (ROS, MovingAI); " << path.string()
@@ -121,9 +128,9 @@ CLI::Option* add_number_option(CLI::App& app, const std::string& name, double& v
 }
 
 void add_global_options(CLI::App& app) {
-  app.add_option("--radius", "Agent radius instead of the scene's own (>= 0)")
-      ->type_name("R")
-      ->check(non_negative_finite);
+  // The scene options' values are checked by the library's checks when they are read
+  // (scene_options), so the command line and Python's load_scene() refuse a value alike.
+  app.add_option("--radius", "Agent radius instead of the scene's own (>= 0)")->type_name("R");
   app.add_option("--inflation",
                  "How obstacles grow by the radius; each blocks every point within it:\n"
                  "exact (Boolean operations, at most the inflation tolerance more),\n"
@@ -139,18 +146,15 @@ void add_global_options(CLI::App& app) {
   app.add_option("--map-unknown",
                  "ROS maps: unknown cells (between the thresholds) are blocked\n"
                  "(default) or free")
-      ->type_name("blocked|free")
-      ->check(CLI::IsMember({"blocked", "free"}));
+      ->type_name("blocked|free");
   app.add_option("--map-simplify",
                  "Raster maps: simplify the outline of the blocked cells by up to T,\n"
                  "never opening a closed passage (>= 0; default 0 = exact cells)")
-      ->type_name("T")
-      ->check(non_negative_finite);
+      ->type_name("T");
   app.add_option("--max-points",
                  "Native scenes: the most points read in all, a list named by a YAML\n"
                  "alias counting each time (>= 1; default 2000000)")
-      ->type_name("N")
-      ->check(CLI::Range(std::size_t{1}, std::numeric_limits<std::size_t>::max()));
+      ->type_name("N");
 }
 
 SceneOptions scene_options(const CLI::App& command) {
@@ -158,6 +162,7 @@ SceneOptions scene_options(const CLI::App& command) {
   SceneOptions options;
   if (const CLI::Option* o = root.get_option_no_throw("--radius"); o && o->count() > 0) {
     options.radius = finite_value(*o);
+    check_agent_radius(*options.radius, "--radius");
   }
   if (const CLI::Option* o = root.get_option_no_throw("--inflation-tolerance");
       o && o->count() > 0) {
@@ -168,15 +173,15 @@ SceneOptions scene_options(const CLI::App& command) {
         from_name(inflation_names, o->as<std::string>(), "--inflation", "inflation");
   }
   if (const CLI::Option* o = root.get_option_no_throw("--map-unknown"); o && o->count() > 0) {
-    options.load.unknown =
-        o->as<std::string>() == "free" ? UnknownCells::free : UnknownCells::blocked;
+    options.load.unknown = parse_unknown_cells(o->as<std::string>(), "--map-unknown");
   }
   if (const CLI::Option* o = root.get_option_no_throw("--map-simplify"); o && o->count() > 0) {
     options.load.simplify = finite_value(*o);
   }
   if (const CLI::Option* o = root.get_option_no_throw("--max-points"); o && o->count() > 0) {
-    options.load.max_points = o->as<std::size_t>();
+    options.load.max_points = whole_value(*o);
   }
+  check_load_options(options.load, "--map-simplify", "--max-points");
   return options;
 }
 

@@ -106,13 +106,14 @@ Summary summarise(const LoadedScene& loaded) {
       if (c == OccupancyMap::Cell::free) ++s.free_cells;
       if (c == OccupancyMap::Cell::unknown) ++s.unknown;
     }
-    s.map = OccupancyMap{scene.occupancy->width,
-                         scene.occupancy->height,
-                         scene.occupancy->resolution,
-                         scene.occupancy->origin,
-                         {},
-                         scene.occupancy->unknown_free,
-                         scene.occupancy->image};
+    s.map = OccupancyMap{.width = scene.occupancy->width,
+                         .height = scene.occupancy->height,
+                         .resolution = scene.occupancy->resolution,
+                         .origin = scene.occupancy->origin,
+                         .yaw = scene.occupancy->yaw,
+                         .cells = {},
+                         .unknown_free = scene.occupancy->unknown_free,
+                         .image = scene.occupancy->image};
   }
   s.vectorisation = scene.vectorisation;
   s.unused = scene.unused;
@@ -153,6 +154,7 @@ json map_json(const Summary& s) {
           {"height", s.map->height},
           {"resolution", s.map->resolution},
           {"origin", to_json(s.map->origin)},
+          {"yaw", s.map->yaw},
           {"occupied", s.occupied},
           {"free", s.free_cells},
           {"unknown", s.unknown},
@@ -243,6 +245,7 @@ void print_text(const Summary& s, std::ostream& out) {
   if (s.map) {
     row("map", std::to_string(s.map->width) + " x " + std::to_string(s.map->height) + " cells of " +
                    format_number(s.map->resolution) + ", origin " + format_point(s.map->origin) +
+                   (s.map->yaw != 0.0 ? ", turned by yaw " + format_number(s.map->yaw) : "") +
                    "; " + std::to_string(s.occupied) + " occupied, " +
                    std::to_string(s.free_cells) + " free, " + std::to_string(s.unknown) +
                    " unknown (read as " + (s.map->unknown_free ? "free" : "blocked") + ")");

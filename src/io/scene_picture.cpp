@@ -25,10 +25,12 @@ std::vector<Ring> cell_rectangles(const OccupancyMap& map, OccupancyMap::Cell ki
   };
   std::vector<Ring> out;
   std::vector<Open> above, here;
+  // Corners in the map's frame, placed in the scene by to_scene (turned on a rotated map).
   const auto close = [&](const Open& r, int bottom_row) {
     const Box a = map.cell_box(r.first, r.top);
     const Box b = map.cell_box(r.last - 1, bottom_row);
-    out.push_back({{a.min.x, b.min.y}, {b.max.x, b.min.y}, {b.max.x, a.max.y}, {a.min.x, a.max.y}});
+    out.push_back({map.to_scene({a.min.x, b.min.y}), map.to_scene({b.max.x, b.min.y}),
+                   map.to_scene({b.max.x, a.max.y}), map.to_scene({a.min.x, a.max.y})});
   };
   for (int cy = 0; cy <= map.height; ++cy) {
     here.clear();

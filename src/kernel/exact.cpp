@@ -41,6 +41,29 @@ bool meets_open_box(Point a, Point b, const Box& box) {
   return left && right;
 }
 
+bool meets_open_convex(Point a, Point b, std::span<const Point> corners) {
+  const std::size_t n = corners.size();
+  if (a == b) {
+    // A point meets the interior when it lies strictly inside every edge.
+    for (std::size_t i = 0; i < n; ++i)
+      if (orientation(corners[i], corners[(i + 1) % n], a) <= 0) return false;
+    return true;
+  }
+  // The polygon's edges: both ends on the closed outer side of one separate them.
+  for (std::size_t i = 0; i < n; ++i) {
+    const Point u = corners[i], v = corners[(i + 1) % n];
+    if (orientation(u, v, a) <= 0 && orientation(u, v, b) <= 0) return false;
+  }
+  // The segment's line: some corner strictly on each side of it, or it separates them.
+  bool left = false, right = false;
+  for (const Point& c : corners) {
+    const int o = orientation(a, b, c);
+    left = left || o > 0;
+    right = right || o < 0;
+  }
+  return left && right;
+}
+
 int ring_orientation(const Ring& ring) {
   const std::size_t n = ring.size();
   double sum = 0.0, magnitude = 0.0;

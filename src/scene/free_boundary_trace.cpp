@@ -18,8 +18,10 @@ constexpr int step_y[4] = {0, 1, 0, -1};
 
 class Tracer {
  public:
-  explicit Tracer(const CellMap& cells)
+  // every_point: record every lattice point the trace passes, not only its turns.
+  Tracer(const CellMap& cells, bool every_point)
       : cells_(cells),
+        every_point_(every_point),
         w_(cells.width),
         h_(cells.height),
         horizontal_done_(std::size_t(w_) * std::size_t(h_ + 1), 0),
@@ -99,12 +101,13 @@ class Tracer {
         next = has_side(x, y, d) ? d : (d + 3) & 3;
       }
       assert(has_side(x, y, next));
-      if (next != d) corners.emplace_back(x, y);
+      if (next != d || every_point_) corners.emplace_back(x, y);
       d = next;
     } while (x != x0 || y != y0 || d != d0);
   }
 
   const CellMap& cells_;
+  bool every_point_;
   int w_;
   int h_;
   std::vector<unsigned char> horizontal_done_;  // side (x, y)-(x+1, y) at [y * W + x]
@@ -113,14 +116,15 @@ class Tracer {
 
 }  // namespace
 
-std::vector<Ring> trace_free_boundary(const CellMap& cells, Point origin, double cell_size) {
+std::vector<Ring> trace_free_boundary(const CellMap& cells, Point origin, double cell_size,
+                                      const Rotation& rotation) {
   std::vector<Ring> rings;
-  Tracer tracer(cells);
+  Tracer tracer(cells, !rotation.identity());
   tracer.trace_all([&](const std::vector<std::pair<int, int>>& corners) {
     Ring ring;
     ring.reserve(corners.size());
     for (const auto& [x, y] : corners) {
-      ring.push_back({origin.x + cell_size * x, origin.y + cell_size * y});
+      ring.push_back(rotation.apply({origin.x + cell_size * x, origin.y + cell_size * y}));
     }
     rings.push_back(std::move(ring));
   });

@@ -19,9 +19,17 @@ namespace polynav {
 // sides: a zero-width gap is a wall (ARCHITECTURE.md §4, MovingAI's "no corner cutting"). Such a
 // corner is a vertex of both rings through it, and one ring may visit it twice.
 //
+// With a `rotation` other than the identity (a ROS map whose origin has a yaw), every corner is
+// turned by it (Rotation::apply of origin + cell_size * (x, y)), and every lattice point the
+// boundary passes is kept as a vertex, turns or not: turned and rounded, the points of a straight
+// run of cell sides are no longer exactly collinear, and only with all of them does the boundary
+// pass exactly through the corners of the cells along it (so a cell of the map's frame lies in
+// free space exactly when the map's cell is free, and the blocked cells' rectangles share the
+// boundary's vertices).
+//
 // Complexity: O(width * height) time and two bytes per cell of scratch memory.
 std::vector<Ring> trace_free_boundary(const CellMap& cells, Point origin = {0.0, 0.0},
-                                      double cell_size = 1.0);
+                                      double cell_size = 1.0, const Rotation& rotation = {});
 
 // A maximal run of blocked cells in one row: cells [first, last) of row `row` (0 = top).
 struct BlockedRun {

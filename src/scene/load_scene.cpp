@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
+#include <charconv>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
@@ -111,6 +112,14 @@ constexpr Reader readers[] = {
     {".geojson", "GeoJSON polygons", read_geojson},
 };
 
+// A number in messages: the shortest text that reads back as it ("-1", "0.05", "1e+20", "inf").
+std::string shortest(double v) {
+  if (std::isnan(v)) return "nan";
+  char buffer[32];
+  const auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, v);
+  return ec == std::errc() ? std::string(buffer, end) : std::to_string(v);
+}
+
 std::string supported_extensions() {
   std::string s;
   for (const Reader& r : readers) {
@@ -122,12 +131,38 @@ std::string supported_extensions() {
 
 }  // namespace
 
-Scene load_scene(const fs::path& path, const LoadOptions& options) {
+UnknownCells parse_unknown_cells(std::string_view name, std::string_view key) {
+  return from_name(unknown_cells_names, name, key, "reading of unknown cells");
+}
+
+void check_load_options(const LoadOptions& options, std::string_view simplify_key,
+                        std::string_view max_points_key) {
   if (!(options.simplify >= 0.0) || !std::isfinite(options.simplify)) {
-    throw InputError({"", 0, 0, "map.simplify"},
+    throw InputError({"", 0, 0, std::string(simplify_key)},
                      "the simplification tolerance must be a finite number >= 0, found " +
-                         std::to_string(options.simplify));
+                         shortest(options.simplify));
   }
+  if (options.max_points < 1) {
+    throw InputError({"", 0, 0, std::string(max_points_key)},
+                     "the most points a native scene may hold must be at least 1, found " +
+                         std::to_string(options.max_points));
+  }
+}
+
+void check_agent_radius(double radius, std::string_view key) {
+  if (!(radius >= 0.0) || !std::isfinite(radius)) {
+    throw InputError({"", 0, 0, std::string(key)},
+                     "the agent radius must be a finite number >= 0, found " + shortest(radius));
+  }
+  if (radius > ScaleLimits::max_coordinate) {
+    throw InputError({"", 0, 0, std::string(key)},
+                     "the radius " + shortest(radius) +
+                         " is beyond the largest magnitude polynav plans in (2^50)");
+  }
+}
+
+Scene load_scene(const fs::path& path, const LoadOptions& options) {
+  check_load_options(options);
   std::string extension = path.extension().string();
   std::transform(extension.begin(), extension.end(), extension.begin(),
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });

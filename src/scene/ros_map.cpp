@@ -4,8 +4,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <string>
+#include <string_view>
 #include <utility>
+#include <vector>
 
 #include "document.hpp"
 #include "readers.hpp"
@@ -54,7 +57,13 @@ namespace {
 struct MapFile {
   RosMapParameters parameters;
   InputLocation image_at;
+  // One sentence per key map_server does not read (Scene::unused).
+  std::vector<std::string> unused;
 };
+
+// The keys map_server reads (Nav2's map_io reads the same ones); any other key it ignores.
+constexpr std::string_view map_keys[] = {"image",           "resolution",  "origin", "negate",
+                                         "occupied_thresh", "free_thresh", "mode"};
 
 class RosMapReader : public DocumentReader {
  public:
@@ -68,11 +77,24 @@ class RosMapReader : public DocumentReader {
            "occupied_thresh:, free_thresh: and optional mode:, got " +
                kind_of(top_item.node));
     }
-    const Fields top = fields(
-        top_item, "a ROS map file",
-        {"image", "resolution", "origin", "negate", "occupied_thresh", "free_thresh", "mode"});
+    // map_server reads the keys it knows and ignores the rest (map_saver's own files carry
+    // none, but maps written by hand or by other tools often do), so a map it loads loads here
+    // too; each ignored key is reported rather than dropped silently.
+    const Fields top = collect(top_item, "a ROS map file");
     MapFile m;
     RosMapParameters& p = m.parameters;
+    for (const Entry& e : top.entries) {
+      if (is_map_key(e.key)) continue;
+      const Item key = child(top, e);
+      std::string note =
+          InputLocation{file_, doc_[e.key_node].line, doc_[e.key_node].column, key.path}
+              .to_string() +
+          ": not used by map_server, ignored";
+      if (const std::string_view near = closest_name(lower(e.key), map_keys); !near.empty()) {
+        note += " (did you mean \"" + std::string(near) + "\"?)";
+      }
+      m.unused.push_back(std::move(note));
+    }
 
     const Item image = need(top, "image", "the image file, relative to the map file");
     if (kind(image.node) != Kind::scalar || doc_.text(image.node).empty()) {
@@ -97,11 +119,7 @@ class RosMapReader : public DocumentReader {
     const Item oy = element(origin, doc_.child(origin.node, 1), 1);
     const Item oyaw = element(origin, doc_.child(origin.node, 2), 2);
     p.origin = {finite(ox, "the origin's x"), finite(oy, "the origin's y")};
-    const double yaw = finite(oyaw, "the origin's yaw");
-    if (yaw != 0.0) {
-      fail(oyaw, "a rotated map is not supported: the origin's yaw must be 0, found " +
-                     describe(oyaw.node) + " (radians)");
-    }
+    p.yaw = finite(oyaw, "the origin's yaw");
 
     const Item negate = need(top, "negate", "0 or 1");
     const std::string_view n =
@@ -149,13 +167,32 @@ class RosMapReader : public DocumentReader {
   }
 
  private:
-  // A required key; when missing, the message names it as the key path.
+  static bool is_map_key(std::string_view key) {
+    return std::find(std::begin(map_keys), std::end(map_keys), key) != std::end(map_keys);
+  }
+
+  // A required key; when missing, the message names it as the key path, and points at a key
+  // map_server would ignore that looks like a misspelling of it (such a key is otherwise only a
+  // note, and the missing key would seem to come from nowhere).
   Item need(const Fields& top, std::string_view key, std::string_view what) const {
     const Entry* e = top.find(key);
     if (e == nullptr) {
       Item where = top.item;
       where.path = std::string(key);
-      fail(where, "missing required key \"" + std::string(key) + "\" (" + std::string(what) + ")");
+      std::string message =
+          "missing required key \"" + std::string(key) + "\" (" + std::string(what) + ")";
+      const std::string_view wanted[] = {key};
+      for (const Entry& other : top.entries) {
+        if (is_map_key(other.key) || closest_name(lower(other.key), wanted).empty()) continue;
+        std::string written;
+        append_one_line(written, other.key, 200);
+        const Node& k = doc_[other.key_node];
+        message += "; did you mean \"" + std::string(key) + "\" where \"" + written +
+                   "\" is written (" + std::to_string(k.line) + ":" + std::to_string(k.column) +
+                   ")?";
+        break;
+      }
+      fail(where, message);
     }
     return child(top, *e);
   }
@@ -205,6 +242,7 @@ Scene read_ros_map(std::string_view text, const std::filesystem::path& path,
   map.height = image.height;
   map.resolution = p.resolution;
   map.origin = p.origin;
+  map.yaw = p.yaw;
   map.unknown_free = options.unknown == UnknownCells::free;
   map.image = image_path;
   const std::size_t count = std::size_t(map.width) * std::size_t(map.height);
@@ -219,7 +257,10 @@ Scene read_ros_map(std::string_view text, const std::filesystem::path& path,
                       (map.cells[i] == OccupancyMap::Cell::unknown && !map.unknown_free);
   }
 
-  VectorisedCells v = vectorise_cells(mask, p.origin, p.resolution, options.simplify);
+  // Every point the scene gets from the map's cells goes through to_scene() (the identity when
+  // the yaw is 0), so the outline, the bounds and the rectangles share their corners.
+  const Rotation rotation = map.rotation();
+  VectorisedCells v = vectorise_cells(mask, p.origin, p.resolution, options.simplify, rotation);
 
   Scene scene;
   scene.name = path.stem().string();
@@ -227,13 +268,20 @@ Scene read_ros_map(std::string_view text, const std::filesystem::path& path,
   const double y0 = p.origin.y;
   const double x1 = p.origin.x + p.resolution * map.width;
   const double y1 = p.origin.y + p.resolution * map.height;
-  scene.bounds = {{x0, y0}, {x1, y0}, {x1, y1}, {x0, y1}};
+  scene.bounds = {map.to_scene({x0, y0}), map.to_scene({x1, y0}), map.to_scene({x1, y1}),
+                  map.to_scene({x0, y1})};
   scene.native_cell_size = p.resolution;
   scene.free_boundary = std::move(v.free_boundary);
-  for (const CellRectangle& r : blocked_rectangles(mask)) {
+  const std::vector<CellRectangle> rectangles = blocked_rectangles(mask);
+  std::vector<Ring> turned;
+  if (!rotation.identity())
+    turned = turned_rectangle_rings(mask, rectangles, p.origin, p.resolution, rotation);
+  for (std::size_t i = 0; i < rectangles.size(); ++i) {
     Obstacle obstacle;
-    obstacle.shape.outer = rectangle_ring(mask, r, p.origin, p.resolution);
-    obstacle.where = {image_path.string(), 0, 0, cells_name(r)};
+    obstacle.shape.outer = rotation.identity()
+                               ? rectangle_ring(mask, rectangles[i], p.origin, p.resolution)
+                               : std::move(turned[i]);
+    obstacle.where = {image_path.string(), 0, 0, cells_name(rectangles[i])};
     scene.obstacles.push_back(std::move(obstacle));
   }
   for (std::size_t i = 0; i < v.fills.size(); ++i) {
@@ -244,6 +292,7 @@ Scene read_ros_map(std::string_view text, const std::filesystem::path& path,
   }
   scene.occupancy = std::move(map);
   scene.vectorisation = v.report;
+  scene.unused = m.unused;
   return scene;
 }
 

@@ -21,6 +21,7 @@ struct RosMapParameters {
   std::string image;
   double resolution = 0.0;
   Point origin;
+  double yaw = 0.0;  // radians, counter-clockwise about the origin
   bool negate = false;
   double occupied_thresh = 0.65;
   double free_thresh = 0.196;

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <functional>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 
 #include "free_boundary_trace.hpp"
@@ -300,6 +301,50 @@ Ring rectangle_ring(const CellMap& cells, const CellRectangle& r, Point origin, 
   return {{x0, y0}, {x1, y0}, {x1, y1}, {x0, y1}};
 }
 
+std::vector<Ring> turned_rectangle_rings(const CellMap& cells,
+                                         const std::vector<CellRectangle>& rectangles, Point origin,
+                                         double cell_size, const Rotation& rotation) {
+  // Lattice points (x, y), y up, as trace_free_boundary computes them.
+  const auto key = [](int x, int y) {
+    return (std::uint64_t(std::uint32_t(x)) << 32) | std::uint32_t(y);
+  };
+  std::unordered_set<std::uint64_t> corners;
+  for (const CellRectangle& r : rectangles) {
+    const int x0 = r.first, x1 = r.last;
+    const int y0 = cells.height - r.row - r.rows, y1 = cells.height - r.row;
+    for (const auto& [x, y] : {std::pair{x0, y0}, {x1, y0}, {x1, y1}, {x0, y1}})
+      corners.insert(key(x, y));
+  }
+  // The lattice point (x, y) lies between the cells with lower-left corners (x-1 or x, y-1 or y).
+  const auto free_cell = [&](int x, int y) {
+    return x >= 0 && y >= 0 && x < cells.width && y < cells.height &&
+           !cells.is_blocked(x, cells.height - 1 - y);
+  };
+  const auto kept = [&](int x, int y) {
+    return x == 0 || y == 0 || x == cells.width || y == cells.height || free_cell(x - 1, y - 1) ||
+           free_cell(x, y - 1) || free_cell(x - 1, y) || free_cell(x, y) ||
+           corners.count(key(x, y)) != 0;
+  };
+  std::vector<Ring> rings;
+  rings.reserve(rectangles.size());
+  for (const CellRectangle& r : rectangles) {
+    const int x0 = r.first, x1 = r.last;
+    const int y0 = cells.height - r.row - r.rows, y1 = cells.height - r.row;
+    Ring ring;
+    const auto add = [&](int x, int y, bool corner) {
+      if (corner || kept(x, y))
+        ring.push_back(rotation.apply({origin.x + cell_size * x, origin.y + cell_size * y}));
+    };
+    // Counter-clockwise from the lower-left corner.
+    for (int x = x0; x < x1; ++x) add(x, y0, x == x0);
+    for (int y = y0; y < y1; ++y) add(x1, y, y == y0);
+    for (int x = x1; x > x0; --x) add(x, y1, x == x1);
+    for (int y = y1; y > y0; --y) add(x0, y, y == y1);
+    rings.push_back(std::move(ring));
+  }
+  return rings;
+}
+
 void simplify_scene_boundary(Scene& scene, double tolerance, const std::string& file) {
   VectorisationReport report = scene.vectorisation.value_or(VectorisationReport{});
   report.tolerance = tolerance;
@@ -322,10 +367,10 @@ void simplify_scene_boundary(Scene& scene, double tolerance, const std::string& 
 }
 
 VectorisedCells vectorise_cells(const CellMap& cells, Point origin, double cell_size,
-                                double tolerance) {
+                                double tolerance, const Rotation& rotation) {
   VectorisedCells out;
   const auto traced = std::chrono::steady_clock::now();
-  std::vector<Ring> rings = trace_free_boundary(cells, origin, cell_size);
+  std::vector<Ring> rings = trace_free_boundary(cells, origin, cell_size, rotation);
   out.report.trace_ms = milliseconds_since(traced);
   out.report.rings = rings.size();
   for (const Ring& ring : rings) out.report.traced_vertices += ring.size();

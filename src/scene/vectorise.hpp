@@ -57,15 +57,27 @@ std::vector<CellRectangle> blocked_rectangles(const CellMap& cells);
 /// The counter-clockwise ring of a rectangle, in the coordinates of trace_free_boundary().
 Ring rectangle_ring(const CellMap& cells, const CellRectangle& r, Point origin, double cell_size);
 
-/// Everything a raster reader needs: the free-space boundary of `cells` (traced, then simplified
-/// with `tolerance`), the fills, and the report (counts and times).
+/// The rings of `rectangles` turned by `rotation` (as trace_free_boundary turns the outline).
+/// Turned and rounded, lattice points along a side are no longer exactly on it, so each ring
+/// keeps, besides its corners, every lattice point of its sides where another piece has a
+/// vertex: next to a free cell (the outline passes there, through every lattice point), on the
+/// map's border, or at another rectangle's corner. The rectangles then meet each other, the
+/// outline and the fills at shared vertices and cover exactly the blocked cells.
+std::vector<Ring> turned_rectangle_rings(const CellMap& cells,
+                                         const std::vector<CellRectangle>& rectangles, Point origin,
+                                         double cell_size, const Rotation& rotation);
+
+/// Everything a raster reader needs: the free-space boundary of `cells` (traced, turned by
+/// `rotation`, then simplified with `tolerance` where it lies in the scene, so that every test
+/// of the simplification is exact on the vertices the scene keeps), the fills, and the report
+/// (counts and times).
 struct VectorisedCells {
   std::vector<Ring> free_boundary;
   std::vector<Ring> fills;
   VectorisationReport report;
 };
 VectorisedCells vectorise_cells(const CellMap& cells, Point origin, double cell_size,
-                                double tolerance);
+                                double tolerance, const Rotation& rotation = {});
 
 /// Simplifies the free boundary of a scene read from a raster map in place with `tolerance`
 /// (nothing when 0), adds the fills to its obstacles (named "simplification fill i" in `file`)

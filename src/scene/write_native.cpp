@@ -174,6 +174,24 @@ std::vector<Obstacle> obstacles_around(const Scene& scene, const std::string& so
   return out;
 }
 
+// The bounds as written. A rotated map's blocked rectangles and outline pass through every
+// lattice point of its border, which, turned and rounded, need not lie exactly on the four sides
+// of the turned image; written with all of them, the bounds meet the rectangles at shared
+// vertices, so the native scene's free space is the map's without slivers along the border.
+Ring written_bounds(const Scene& scene) {
+  if (!scene.occupancy || scene.occupancy->yaw == 0.0) return scene.bounds;
+  const OccupancyMap& m = *scene.occupancy;
+  const auto corner = [&](int x, int y) {
+    return m.to_scene({m.origin.x + m.resolution * x, m.origin.y + m.resolution * y});
+  };
+  Ring ring;
+  for (int x = 0; x < m.width; ++x) ring.push_back(corner(x, 0));
+  for (int y = 0; y < m.height; ++y) ring.push_back(corner(m.width, y));
+  for (int x = m.width; x > 0; --x) ring.push_back(corner(x, m.height));
+  for (int y = m.height; y > 0; --y) ring.push_back(corner(0, y));
+  return ring;
+}
+
 std::string plural(std::size_t n, const char* one, const char* many) {
   return std::to_string(n) + " " + (n == 1 ? one : many);
 }
@@ -201,6 +219,12 @@ NativeExport export_native_scene(const Scene& scene) {
       note += "; which cells were occupied and which unknown (read as " +
               std::string(scene.occupancy->unknown_free ? "free" : "blocked") +
               ") is not kept, nor the image";
+      if (scene.occupancy->yaw != 0.0) {
+        note += "; the map's yaw " + number(scene.occupancy->yaw) +
+                " is kept only in the turned coordinates: the bounds are written with every "
+                "corner of the cells along them, and the grid method lines its cells up with "
+                "the scene's axes, not with the map's cells";
+      }
     } else {
       note +=
           "; MovingAI scenarios (.scen) name cells, which the native scene does not have: "
@@ -238,7 +262,7 @@ NativeExport export_native_scene(const Scene& scene) {
   y += "version: 1\n";
   if (!scene.name.empty()) y += "name: " + yaml_quoted(scene.name) + "\n";
   if (scene.native_cell_size) y += "cell_size: " + number(*scene.native_cell_size) + "\n";
-  y += "bounds: " + ring(scene.bounds) + "\n";
+  y += "bounds: " + ring(written_bounds(scene)) + "\n";
   if (scene.agent.radius != 0.0 || std::isfinite(scene.agent.max_climb)) {
     y += "agent: {radius: " + number(scene.agent.radius) +
          ", max_climb: " + number(scene.agent.max_climb) + "}\n";

@@ -109,16 +109,20 @@ std::optional<SceneRaster> scene_raster(const Scene& scene) {
                                 (map.cells[i] == OccupancyMap::Cell::unknown && !map.unknown_free);
     raster.origin = map.origin;
     raster.cell_size = map.resolution;
+    raster.rotation = map.rotation();
     return raster;
   }
-  if (scene.cell_map) return SceneRaster{*scene.cell_map, {0.0, 0.0}, 1.0};
+  if (scene.cell_map) return SceneRaster{*scene.cell_map, {0.0, 0.0}, 1.0, {}};
   return std::nullopt;
 }
 
 std::vector<Ring> inflated_raster_boundary(const Scene& scene) {
   const SceneRaster raster = scene_raster(scene).value();
-  const CellMap inflated = inflate_cells(raster.cells, scene.agent.radius / raster.cell_size);
-  std::vector<Ring> rings = trace_free_boundary(inflated, raster.origin, raster.cell_size);
+  const double margin = raster.rotation.identity() ? 1.0 : 1.0 + 1e-9;
+  const CellMap inflated =
+      inflate_cells(raster.cells, margin * scene.agent.radius / raster.cell_size);
+  std::vector<Ring> rings =
+      trace_free_boundary(inflated, raster.origin, raster.cell_size, raster.rotation);
   const double tolerance = scene.vectorisation ? scene.vectorisation->tolerance : 0.0;
   if (tolerance > 0.0) rings = simplify_free_boundary(std::move(rings), tolerance).rings;
   return rings;

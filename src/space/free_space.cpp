@@ -250,6 +250,13 @@ FreeSpace::FreeSpace(const Scene& scene, FreeSpaceOptions options) : impl_(new I
   s.original_bounds = scene.bounds;
   s.bounds_box = bounding_box(scene.bounds);
   s.native_cell_size = scene.native_cell_size;
+  if (scene.occupancy && scene.occupancy->yaw != 0.0) {
+    const OccupancyMap& m = *scene.occupancy;
+    s.map_frame = MapFrame{
+        m.rotation(),
+        {m.origin, {m.origin.x + m.resolution * m.width, m.origin.y + m.resolution * m.height}},
+        m.resolution};
+  }
   s.original_obstacles = scene.obstacles;
   s.given_free_space = !scene.free_boundary.empty();
   s.tolerance =
@@ -469,6 +476,7 @@ BoxClass FreeSpace::classify(const Box& box) const {
 }
 
 std::vector<std::uint8_t> FreeSpace::free_cells(const CellFrame& frame) const {
+  if (frame.rotated()) return free_rotated_cells(frame);
   const Impl& s = *impl_;
   const std::size_t columns = std::size_t(std::max(frame.columns, 0));
   const std::size_t rows = std::size_t(std::max(frame.rows, 0));
@@ -526,6 +534,83 @@ std::vector<std::uint8_t> FreeSpace::free_cells(const CellFrame& frame) const {
         const Point centre{cell.min.x + 0.5 * side, cell.min.y + 0.5 * side};
         run_free = cell.min.x < centre.x && centre.x < cell.max.x && cell.min.y < centre.y &&
                    centre.y < cell.max.y && is_free(centre);
+        in_run = true;
+      }
+      free[id] = run_free ? 1 : 0;
+    }
+  }
+  return free;
+}
+
+std::vector<std::uint8_t> FreeSpace::free_rotated_cells(const CellFrame& frame) const {
+  // As free_cells does for upright cells, with each cell the quadrilateral of its corners in
+  // the scene. Which cells an edge may meet is found in the frame's coordinates (Rotation::undo,
+  // rounded, so widened by a cell on each side); whether it meets one is decided exactly on the
+  // corners, which are the very points a rotated map's outline has.
+  const Impl& s = *impl_;
+  const std::size_t columns = std::size_t(std::max(frame.columns, 0));
+  const std::size_t rows = std::size_t(std::max(frame.rows, 0));
+  std::vector<std::uint8_t> free(columns * rows, 0);
+  if (free.empty()) return free;
+  std::vector<std::uint8_t> mixed(free.size(), 0), separated(free.size(), 0);
+  const auto clamp_cell = [](double v, std::size_t n) {
+    return std::size_t(std::clamp(v, 0.0, double(n - 1)));
+  };
+  const double side = frame.side;
+  for (const Segment& e : s.edges) {
+    if (e.a == e.b) continue;
+    const Point u = frame.rotation.undo(e.a), v = frame.rotation.undo(e.b);
+    const double y_low = std::min(u.y, v.y), y_high = std::max(u.y, v.y);
+    const std::size_t r0 = clamp_cell(std::floor((y_low - frame.origin.y) / side) - 1, rows);
+    const std::size_t r1 = clamp_cell(std::floor((y_high - frame.origin.y) / side) + 1, rows);
+    for (std::size_t r = r0; r <= r1; ++r) {
+      const double y0 = frame.origin.y + double(r) * side,
+                   y1 = frame.origin.y + double(r + 1) * side;
+      double xa = u.x, xb = v.x;
+      if (u.y != v.y) {
+        xa = u.x + std::clamp((y0 - u.y) / (v.y - u.y), 0.0, 1.0) * (v.x - u.x);
+        xb = u.x + std::clamp((y1 - u.y) / (v.y - u.y), 0.0, 1.0) * (v.x - u.x);
+      }
+      const std::size_t c0 =
+          clamp_cell(std::floor((std::min(xa, xb) - frame.origin.x) / side) - 1, columns);
+      const std::size_t c1 =
+          clamp_cell(std::floor((std::max(xa, xb) - frame.origin.x) / side) + 1, columns);
+      for (std::size_t c = c0; c <= c1; ++c) {
+        const std::size_t id = r * columns + c;
+        const std::array<Point, 4> quad = frame.quad(int(c), int(r));
+        if (!mixed[id] && exact::meets_open_convex(e.a, e.b, quad)) mixed[id] = 1;
+        // An edge along this cell's left side (quad[3] -> quad[0]), over part of it.
+        const Point low = quad[0], high = quad[3];
+        if (!separated[id] && exact::orientation(low, high, e.a) == 0 &&
+            exact::orientation(low, high, e.b) == 0) {
+          // Collinear: compare positions along the side by a coordinate that changes along it.
+          const bool by_x = low.x != high.x;
+          const auto along = [by_x](Point p) { return by_x ? p.x : p.y; };
+          const double side_lo = std::min(along(low), along(high)),
+                       side_hi = std::max(along(low), along(high));
+          const double edge_lo = std::min(along(e.a), along(e.b)),
+                       edge_hi = std::max(along(e.a), along(e.b));
+          if (std::max(side_lo, edge_lo) < std::min(side_hi, edge_hi)) separated[id] = 1;
+        }
+      }
+    }
+  }
+  for (std::size_t r = 0; r < rows; ++r) {
+    bool run_free = false;
+    bool in_run = false;
+    for (std::size_t c = 0; c < columns; ++c) {
+      const std::size_t id = r * columns + c;
+      if (mixed[id]) {
+        in_run = false;
+        continue;
+      }
+      if (!in_run || separated[id]) {
+        const std::array<Point, 4> quad = frame.quad(int(c), int(r));
+        const Point centre = frame.centre(int(c), int(r));
+        bool inside = true;
+        for (std::size_t k = 0; k < 4 && inside; ++k)
+          inside = exact::orientation(quad[k], quad[(k + 1) % 4], centre) > 0;
+        run_free = inside && is_free(centre);
         in_run = true;
       }
       free[id] = run_free ? 1 : 0;
@@ -714,6 +799,9 @@ Box FreeSpace::bounds_box() const {
 }
 std::optional<double> FreeSpace::native_cell_size() const {
   return impl_->native_cell_size;
+}
+const std::optional<MapFrame>& FreeSpace::map_frame() const {
+  return impl_->map_frame;
 }
 const std::optional<MeshFaces>& FreeSpace::mesh_faces() const {
   return impl_->mesh_faces;

@@ -21,6 +21,7 @@ struct FreeSpace::Impl {
   Ring original_bounds;
   Box bounds_box;
   std::optional<double> native_cell_size;
+  std::optional<MapFrame> map_frame;
   std::optional<MeshFaces> mesh_faces;
   std::vector<Obstacle> original_obstacles;
   bool given_free_space = false;  // the scene defined free space directly (map, mesh)

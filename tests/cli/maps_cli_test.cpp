@@ -95,8 +95,11 @@ TEST_F(MapsCli, BadMapFilesEndInOneLocatedLine) {
        "resolution must be > 0"},
       {"nan", "image: ok.pgm\nresolution: 0.1\norigin: [0, .NaN, 0]\n" + rest, "origin\\[1\\]",
        "got .NaN (not a number)"},
-      {"yaw", "image: ok.pgm\nresolution: 0.1\norigin: [0, 0, 1.57]\n" + rest, "origin\\[2\\]",
-       "the origin's yaw must be 0, found 1.57"},
+      {"yaw", "image: ok.pgm\nresolution: 0.1\norigin: [0, 0, -.inf]\n" + rest, "origin\\[2\\]",
+       "expected the origin's yaw to be a finite number, got -.inf"},
+      {"misspelt", "image: ok.pgm\nresolutoin: 0.1\norigin: [0, 0, 0]\n" + rest, "resolution",
+       "missing required key \"resolution\" (metres per pixel, > 0); did you mean \"resolution\" "
+       "where \"resolutoin\" is written (2:1)?"},
       {"mode", "image: ok.pgm\nmode: ternary\nresolution: 0.1\norigin: [0, 0, 0]\n" + rest, "mode",
        "unknown mode ternary (did you mean \"trinary\"?)"},
       {"thresholds",
@@ -115,6 +118,24 @@ TEST_F(MapsCli, BadMapFilesEndInOneLocatedLine) {
     const fs::path yaml = write(c.name + ".yaml", c.yaml);
     expect_located_error(run({"validate", yaml.string()}), yaml, c.key, c.what);
   }
+}
+
+// A key map_server does not read is no error: validate loads the map and says what it ignored.
+TEST_F(MapsCli, ValidateNotesKeysMapServerIgnores) {
+  static constexpr char ok[] = "P5\n3 2\n255\n\x00\xfe\x00\xfe\xfe\xfe";
+  write("ok.pgm", std::string(ok, sizeof ok - 1));
+  const fs::path yaml = write("extra.yaml",
+                              "image: ok.pgm\nresolution: 0.1\norigin: [0, 0, 0]\nnegate: 0\n"
+                              "occupied_thresh: 0.65\nfree_thresh: 0.196\nmap_type: occupancy\n");
+  const RunResult text = run({"validate", yaml.string()});
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_NE(text.out.find("  not used    " + yaml.string() +
+                          ":7:1: map_type: not used by map_server, ignored\n"),
+            std::string::npos)
+      << text.out;
+  const json j = json::parse(run({"validate", yaml.string(), "--json"}).out);
+  EXPECT_EQ(j.at("unused"),
+            json::array({yaml.string() + ":7:1: map_type: not used by map_server, ignored"}));
 }
 
 TEST_F(MapsCli, ValidateReportsTheMapAndItsOutline) {

@@ -9,6 +9,8 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <memory>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -19,6 +21,7 @@
 #include "polynav/plan/planner.hpp"
 #include "polynav/plan/registry.hpp"
 #include "polynav/scene/scene.hpp"
+#include "polynav/smooth/path_simplifier.hpp"
 #include "polynav/space/free_space.hpp"
 #include "scene/error_of.hpp"
 #include "scene/image_writers.hpp"
@@ -351,6 +354,291 @@ TEST(RosMap, GridUsesTheMapsOwnCells) {
   }
 }
 
+// Keys map_server does not read (Nav2's own maps carry some) are ignored as map_server ignores
+// them, each reported in Scene::unused with where it is; one that looks like a misspelt key says
+// which.
+TEST(RosMap, KeysMapServerIgnoresAreNotedNotRefused) {
+  const TempDir dir;
+  dir.write("m.pgm", test::pgm_p5(pattern()));
+  const fs::path plain = dir.write("plain.yaml", map_file("m.pgm"));
+  const fs::path extra = dir.write(
+      "extra.yaml", map_file("m.pgm", "map_type: occupancy\nmdoe: raw\nsaved_by: \"map_saver\"\n"));
+  const Scene a = load_scene(plain);
+  const Scene b = load_scene(extra);
+  EXPECT_TRUE(a.unused.empty());
+  ASSERT_EQ(b.unused.size(), 3u);
+  const std::string file = extra.string();
+  EXPECT_EQ(b.unused[0], file + ":7:1: map_type: not used by map_server, ignored");
+  EXPECT_EQ(b.unused[1],
+            file + ":8:1: mdoe: not used by map_server, ignored (did you mean \"mode\"?)");
+  EXPECT_EQ(b.unused[2], file + ":9:1: saved_by: not used by map_server, ignored");
+  // The misspelt mode is not read (map_server would not read it either): trinary, as without it.
+  EXPECT_EQ(b.occupancy->cells, a.occupancy->cells);
+  EXPECT_EQ(b.free_boundary, a.free_boundary);
+  // The keys in another order, mode given, an ignored key with a comment after it.
+  const fs::path nav2 = dir.write(
+      "nav2.yaml",
+      "image: m.pgm\nmode: trinary\nresolution: 0.25\norigin: [-1.5, 2.0, 0]\nnegate: 0\n"
+      "occupied_thresh: 0.65\nfree_thresh: 0.196\nmap_type: occupancy  # read by nobody\n");
+  const Scene c = load_scene(nav2);
+  ASSERT_EQ(c.unused.size(), 1u);
+  EXPECT_EQ(c.unused[0], nav2.string() + ":8:1: map_type: not used by map_server, ignored");
+  EXPECT_EQ(c.free_boundary, a.free_boundary);
+}
+
+// On a raster map the grid's cells are the map's own: when none around a free point is wholly
+// free, a finer resolution is not the advice; the message says what leaves them partly free and
+// names the methods that follow free space exactly. The budget message says the same of a
+// coarser grid.
+TEST(RosMap, GridAdviceFitsTheMapsOwnCells) {
+  const TempDir dir;
+  TestImage corridor{9, 3, 1, {}};
+  for (const char* r : {"#########", "#.......#", "#########"}) {
+    for (int x = 0; x < 9; ++x) corridor.pixels.push_back(r[x] == '#' ? 0 : 254);
+  }
+  dir.write("corridor.pgm", test::pgm_p5(corridor));
+  Scene scene = load_scene(dir.write("corridor.yaml", map_file("corridor.pgm")));
+  scene.agent.radius = 0.075;  // the corridor, one cell of 0.25 wide, stays 0.1 wide
+  const Point start{-1.5 + 0.25 * 2.5, 2.0 + 0.25 * 1.5}, goal{-1.5 + 0.25 * 6.5, 2.0 + 0.375};
+  PlanOptions options;
+  options.method = "grid";
+  // Exact inflation leaves the corridor's cells partly free (inflating by whole cells would
+  // block them all, and the start with them).
+  options.settings.set("space.inflation", "exact");
+  const PlanResult r = Planner(scene, options).plan(start, goal);
+  EXPECT_EQ(r.status, search::SearchStatus::invalid_query);
+  EXPECT_NE(r.message.find("start is free, but the grid's cells are the map's own cells (0.25 "
+                           "across) and no wholly free map cell around it is in line of sight"),
+            std::string::npos)
+      << r.message;
+  EXPECT_NE(r.message.find("the agent radius 0.075 leaves the cells around it only partly free"),
+            std::string::npos)
+      << r.message;
+  EXPECT_NE(r.message.find("--method navmesh or visgraph"), std::string::npos) << r.message;
+  EXPECT_EQ(r.message.find("finer"), std::string::npos) << r.message;
+  // The methods it names do plan the query.
+  for (const std::string method : {"navmesh", "visgraph"}) {
+    options.method = method;
+    EXPECT_TRUE(Planner(scene, options).plan(start, goal).found()) << method;
+  }
+  // A grid finer than the map's cells is not the map's: there the old advice stands.
+  options.method = "grid";
+  options.settings.set("grid.resolution", 0.2);
+  const PlanResult finer = Planner(scene, options).plan(start, goal);
+  EXPECT_EQ(finer.status, search::SearchStatus::invalid_query);
+  EXPECT_NE(finer.message.find("try a finer --resolution"), std::string::npos) << finer.message;
+
+  // The budget: raising it keeps the map's cells; a coarser grid would not be them.
+  const Scene plain = load_scene(dir.path() / "corridor.yaml");
+  options.settings = {};
+  options.settings.set("grid.max_cells", 10);
+  const std::string budget = test::error_of([&] { Planner(plain, options); });
+  EXPECT_NE(budget.find("more than the budget of 10 (the grid's cells are the map's own: raise "
+                        "grid.max_cells"),
+            std::string::npos)
+      << budget;
+}
+
+// --- rotated maps: the origin's yaw turns the map's cells about the origin ---------------------
+
+// A 12 x 9 map with rooms, a doorway, a pillar, an unknown patch and a diagonal pinch.
+TestImage rooms() {
+  TestImage im{12, 9, 1, {}};
+  const char* rows[] = {"############", "#....#.....#", "#.##.#..?..#",
+                        "#.##....??.#", "#....#.....#", "###.##.##..#",
+                        "#.....#....#", "#..#....#..#", "############"};
+  for (const char* r : rows) {
+    for (int x = 0; x < 12; ++x) im.pixels.push_back(r[x] == '#' ? 0 : r[x] == '?' ? 205 : 254);
+  }
+  return im;
+}
+
+std::string rooms_file(double yaw) {
+  std::ostringstream s;
+  s.precision(17);
+  s << "image: rooms.pgm\nresolution: 0.25\norigin: [-1.5, 2.0, " << yaw
+    << "]\nnegate: 0\noccupied_thresh: 0.65\nfree_thresh: 0.196\n";
+  return s.str();
+}
+
+// A point of cell (cx, cy) (image row cy from the top), at fractions (fx, fy) of the cell, in the
+// map's own frame.
+Point in_cell(int cx, int cy, double fx, double fy) {
+  return {-1.5 + 0.25 * (cx + fx), 2.0 + 0.25 * (9 - 1 - cy + fy)};
+}
+
+TEST(RosRotatedMap, CellsTurnAboutTheOrigin) {
+  const TempDir dir;
+  dir.write("rooms.pgm", test::pgm_p5(rooms()));
+  const Scene upright = load_scene(dir.write("upright.yaml", rooms_file(0.0)));
+  const Scene turned = load_scene(dir.write("turned.yaml", rooms_file(0.7)));
+  ASSERT_TRUE(turned.occupancy.has_value());
+  const OccupancyMap& m = *turned.occupancy;
+  EXPECT_EQ(m.yaw, 0.7);
+  EXPECT_EQ(upright.occupancy->yaw, 0.0);
+  EXPECT_EQ(m.cells, upright.occupancy->cells);
+  EXPECT_EQ(*turned.native_cell_size, 0.25);
+  // The origin stays; the map's x axis points at yaw 0.7 (Nav2: the cell grid turned about the
+  // origin, counter-clockwise).
+  EXPECT_EQ(m.to_scene(m.origin), m.origin);
+  const Point east = m.to_scene({m.origin.x + 1.0, m.origin.y});
+  EXPECT_NEAR(east.x, -1.5 + std::cos(0.7), 1e-15);
+  EXPECT_NEAR(east.y, 2.0 + std::sin(0.7), 1e-15);
+  // With yaw 0 to_scene gives the point itself, bit for bit.
+  const Point odd{0.1 + 0.2, -1.0 / 3.0};
+  EXPECT_EQ(upright.occupancy->to_scene(odd), odd);
+  // The bounds: the image's rectangle turned, four vertices.
+  ASSERT_EQ(turned.bounds.size(), 4u);
+  for (std::size_t i = 0; i < 4; ++i)
+    EXPECT_EQ(turned.bounds[i], m.to_scene(upright.bounds[i])) << i;
+  // Every vertex of the outline and of the rectangles is a turned lattice point; the outline
+  // keeps every lattice point along it, so it has at least the upright outline's vertices.
+  const auto turned_lattice_point = [&](Point p) {
+    const Point q = m.rotation().undo(p);
+    const double x = std::round((q.x - m.origin.x) / 0.25),
+                 y = std::round((q.y - m.origin.y) / 0.25);
+    return m.to_scene({m.origin.x + 0.25 * x, m.origin.y + 0.25 * y}) == p;
+  };
+  std::size_t upright_vertices = 0, turned_vertices = 0;
+  for (const Ring& ring : upright.free_boundary) upright_vertices += ring.size();
+  for (const Ring& ring : turned.free_boundary) {
+    turned_vertices += ring.size();
+    for (const Point& p : ring) EXPECT_TRUE(turned_lattice_point(p));
+  }
+  EXPECT_GT(turned_vertices, upright_vertices);
+  ASSERT_EQ(turned.obstacles.size(), upright.obstacles.size());
+  for (const Obstacle& o : turned.obstacles)
+    for (const Point& p : o.shape.outer) EXPECT_TRUE(turned_lattice_point(p));
+  // The same free space, turned: the same area and components.
+  const FreeSpace a(upright), b(turned);
+  EXPECT_NEAR(b.area(), a.area(), 1e-12 * a.area());
+  EXPECT_EQ(b.component_count(), a.component_count());
+  EXPECT_EQ(turned.vectorisation->rings, upright.vectorisation->rings);
+}
+
+TEST(RosRotatedMap, GridUsesTheTurnedMapsOwnCells) {
+  const TempDir dir;
+  dir.write("rooms.pgm", test::pgm_p5(rooms()));
+  const Scene turned = load_scene(dir.write("turned.yaml", rooms_file(0.7)));
+  const OccupancyMap& m = *turned.occupancy;
+  const FreeSpace space(turned);
+  ASSERT_TRUE(space.map_frame().has_value());
+  const OccupancyGrid grid(space, GridOptions{});
+  EXPECT_TRUE(grid.rotated());
+  EXPECT_EQ(grid.cell_size(), 0.25);
+  EXPECT_EQ(grid.origin(), m.origin);
+  ASSERT_EQ(grid.width(), m.width);
+  ASSERT_EQ(grid.height(), m.height);
+  for (int cy = 0; cy < m.height; ++cy) {
+    for (int cx = 0; cx < m.width; ++cx) {
+      const int row = m.height - 1 - cy;
+      EXPECT_EQ(grid.blocked(cx, row), m.at(cx, cy) != Cell::free) << cx << ", " << cy;
+      // The grid's cell centres are the map's, turned.
+      const Box box = m.cell_box(cx, cy);
+      EXPECT_EQ(grid.cell_centre(cx, row), m.to_scene({box.min.x + 0.125, box.min.y + 0.125}));
+    }
+  }
+  // The corner-aligned grid's nodes are the outline's corners.
+  GridOptions corners;
+  corners.align = GridAlign::corner;
+  const OccupancyGrid lattice(space, corners);
+  EXPECT_EQ(lattice.node_position(0), m.origin);
+  EXPECT_EQ(lattice.node_position(search::NodeId(3 * (m.width + 1) + 5)),
+            m.to_scene({m.origin.x + 0.25 * 5, m.origin.y + 0.25 * 3}));
+}
+
+// The same queries, turned with the map, plan paths of the same lengths with every method, each
+// path valid by the planner's exact check. The greedy shortcut smoother is the exception: a
+// sightline that grazes a cell's corner exactly on the upright map may miss it by a rounding on
+// the turned one (or the other way), and the greedy pass then takes another sightline; its raw
+// path is still the same, and its path valid.
+TEST(RosRotatedMap, TurnedMapPlansCongruentPaths) {
+  const TempDir dir;
+  dir.write("rooms.pgm", test::pgm_p5(rooms()));
+  const Scene upright = load_scene(dir.write("upright.yaml", rooms_file(0.0)));
+  const Scene turned = load_scene(dir.write("turned.yaml", rooms_file(0.7)));
+  const OccupancyMap& m = *turned.occupancy;
+  const std::vector<Point> points = {in_cell(1, 1, 0.3, 0.6),   in_cell(10, 1, 0.7, 0.2),
+                                     in_cell(1, 7, 0.45, 0.35), in_cell(10, 7, 0.5, 0.5),
+                                     in_cell(4, 3, 0.2, 0.8),   in_cell(7, 6, 0.6, 0.4)};
+  const auto a = std::make_shared<const FreeSpace>(upright);
+  const auto b = std::make_shared<const FreeSpace>(turned);
+  struct Variant {
+    std::string method, smoother;
+    bool congruent = true;
+    std::vector<std::pair<std::string, std::string>> settings;
+  };
+  const std::vector<Variant> variants = {{"grid", "none", true, {}},
+                                         {"grid", "funnel", true, {}},
+                                         {"grid", "shortcut", false, {}},
+                                         {"grid", "none", true, {{"grid.align", "corner"}}},
+                                         {"grid", "none", true, {{"grid.connectivity", "16"}}},
+                                         {"grid", "none", true, {{"grid.search", "jps"}}},
+                                         {"visgraph", "none", true, {}},
+                                         {"navmesh", "none", true, {}},
+                                         {"navmesh", "funnel", true, {}}};
+  int planned = 0;
+  for (const Variant& v : variants) {
+    PlanOptions options;
+    options.method = v.method;
+    options.smoother = v.smoother;
+    std::string name = v.method + "/" + v.smoother;
+    for (const auto& [key, value] : v.settings) {
+      options.settings.set(key, value);
+      name += " " + key + "=" + value;
+    }
+    const Planner pa(a, options), pb(b, options);
+    const PathSimplifier check(*b);
+    for (std::size_t i = 0; i < points.size(); ++i) {
+      for (std::size_t j = i + 1; j < points.size(); ++j) {
+        SCOPED_TRACE(name + " " + std::to_string(i) + " -> " + std::to_string(j));
+        const PlanResult ra = pa.plan(points[i], points[j]);
+        const PlanResult rb = pb.plan(m.to_scene(points[i]), m.to_scene(points[j]));
+        ASSERT_EQ(ra.status, rb.status) << ra.message << " | " << rb.message;
+        if (!ra.found()) continue;
+        ++planned;
+        if (v.congruent) {
+          EXPECT_NEAR(rb.length, ra.length, 1e-9 * ra.length);
+        }
+        EXPECT_NEAR(rb.raw_length, ra.raw_length, 1e-9 * ra.raw_length);
+        EXPECT_TRUE(check.is_valid(rb.waypoints));
+        EXPECT_EQ(rb.waypoints.front(), m.to_scene(points[i]));
+        EXPECT_EQ(rb.waypoints.back(), m.to_scene(points[j]));
+      }
+    }
+  }
+  EXPECT_GE(planned, 120);
+}
+
+// A query in an occupied (or unknown) cell is refused on the turned map as on the upright one,
+// naming the same cells; a free point at a cell's corner of the turned map is free.
+TEST(RosRotatedMap, QueriesInBlockedCellsAreRefused) {
+  const TempDir dir;
+  dir.write("rooms.pgm", test::pgm_p5(rooms()));
+  const Scene upright = load_scene(dir.write("upright.yaml", rooms_file(0.0)));
+  const Scene turned = load_scene(dir.write("turned.yaml", rooms_file(0.7)));
+  const OccupancyMap& m = *turned.occupancy;
+  for (const std::string method : {"grid", "visgraph", "navmesh"}) {
+    PlanOptions options;
+    options.method = method;
+    const Planner pa(upright, options), pb(turned, options);
+    const Point free_point = in_cell(1, 1, 0.5, 0.5);
+    for (const Point blocked :
+         {in_cell(2, 2, 0.5, 0.5), in_cell(8, 2, 0.25, 0.75), in_cell(0, 4, 0.1, 0.9)}) {
+      SCOPED_TRACE(method + " " + std::to_string(blocked.x) + "," + std::to_string(blocked.y));
+      const PlanResult ra = pa.plan(free_point, blocked);
+      const PlanResult rb = pb.plan(m.to_scene(free_point), m.to_scene(blocked));
+      EXPECT_EQ(ra.status, search::SearchStatus::invalid_query);
+      EXPECT_EQ(rb.status, search::SearchStatus::invalid_query);
+      const auto reason = [](const std::string& message) {
+        return message.substr(message.find("is not in free space"));
+      };
+      EXPECT_EQ(reason(rb.message), reason(ra.message));
+      EXPECT_NE(rb.message.find("inside map cells"), std::string::npos) << rb.message;
+    }
+  }
+}
+
 // --- bad map files: each a located one-line message -------------------------------------------
 
 struct BadCase {
@@ -429,11 +717,6 @@ TEST(RosMap, BadMapFilesAreLocated) {
        "image: ok.pgm\nresolution: 0.05\norigin: [.nan, 0, 0]\nnegate: 0\noccupied_thresh: 0.65\n"
        "free_thresh: 0.2\n",
        "3:10: origin[0]: expected the origin's x (a number), got .nan (not a number)"},
-      {"yaw",
-       "image: ok.pgm\nresolution: 0.05\norigin: [0, 0, 0.5]\nnegate: 0\noccupied_thresh: 0.65\n"
-       "free_thresh: 0.2\n",
-       "3:16: origin[2]: a rotated map is not supported: the origin's yaw must be 0, found 0.5 "
-       "(radians)"},
       {"origin_two_numbers",
        "image: ok.pgm\nresolution: 0.05\norigin: [0, 0]\nnegate: 0\noccupied_thresh: 0.65\n"
        "free_thresh: 0.2\n",
@@ -442,10 +725,24 @@ TEST(RosMap, BadMapFilesAreLocated) {
        "image: ok.pgm\nresolution: 0.05\norigin: [0, 0, 0]\nnegate: 2\noccupied_thresh: 0.65\n"
        "free_thresh: 0.2\n",
        "4:9: negate: negate must be 0 or 1 (or false or true), found 2"},
-      {"unknown_key", "image: ok.pgm\nresolutoin: 0.05\n" + base,
-       "2:1: resolutoin: unknown key \"resolutoin\" (did you mean \"resolution\"?); the keys "
-       "allowed "
-       "here are image, resolution, origin, negate, occupied_thresh, free_thresh, mode"},
+      {"misspelt_required_key",
+       "image: ok.pgm\nresolutoin: 0.05\norigin: [0, 0, 0]\nnegate: 0\noccupied_thresh: 0.65\n"
+       "free_thresh: 0.2\n",
+       "1:1: resolution: missing required key \"resolution\" (metres per pixel, > 0); did you "
+       "mean \"resolution\" where \"resolutoin\" is written (2:1)?"},
+      {"misspelt_key_before_missing_one",
+       "image: ok.pgm\nresolution: 0.05\norigin: [0, 0, 0]\nnegate: 0\noccupied: 0.65\n"
+       "free_thresh: 0.2\n",
+       "1:1: occupied_thresh: missing required key \"occupied_thresh\" (a probability from 0 to "
+       "1); did you mean \"occupied_thresh\" where \"occupied\" is written (5:1)?"},
+      {"infinite_yaw",
+       "image: ok.pgm\nresolution: 0.05\norigin: [0, 0, .inf]\nnegate: 0\noccupied_thresh: 0.65\n"
+       "free_thresh: 0.2\n",
+       "3:16: origin[2]: expected the origin's yaw to be a finite number, got .inf"},
+      {"nan_yaw",
+       "image: ok.pgm\nresolution: 0.05\norigin: [0, 0, .NaN]\nnegate: 0\noccupied_thresh: 0.65\n"
+       "free_thresh: 0.2\n",
+       "3:16: origin[2]: expected the origin's yaw (a number), got .NaN (not a number)"},
   };
   for (const BadCase& c : cases) {
     SCOPED_TRACE(c.name);

@@ -3,6 +3,7 @@
 // cost and height ranges over a box, and the corners.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <random>
 
 #include "polynav/kernel/exact.hpp"
@@ -106,7 +107,7 @@ TEST(FreeCells, AgreeWithClassifyingEachCell) {
     const FreeSpace space(random_scene(seed));
     // Cells on the obstacles' own lattice (edges along cell sides) and off it.
     for (const double side : {0.5, 0.37}) {
-      const CellFrame frame{{-0.5, -0.5}, side, int(21.0 / side), int(21.0 / side)};
+      const CellFrame frame{{-0.5, -0.5}, side, int(21.0 / side), int(21.0 / side), {}};
       const std::vector<std::uint8_t> free = space.free_cells(frame);
       int n = 0;
       for (int cy = 0; cy < frame.rows; ++cy)
@@ -117,6 +118,35 @@ TEST(FreeCells, AgreeWithClassifyingEachCell) {
           n += expected ? 1 : 0;
         }
       EXPECT_GT(n, 200);
+    }
+  }
+}
+
+// A rotated frame's cells are the quadrilaterals of their turned corners: free exactly when the
+// quadrilateral lies in free space (its sides in line of sight, no boundary vertex inside, its
+// centre free), as for upright cells.
+TEST(FreeCells, RotatedFrameCellsAreFreeExactlyWhenTheirQuadrilateralIs) {
+  for (unsigned seed = 1; seed <= 3; ++seed) {
+    const FreeSpace space(random_scene(seed));
+    for (const double yaw : {0.3, -2.2}) {
+      const CellFrame frame{{1.0, 1.0}, 0.45, 40, 40, Rotation({10.0, 10.0}, yaw)};
+      const std::vector<std::uint8_t> free = space.free_cells(frame);
+      int n = 0;
+      for (int cy = 0; cy < frame.rows; ++cy)
+        for (int cx = 0; cx < frame.columns; ++cx) {
+          const std::array<Point, 4> q = frame.quad(cx, cy);
+          bool expected = space.is_free(frame.centre(cx, cy));
+          for (int k = 0; k < 4 && expected; ++k)
+            expected = space.line_of_sight(q[std::size_t(k)], q[std::size_t((k + 1) % 4)]);
+          for (const BoundaryRing& ring : space.boundary())
+            for (const Point& v : ring.points)
+              if (expected && exact::meets_open_convex(v, v, q)) expected = false;
+          EXPECT_EQ(free[std::size_t(cy) * frame.columns + cx] != 0, expected)
+              << "seed " << seed << " yaw " << yaw << " cell " << cx << "," << cy;
+          n += expected ? 1 : 0;
+        }
+      EXPECT_GT(n, 100);
+      EXPECT_LT(n, frame.rows * frame.columns - 100);
     }
   }
 }

@@ -6,6 +6,8 @@
 /// header is included here: the CGAL calls live in src/kernel/exact.cpp.
 
 #include <cmath>
+#include <cstddef>
+#include <span>
 
 #include "polynav/geometry.hpp"
 
@@ -67,6 +69,22 @@ bool segments_intersect(Point a, Point b, Point c, Point d);
 /// leaves every corner of the box on one closed side (orientation tests). A segment that only
 /// runs along a side or touches a corner does not meet the open box.
 bool meets_open_box(Point a, Point b, const Box& box);
+
+/// Whether the closed segment ab meets the interior of the convex polygon `corners`, given
+/// counter-clockwise with no three corners collinear (a cell of a rotated grid). Exact, by the
+/// separating axis theorem as for meets_open_box: they are disjoint exactly when a and b both lie
+/// on the closed outer side of one of the polygon's edges, or every corner lies on one closed
+/// side of the line through a and b. A segment that only runs along a side or touches a corner
+/// does not meet the interior.
+bool meets_open_convex(Point a, Point b, std::span<const Point> corners);
+
+/// Whether p lies in the closed convex polygon `corners` (counter-clockwise): on no edge's outer
+/// side. Exact.
+inline bool in_closed_convex(Point p, std::span<const Point> corners) {
+  for (std::size_t i = 0; i < corners.size(); ++i)
+    if (orientation(corners[i], corners[(i + 1) % corners.size()], p) < 0) return false;
+  return true;
+}
 
 /// The sign of a ring's area: +1 counter-clockwise, -1 clockwise, 0 for a ring of zero area.
 /// Exact at every magnitude: the shoelace sum in doubles decides when its rounding-error bound

@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "polynav/enum_names.hpp"
 #include "polynav/error.hpp"
 #include "polynav/geometry.hpp"
 
@@ -94,6 +95,9 @@ struct OccupancyMap {
   int height = 0;           ///< cells (image rows)
   double resolution = 1.0;  ///< side of a cell [Units: scene units (metres) per cell]
   Point origin;             ///< the lower-left corner of the lower-left cell
+  /// The origin's yaw: the map's cells are turned by this much, counter-clockwise, about
+  /// `origin` (as Nav2 places an OccupancyGrid whose origin pose has this yaw). [Units: radians]
+  double yaw = 0.0;
   /// Row-major from the top row of the image: cells[cy * width + cx]; cy = 0 is the top row, the
   /// row of largest y.
   std::vector<Cell> cells;
@@ -101,12 +105,20 @@ struct OccupancyMap {
   std::filesystem::path image;  ///< the image file, as the map file names it resolved
 
   Cell at(int cx, int cy) const { return cells[std::size_t(cy) * std::size_t(width) + cx]; }
-  /// The closed square of cell (cx, cy), computed as the vectorised outline computes its corners
-  /// (origin + resolution * lattice index), so the two agree bit for bit.
+  /// The closed square of cell (cx, cy) in the map's own frame (before the yaw), computed as the
+  /// vectorised outline computes its corners (origin + resolution * lattice index), so the two
+  /// agree bit for bit; to_scene() of its corners places it in the scene.
   Box cell_box(int cx, int cy) const {
     return {{origin.x + resolution * cx, origin.y + resolution * (height - 1 - cy)},
             {origin.x + resolution * (cx + 1), origin.y + resolution * (height - cy)}};
   }
+  /// A point of the map's own frame (origin + resolution * lattice index, as cell_box computes
+  /// them) in the scene: turned by `yaw` about `origin`, rounded the same way for every caller
+  /// (Rotation::apply), so a corner shared by several cells is one point. With yaw 0, the point
+  /// itself.
+  Point to_scene(Point map_point) const { return rotation().apply(map_point); }
+  /// The turn to_scene() applies.
+  Rotation rotation() const { return yaw == 0.0 ? Rotation() : Rotation(origin, yaw); }
 };
 
 /// What turning a raster map's cells into polygons did (ROS and MovingAI maps), for reports.
@@ -148,8 +160,9 @@ struct Scene {
   std::optional<OccupancyMap> occupancy;
   /// Set for raster maps (ROS, MovingAI): how the cells became the free-space boundary.
   std::optional<VectorisationReport> vectorisation;
-  /// What the file held that the scene does not use (a GeoJSON feature's properties), one
-  /// sentence each; `polynav validate` shows it and export_native_scene() notes it.
+  /// What the file held that the scene does not use (a GeoJSON feature's properties, a ROS map
+  /// file's keys map_server ignores), one sentence each; `polynav validate` shows it and
+  /// export_native_scene() notes it.
   std::vector<std::string> unused;
 };
 
@@ -182,6 +195,8 @@ void check_scale(const Scene& scene);
 
 /// How a raster map's unknown cells are read (ROS maps: pixels between the two thresholds).
 enum class UnknownCells : std::uint8_t { blocked, free };
+inline constexpr auto unknown_cells_names =
+    enum_names(UnknownCells::blocked, "blocked", UnknownCells::free, "free");
 
 /// Options that change how a scene file is read.
 struct LoadOptions {
@@ -197,6 +212,23 @@ struct LoadOptions {
   /// [Limit: >= 1] [CLI: --max-points]
   std::size_t max_points = 2'000'000;
 };
+
+/// UnknownCells by name ("blocked", "free"; the command line's --map-unknown, Python's
+/// `map_unknown`). @throws InputError (key `key`) naming the choices, with a did-you-mean.
+UnknownCells parse_unknown_cells(std::string_view name, std::string_view key = "unknown");
+
+/// Refuses LoadOptions out of their limits: a `simplify` that is not a finite number >= 0 (key
+/// `simplify_key`), a `max_points` below 1 (key `max_points_key`). The keys are the names the
+/// caller's options go by (the command line's --map-simplify, Python's map_simplify); the
+/// messages are the same whichever names them. load_scene() calls it with "map.simplify" and
+/// "max_points". @throws InputError
+void check_load_options(const LoadOptions& options, std::string_view simplify_key = "map.simplify",
+                        std::string_view max_points_key = "max_points");
+
+/// Refuses an agent radius that is not a finite number >= 0 or lies beyond
+/// ScaleLimits::max_coordinate. `key` as for check_load_options (--radius, radius).
+/// @throws InputError
+void check_agent_radius(double radius, std::string_view key = "radius");
 
 /// Loads a scene, choosing the reader by extension and content: native YAML/JSON (`.yaml`,
 /// `.yml`, `.json`), ROS map_server maps (`.yaml`/`.yml` with `image:` and `resolution:` keys),

@@ -4,6 +4,7 @@
 /// point free, can a straight segment go from a to b) is answered here, exactly, and nowhere
 /// else, so discretisations, smoothers, validators and tests can never disagree.
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -101,17 +102,52 @@ enum class BoxClass : std::uint8_t {
 };
 
 /// A uniform frame of square cells: cell (cx, cy) is the closed box [origin.x + cx·side,
-/// origin.x + (cx+1)·side] x [origin.y + cy·side, origin.y + (cy+1)·side], computed exactly so, so
-/// neighbouring cells share their sides bit for bit.
+/// origin.x + (cx+1)·side] x [origin.y + cy·side, origin.y + (cy+1)·side] of the frame's own
+/// coordinates, computed exactly so, so neighbouring cells share their sides bit for bit. The
+/// frame lies in the scene turned by `rotation` (a rotated map's frame, FreeSpace::map_frame);
+/// with the identity, the default, its coordinates are the scene's. corner() and centre() give
+/// points in the scene, every one through Rotation::apply, so that cells share their corners
+/// there too, and a rotated map's cells have exactly the corners of its traced outline.
 struct CellFrame {
   Point origin;
   double side = 1.0;
   int columns = 0;
   int rows = 0;
+  Rotation rotation;
+
+  bool rotated() const { return !rotation.identity(); }
+  /// The cell in the frame's own coordinates (the scene's when not rotated).
   Box cell(int cx, int cy) const {
     return {{origin.x + cx * side, origin.y + cy * side},
             {origin.x + (cx + 1) * side, origin.y + (cy + 1) * side}};
   }
+  /// The lattice point (x, y), the lower-left corner of cell (x, y), in the scene.
+  Point corner(int x, int y) const {
+    return rotation.apply({origin.x + x * side, origin.y + y * side});
+  }
+  Point centre(int cx, int cy) const {
+    return rotation.apply({origin.x + (cx + 0.5) * side, origin.y + (cy + 0.5) * side});
+  }
+  /// The cell's corners in the scene, counter-clockwise from its lower-left one.
+  std::array<Point, 4> quad(int cx, int cy) const {
+    return {corner(cx, cy), corner(cx + 1, cy), corner(cx + 1, cy + 1), corner(cx, cy + 1)};
+  }
+  /// The box the cell covers in the scene: cell() itself when not rotated, else its corners' box.
+  Box scene_box(int cx, int cy) const {
+    if (!rotated()) return cell(cx, cy);
+    Box box;
+    for (const Point& p : quad(cx, cy)) box.expand(p);
+    return box;
+  }
+};
+
+/// The frame of a raster map whose cells are turned in the scene (a ROS map whose origin has a
+/// yaw): in it the map's cells are axis-aligned squares from `extent.min`, and `rotation` turns
+/// it into the scene (OccupancyMap::rotation).
+struct MapFrame {
+  Rotation rotation;
+  Box extent;  ///< the map's image in its own frame
+  double cell_size = 1.0;
 };
 
 /// The range of a terrain field (cost multiplier or height) over a box: `lowest` is at most and
@@ -195,7 +231,9 @@ class FreeSpace {
   BoxClass classify(const Box& box) const;
   /// For each cell of the frame (row-major from cell (0, 0)), 1 when the closed cell lies in F,
   /// else 0: the same answer as classify(frame.cell(cx, cy)) == BoxClass::free, computed for the
-  /// whole frame at once. Complexity: O(cells + cells the boundary edges pass through).
+  /// whole frame at once. A rotated frame's cells are the quadrilaterals of their corners in the
+  /// scene (CellFrame::quad), decided with the same exact tests. Complexity: O(cells + cells the
+  /// boundary edges pass through).
   std::vector<std::uint8_t> free_cells(const CellFrame& frame) const;
   /// The cost multipliers over the box's interior (plain ground counts 1). Exact for boxes that
   /// meet at most one region edge; otherwise a region hidden under several later ones may still
@@ -248,6 +286,9 @@ class FreeSpace {
   Box bounds_box() const;
   /// The scene's natural cell size (MovingAI maps: 1), when it has one.
   std::optional<double> native_cell_size() const;
+  /// For a scene from a rotated raster map, the map's own frame (the grid method lines its cells
+  /// up with it); empty for every other scene, whose cells, if any, follow the scene's axes.
+  const std::optional<MapFrame>& map_frame() const;
   /// The faces of the navigation mesh the scene was read from (Scene::mesh), when the agent is a
   /// point: with a radius they no longer describe F. Empty otherwise.
   const std::optional<MeshFaces>& mesh_faces() const;
@@ -255,6 +296,8 @@ class FreeSpace {
  private:
   struct Impl;
   std::unique_ptr<Impl> impl_;
+  // free_cells for a frame turned in the scene.
+  std::vector<std::uint8_t> free_rotated_cells(const CellFrame& frame) const;
   // Calls f(t0, t1, midpoint) for the pieces of segment ab between region boundaries.
   template <class F>
   void for_each_piece(Point a, Point b, F&& f) const;

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <cstdlib>
 #include <limits>
 #include <string>
 
@@ -158,8 +160,17 @@ void centralise_grid_path(const OccupancyGrid& grid, std::string_view note, Poin
       bool arc = false;
       grid.for_each_neighbour(at, [&](search::NodeId n, double) { arc = arc || n == a.node; });
       if (arc) continue;
-      const Point q = grid.node_position(a.node);
-      const double dx = std::abs(q.x - p.x) / cell, dy = std::abs(q.y - p.y) / cell;
+      double dx = 0.0, dy = 0.0;
+      if (grid.rotated()) {
+        // Turned positions no longer differ by whole cells; the node ids give the offset.
+        const std::int64_t across = grid.width() + (grid.corners() ? 1 : 0);
+        dx = double(std::abs(std::int64_t(a.node % across) - std::int64_t(at % across)));
+        dy = double(std::abs(std::int64_t(a.node / across) - std::int64_t(at / across)));
+      } else {
+        const Point q = grid.node_position(a.node);
+        dx = std::abs(q.x - p.x) / cell;
+        dy = std::abs(q.y - p.y) / cell;
+      }
       Seed seed{a.node, {}};
       if (dx == 1.0 && dy == 1.0) {
         seed.leg.diagonal = 1;

@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "polynav/error.hpp"
+#include "polynav/kernel/exact.hpp"
 #include "polynav/space/free_space.hpp"
 
 namespace polynav {
@@ -51,6 +52,10 @@ enum MoveBit : unsigned {
 template <class IsFree, class Side>
 void for_each_wall_side(const FreeSpace& space, const CellFrame& frame, IsFree&& is_free,
                         Side&& side) {
+  // Walls come only from navigation meshes (constrained edges); a rotated frame is a rotated
+  // map's, whose outline bounds blocked cells everywhere, so it has none (and its cell sides are
+  // not lines of constant x or y, which the search below relies on).
+  if (frame.rotated()) return;
   const int w = frame.columns, h = frame.rows;
   // The lattice line index whose coordinate is exactly `value` (as CellFrame computes it), or -1.
   const auto line_at = [](double value, double origin, double step, int count) {
@@ -200,14 +205,30 @@ OccupancyGrid::OccupancyGrid(const FreeSpace& space, GridOptions options)
     knight_ = fixed(cell_ * std::sqrt(5.0));
   }
   const Box bounds = space.bounds_box();
-  origin_ = options_.origin.value_or(bounds.empty() ? box.min : bounds.min);
-  const double cols = std::ceil((box.max.x - origin_.x) / cell_);
-  const double rows = std::ceil((box.max.y - origin_.y) / cell_);
+  double cols = 0.0, rows = 0.0;
+  if (const std::optional<MapFrame>& map = space.map_frame()) {
+    // A rotated map: the cells are squares of the map's frame, over the map's image.
+    rotation_ = map->rotation;
+    origin_ = options_.origin.value_or(map->extent.min);
+    cols = std::ceil((map->extent.max.x - origin_.x) / cell_);
+    rows = std::ceil((map->extent.max.y - origin_.y) / cell_);
+    native_cells_ = !options_.origin && cell_ == map->cell_size;
+  } else {
+    origin_ = options_.origin.value_or(bounds.empty() ? box.min : bounds.min);
+    cols = std::ceil((box.max.x - origin_.x) / cell_);
+    rows = std::ceil((box.max.y - origin_.y) / cell_);
+    native_cells_ = !options_.origin && !bounds.empty() && cell_ == space.native_cell_size();
+  }
   if (cols * rows > double(options_.max_cells)) {
     std::ostringstream message;
     message << "a grid of resolution " << cell_ << " would have " << cols << " x " << rows
-            << " cells, more than the budget of " << options_.max_cells
-            << " (raise grid.resolution or grid.max_cells)";
+            << " cells, more than the budget of " << options_.max_cells;
+    // On a raster map at its own resolution a coarser grid is no longer the map's cells (each
+    // coarse cell a wall passes through is blocked), so the budget is the thing to raise.
+    message << (native_cells_ ? " (the grid's cells are the map's own: raise grid.max_cells, or "
+                                "set a coarser grid.resolution, which blocks every coarse cell "
+                                "a wall touches)"
+                              : " (raise grid.resolution or grid.max_cells)");
     throw InputError({"", 0, 0, "grid.resolution"}, message.str());
   }
   // With the budget lifted (grid.max_cells=0), sides still index cells with int, and the
@@ -240,7 +261,7 @@ OccupancyGrid::OccupancyGrid(const FreeSpace& space, GridOptions options)
   const BuildClock clock(options_.max_build_seconds);
   const std::size_t row = std::size_t(width_) + 2;
   blocked_.assign(row * (std::size_t(height_) + 2), 1);
-  const CellFrame frame{origin_, cell_, width_, height_};
+  const CellFrame frame = this->frame();
   const std::vector<std::uint8_t> free = space.free_cells(frame);
   for (int r = 0; r < height_; ++r)
     for (int c = 0; c < width_; ++c)
@@ -268,7 +289,7 @@ OccupancyGrid::OccupancyGrid(const FreeSpace& space, GridOptions options)
     for (int r = 0; r < height_; ++r)
       for (int c = 0; c < width_; ++c)
         if (!blocked(c, r))
-          cost_[std::size_t(r) * width_ + c] = space.cost_range(frame.cell(c, r)).highest;
+          cost_[std::size_t(r) * width_ + c] = space.cost_range(frame.scene_box(c, r)).highest;
   }
   clock.check("the grid");
   if (corners()) {
@@ -319,7 +340,7 @@ OccupancyGrid::OccupancyGrid(const FreeSpace& space, GridOptions options)
         const std::size_t n = std::size_t(r) * width_ + c;
         height_of_[n] = space.height_at(cell_centre(c, r));
         if (blocked(c, r)) continue;
-        const FieldRange range = space.height_range(frame.cell(c, r));
+        const FieldRange range = space.height_range(frame.scene_box(c, r));
         uniform_height[n] = range.lowest == range.highest ? 1 : 0;
       }
     climbable_.assign(cells, 0);
@@ -564,9 +585,7 @@ void OccupancyGrid::attach(Point p, AttachDirection direction, std::vector<Attac
     for (int cy = py - 1; cy <= py; ++cy)
       for (int cx = px - 1; cx <= px; ++cx) {
         if (!inside(cx, cy) || blocked(cx, cy)) continue;
-        const Box square = cell_box(cx, cy);
-        if (p.x < square.min.x || p.x > square.max.x || p.y < square.min.y || p.y > square.max.y)
-          continue;
+        if (!in_closed_cell(p, cx, cy)) continue;
         for (int y = cy; y <= cy + 1; ++y)
           for (int x = cx; x <= cx + 1; ++x)
             if (usable(x, y)) join_node(search::NodeId(y * across_ + x));
@@ -579,7 +598,7 @@ void OccupancyGrid::attach(Point p, AttachDirection direction, std::vector<Attac
             join_node(search::NodeId(y * across_ + x));
     return;
   }
-  if (inside(px, py) && !blocked(px, py)) {
+  if (inside(px, py) && !blocked(px, py) && (!rotated() || in_closed_cell(p, px, py))) {
     join_node(search::NodeId(py * width_ + px));
     return;
   }
@@ -591,13 +610,52 @@ void OccupancyGrid::attach(Point p, AttachDirection direction, std::vector<Attac
 }
 
 std::string OccupancyGrid::unattached_reason(std::string_view which) const {
-  return std::string(which) +
-         " is free but no free grid cell around it is in line of sight (try a finer "
-         "--resolution)";
+  const std::string what(which);
+  if (!native_cells_) {
+    return what +
+           " is free but no free grid cell around it is in line of sight (try a finer "
+           "--resolution)";
+  }
+  // The grid's cells are the raster map's own. With a point agent and the exact outline every
+  // free point lies in a free map cell's square and joins it, so what blocks the cells around
+  // it is what made them only partly free: the agent's radius or the simplified outline.
+  std::ostringstream why;
+  why << what << " is free, but the grid's cells are the map's own cells (" << cell_
+      << " across) and no wholly free map cell around it is in line of sight: ";
+  if (space_->agent().radius > 0.0) {
+    why << "the agent radius " << space_->agent().radius
+        << " leaves the cells around it only partly free";
+  } else {
+    why << "the cells around it are only partly free (a simplified outline, --map-simplify, "
+           "cuts into them)";
+  }
+  why << "; plan with a method that follows free space exactly (--method navmesh or visgraph)";
+  return why.str();
+}
+
+bool OccupancyGrid::in_closed_cell(Point p, int cx, int cy) const {
+  if (!rotated()) {
+    const Box square = cell_box(cx, cy);
+    return p.x >= square.min.x && p.x <= square.max.x && p.y >= square.min.y && p.y <= square.max.y;
+  }
+  return exact::in_closed_convex(p, frame().quad(cx, cy));
+}
+
+CellFrame OccupancyGrid::frame() const {
+  return CellFrame{origin_, cell_, width_, height_, rotation_};
 }
 
 Ring OccupancyGrid::node_region(search::NodeId n) const {
   // A cell, or the cell-sized square centred on a corner.
+  const int x = int(n % std::uint32_t(across_)), y = int(n / std::uint32_t(across_));
+  if (rotated()) {
+    // The square in the grid's frame, turned as the grid's nodes are.
+    const double cx = corners() ? origin_.x + x * cell_ : origin_.x + (x + 0.5) * cell_;
+    const double cy = corners() ? origin_.y + y * cell_ : origin_.y + (y + 0.5) * cell_;
+    const double h = 0.5 * cell_;
+    return {rotation_.apply({cx - h, cy - h}), rotation_.apply({cx + h, cy - h}),
+            rotation_.apply({cx + h, cy + h}), rotation_.apply({cx - h, cy + h})};
+  }
   const Point at = node_position(n);
   const double h = 0.5 * cell_;
   return {{at.x - h, at.y - h}, {at.x + h, at.y - h}, {at.x + h, at.y + h}, {at.x - h, at.y + h}};
@@ -613,15 +671,20 @@ std::optional<std::vector<Segment>> OccupancyGrid::corridor(Point /*start*/,
   std::vector<Segment> portals;
   const auto w = std::uint32_t(width_);
   // The portal between neighbouring cells a and b.
+  // Corners in the scene, turned as the cells are on a rotated map (the same points as the
+  // outline's corners there).
+  const auto at = [&](Point p) { return rotation_.apply(p); };
   const auto portal = [&](int ax, int ay, int bx, int by) {
     const double x = origin_.x + std::max(ax, bx) * cell_, y = origin_.y + std::max(ay, by) * cell_;
     if (ax != bx && ay != by) {
-      portals.push_back({{x, y}, {x, y}});
+      portals.push_back({at({x, y}), at({x, y})});
     } else if (ax != bx) {
-      const Point low{x, origin_.y + ay * cell_}, high{x, origin_.y + (ay + 1) * cell_};
+      const Point low = at({x, origin_.y + ay * cell_}),
+                  high = at({x, origin_.y + (ay + 1) * cell_});
       portals.push_back(bx > ax ? Segment{high, low} : Segment{low, high});
     } else {
-      const Point west{origin_.x + ax * cell_, y}, east{origin_.x + (ax + 1) * cell_, y};
+      const Point west = at({origin_.x + ax * cell_, y}),
+                  east = at({origin_.x + (ax + 1) * cell_, y});
       portals.push_back(by > ay ? Segment{west, east} : Segment{east, west});
     }
   };
@@ -657,18 +720,21 @@ Primitives OccupancyGrid::primitives() const {
       while (e < width_ && blocked(e, r)) ++e;
       const double x0 = origin_.x + c * cell_, x1 = origin_.x + e * cell_;
       const double y0 = origin_.y + r * cell_, y1 = y0 + cell_;
-      out.blocked.push_back({{x0, y0}, {x1, y0}, {x1, y1}, {x0, y1}});
+      out.blocked.push_back({rotation_.apply({x0, y0}), rotation_.apply({x1, y0}),
+                             rotation_.apply({x1, y1}), rotation_.apply({x0, y1})});
       c = e;
     }
   }
   if (width_ <= 160 && height_ <= 160) {
     for (int c = 0; c <= width_; ++c) {
       const double x = origin_.x + c * cell_;
-      out.lattice.push_back({{x, origin_.y}, {x, origin_.y + height_ * cell_}});
+      out.lattice.push_back(
+          {rotation_.apply({x, origin_.y}), rotation_.apply({x, origin_.y + height_ * cell_})});
     }
     for (int r = 0; r <= height_; ++r) {
       const double y = origin_.y + r * cell_;
-      out.lattice.push_back({{origin_.x, y}, {origin_.x + width_ * cell_, y}});
+      out.lattice.push_back(
+          {rotation_.apply({origin_.x, y}), rotation_.apply({origin_.x + width_ * cell_, y})});
     }
   }
   return out;

@@ -91,7 +91,9 @@ struct GridOptions {
   /// Memory budget: a grid with more cells is refused. [Limit: > 0]
   std::size_t max_cells = std::size_t{1} << 25;
   /// Lower-left corner of cell (0, 0). Default: the lower-left corner of the scene's bounds
-  /// (FreeSpace::bounds_box), so a cell map's cells are the grid's cells.
+  /// (FreeSpace::bounds_box), so a cell map's cells are the grid's cells. On a rotated map
+  /// (FreeSpace::map_frame) the grid's cells are squares of the map's frame, the default origin
+  /// is the map's, and a given origin is a point of that frame (before the map's yaw).
   std::optional<Point> origin;
   /// centre: nodes are free cells, moves join cell centres. corner: nodes are the corners of the
   /// cells, a move along a cell side needs a free cell on one side of it and a diagonal move
@@ -108,20 +110,22 @@ struct GridOptions {
 };
 
 /// Square cells of side `cell_size()`; cell (cx, cy) covers [ox + cx s, ox + (cx+1) s] x
-/// [oy + cy s, oy + (cy+1) s] (y up). A cell is free when its closed square lies in free space,
-/// so moving in a straight line between free neighbours is always a valid motion; diagonal moves
-/// also need both orthogonal neighbours free (no corner cutting). On 16-connected grids a knight
-/// move needs every cell its segment passes through free: between centres, (1, 2) passes through
-/// the cells (0, 1) and (1, 1) and crosses three cell sides at interior points (never a cell
-/// corner); between corners, it crosses the two cells beside the side whose midpoint it passes. No
-/// move crosses a wall (a boundary edge with free space on both sides) lying along a cell side.
-/// Each cell carries the highest cost multiplier that applies anywhere in it, so grid costs never
-/// underestimate; a move costs its length times the mean of its two cells' multipliers. Move
-/// lengths are fixed point: whole multiples of a quantum, a power of two near 2^-26 of a cell (so
-/// within 2^-27 of the true lengths, and exactly the cell side when that is a power of two), so
-/// that on grids without multipliers every path cost is a whole number of quanta held exactly in
-/// a double: sums do not depend on their order and equal f values are real ties. With
-/// terrain heights, a move that climbs more than the agent's max_climb (height at the cells'
+/// [oy + cy s, oy + (cy+1) s] (y up). On a rotated map (FreeSpace::map_frame) those are
+/// coordinates of the map's frame, and the cells are turned into the scene with the map
+/// (CellFrame::corner), so the grid's cells are still the map's cells. A cell is free when its
+/// closed square lies in free space, so moving in a straight line between free neighbours is always
+/// a valid motion; diagonal moves also need both orthogonal neighbours free (no corner cutting). On
+/// 16-connected grids a knight move needs every cell its segment passes through free: between
+/// centres, (1, 2) passes through the cells (0, 1) and (1, 1) and crosses three cell sides at
+/// interior points (never a cell corner); between corners, it crosses the two cells beside the side
+/// whose midpoint it passes. No move crosses a wall (a boundary edge with free space on both sides)
+/// lying along a cell side. Each cell carries the highest cost multiplier that applies anywhere in
+/// it, so grid costs never underestimate; a move costs its length times the mean of its two cells'
+/// multipliers. Move lengths are fixed point: whole multiples of a quantum, a power of two near
+/// 2^-26 of a cell (so within 2^-27 of the true lengths, and exactly the cell side when that is a
+/// power of two), so that on grids without multipliers every path cost is a whole number of quanta
+/// held exactly in a double: sums do not depend on their order and equal f values are real ties.
+/// With terrain heights, a move that climbs more than the agent's max_climb (height at the cells'
 /// centres) is not offered.
 ///
 /// The grid is an implicit graph: neighbours come from the cell index, nothing is stored per
@@ -140,7 +144,8 @@ class OccupancyGrid final : public Discretisation {
   std::size_t node_count() const override { return std::size_t(across_) * down_; }
   Point node_position(search::NodeId n) const override {
     const int x = int(n % std::uint32_t(across_)), y = int(n / std::uint32_t(across_));
-    return corners() ? Point{origin_.x + x * cell_, origin_.y + y * cell_} : cell_centre(x, y);
+    return corners() ? rotation_.apply({origin_.x + x * cell_, origin_.y + y * cell_})
+                     : cell_centre(x, y);
   }
   /// A point joins its own cell when that cell is free (the straight move stays in the cell's
   /// square), else the free cells within two cells of it that it sees.
@@ -230,25 +235,35 @@ class OccupancyGrid final : public Discretisation {
   /// The search's tie rule for this grid's options (GridOptions::ties), for a search with these
   /// options whose raw path will be `smoothed` or not (automatic: central64 needs no beam search).
   search::TieBreak tie_break(const search::SearchOptions& search, bool smoothed) const;
+  /// The lower-left corner of cell (0, 0), in the grid's frame (the map's, on a rotated map).
   Point origin() const { return origin_; }
+  /// How the grid's frame lies in the scene: the identity, or a rotated map's turn.
+  const Rotation& rotation() const { return rotation_; }
   const GridOptions& options() const { return options_; }
   bool corners() const { return options_.align == GridAlign::corner; }
   bool blocked(int cx, int cy) const { return blocked_[padded(cx, cy)] != 0; }
   double cell_cost(int cx, int cy) const {
     return cost_.empty() ? 1.0 : cost_[std::size_t(cy) * width_ + cx];
   }
+  /// The centre of cell (cx, cy) in the scene.
   Point cell_centre(int cx, int cy) const {
-    return {origin_.x + (cx + 0.5) * cell_, origin_.y + (cy + 0.5) * cell_};
+    return rotation_.apply({origin_.x + (cx + 0.5) * cell_, origin_.y + (cy + 0.5) * cell_});
   }
-  /// The closed square of cell (cx, cy).
+  /// The closed square of cell (cx, cy) in the grid's frame (the scene's unless rotated()).
   Box cell_box(int cx, int cy) const {
     return {{origin_.x + cx * cell_, origin_.y + cy * cell_},
             {origin_.x + (cx + 1) * cell_, origin_.y + (cy + 1) * cell_}};
   }
-  /// The cell containing p (may be outside the grid).
+  /// The cell containing p (may be outside the grid). On a rotated grid p is turned into the
+  /// grid's frame with rounding, so a point within rounding of a side may get the cell beside.
   std::pair<int, int> cell_of(Point p) const {
-    return {int(std::floor((p.x - origin_.x) / cell_)), int(std::floor((p.y - origin_.y) / cell_))};
+    const Point q = rotation_.undo(p);
+    return {int(std::floor((q.x - origin_.x) / cell_)), int(std::floor((q.y - origin_.y) / cell_))};
   }
+  /// Whether the grid's cells are turned in the scene (a rotated map's cells).
+  bool rotated() const { return !rotation_.identity(); }
+  /// The frame of the cells (origin, side, size and rotation).
+  CellFrame frame() const;
   bool inside(int cx, int cy) const { return cx >= 0 && cy >= 0 && cx < width_ && cy < height_; }
   /// The moves out of node n the grid allows, one bit each: 0 east, 1 north, 2 west, 3 south,
   /// 4 north-east, 5 north-west, 6 south-west, 7 south-east (corner rule and walls included;
@@ -305,6 +320,8 @@ class OccupancyGrid final : public Discretisation {
   }
   // The heuristic's lower bound of the cost of dx, dy cells, before the cheapest multiplier.
   double heuristic_cells(int dx, int dy) const;
+  // Whether p lies in the closed square of cell (cx, cy) (exactly, on a rotated grid too).
+  bool in_closed_cell(Point p, int cx, int cy) const;
   void build_corner_moves(const FreeSpace& space, const CellFrame& frame);
   // Knight moves of a 16-connected grid; `closed` marks the corners no path passes through
   // (corner-aligned grids; empty for centre-aligned ones), `uniform_height` the cells of one
@@ -320,6 +337,9 @@ class OccupancyGrid final : public Discretisation {
   int across_ = 0;  // nodes per row: width_, or width_ + 1 corner-aligned
   int down_ = 0;    // rows of nodes
   double cell_ = 1.0;
+  Rotation rotation_;  // the map's turn on a rotated map, else the identity
+  // The cells are the scene's own (a raster map's, at its resolution and origin).
+  bool native_cells_ = false;
   double straight_ = 1.0;  // fixed-point move lengths (see the class)
   double diagonal_ = std::sqrt(2.0);
   double knight_ = std::sqrt(5.0);
