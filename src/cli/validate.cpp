@@ -64,6 +64,7 @@ struct Summary {
   std::optional<VectorisationReport> vectorisation;
   double load_ms = 0.0;
   std::vector<std::string> unused;
+  std::vector<std::string> repairs;
 };
 
 QueryCheck check_query(const Query& q, std::size_t index, const FreeSpace& space) {
@@ -116,6 +117,7 @@ Summary summarise(const LoadedScene& loaded) {
   }
   s.vectorisation = scene.vectorisation;
   s.unused = scene.unused;
+  s.repairs = scene.repairs;
   s.load_ms = loaded.load_ms;
   s.obstacles = scene.obstacles.size();
   for (const Obstacle& o : scene.obstacles) {
@@ -222,6 +224,7 @@ json to_json(const Summary& s) {
       {"vectorisation", vectorisation_json(s)},
       {"load_ms", s.load_ms},
       {"unused", s.unused},
+      {"repairs", s.repairs},
   };
 }
 
@@ -296,6 +299,7 @@ void print_text(const Summary& s, std::ostream& out) {
   }
   row("queries", queries);
   for (const std::string& u : s.unused) row("not used", u);
+  for (const std::string& r : s.repairs) row("repaired", r);
 
   // Scenario-sized query lists are shown by their invalid members only.
   constexpr std::size_t queries_listed = 50;
@@ -328,7 +332,8 @@ void print_text(const Summary& s, std::ostream& out) {
   }
 }
 
-int run_validate(const ValidateArgs& args, const SceneOptions& options) {
+int run_validate(const ValidateArgs& args, SceneOptions options) {
+  options.report_repairs = false;  // the summary lists them
   const LoadedScene loaded(args.scene, options);
   const Summary summary = summarise(loaded);
   if (args.as_json) {
@@ -351,6 +356,8 @@ void add_validate_command(CLI::App& app) {
       std::string("Prints the scene's size, agent, obstacles, regions and free space (area,\n"
                   "connected components, boundary edges after inflation), then each query: ok,\n"
                   "or why not (an end outside free space, or the ends in different components).\n"
+                  "With --repair, each obstacle made valid is listed ('repaired'), with what was\n"
+                  "wrong and its area before and after.\n"
                   "Exits 0 when the scene is valid, even if some queries are not.\n"
                   "\n"
                   "Examples:\n"

@@ -223,6 +223,7 @@ NativeExport export_native_scene(const Scene& scene) {
     }
   }
   out.notes.insert(out.notes.end(), scene.unused.begin(), scene.unused.end());
+  for (const std::string& r : scene.repairs) out.notes.push_back("repaired " + r);
   std::size_t references = 0;
   for (const Query& q : scene.queries) references += q.reference_length.has_value() ? 1 : 0;
   if (references > 0) {
