@@ -245,6 +245,7 @@ class InputError(ValueError):
                                return out;
                              })
       .def_property_readonly("radius", [](const Scene& s) { return s.agent.radius; })
+      .def_readonly("repairs", &Scene::repairs)
       .def_property_readonly(
           "queries",
           [](const Scene& s) {
@@ -261,11 +262,14 @@ class InputError(ValueError):
 
   m.def(
       "load_scene",
-      [](const std::string& path) {
+      [](const std::string& path, bool repair) {
         py::gil_scoped_release release;
-        return load_scene(path);
+        return load_scene(path, LoadOptions{.repair = repair});
       },
-      py::arg("path"), "Loads a scene file (.yaml, .json, .map, .mesh).");
+      py::arg("path"), py::arg("repair") = false,
+      "Loads a scene file (.yaml, .json, .map, .mesh, .wkt, .geojson, ...). repair=True makes "
+      "invalid obstacle polygons valid (GEOS's make-valid) instead of refusing them; "
+      "Scene.repairs says what changed.");
 
   py::class_<PlanResult>(m, "PlanResult", "The answer to one query")
       .def_property_readonly("status",

@@ -153,7 +153,9 @@ std::vector<Obstacle> obstacles_around(const Scene& scene, const std::string& so
       shapes[owner].holes.push_back(loops[i]);
     }
   }
-  // Native holes may not touch their outer ring or each other.
+  // Holes touching one another are refused outright, though valid polygons may have holes that
+  // touch at points leaving the inside in one piece: telling those apart is left to
+  // detail::checked_polygon, which this conversion does not call yet.
   for (const Polygon& shape : shapes) {
     std::unordered_map<Point, std::size_t, PointHash> ring_of;
     for (std::size_t r = 0; r <= shape.holes.size(); ++r) {

@@ -112,8 +112,8 @@ TEST(TouchingRings, FromOutsideIntoTheRoomIsNoPathUnlessGapsAreOpen) {
     // The same path is invalid where gaps are closed, by either check.
     const validity::ExactChecker closed_checker(scene);
     EXPECT_FALSE(closed_checker.check_path(open.waypoints).valid()) << method;
-    EXPECT_FALSE(FreeSpace(scene).turn_is_free(open.waypoints[0], open.waypoints[1],
-                                               open.waypoints[2]));
+    EXPECT_FALSE(
+        FreeSpace(scene).turn_is_free(open.waypoints[0], open.waypoints[1], open.waypoints[2]));
   }
 }
 
