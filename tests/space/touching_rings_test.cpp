@@ -88,6 +88,14 @@ TEST(TouchingRings, TheRoomInsideAHoleTouchingItsObstacleIsAComponentOfItsOwn) {
     const Point at = room.holes[0][0];
     EXPECT_FALSE(closed.turn_is_free(outside, at, inside));
     EXPECT_TRUE(open.turn_is_free(outside, at, inside));
+    // The point itself lies in both components: reached from either side, not through.
+    EXPECT_EQ(closed.components(at).size(), 2u);
+    EXPECT_EQ(closed.components(inside), std::vector{*closed.component(inside)});
+    for (const Point from : {outside, inside}) {
+      const PlanResult r = plan(scene, "visgraph", false, from, at);
+      ASSERT_TRUE(r.found()) << r.message;
+      expect_valid_path(scene, closed, r.waypoints, false);
+    }
   }
 }
 
