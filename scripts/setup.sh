@@ -11,7 +11,7 @@ for t in "$@"; do targets+=(--target "$t"); done
 
 packages=(build-essential cmake ccache libcgal-dev libgmp-dev libmpfr-dev libboost-dev
           libboost-graph-dev libyaml-cpp-dev nlohmann-json3-dev libcli11-dev libgtest-dev
-          libgmock-dev libbenchmark-dev clang-format librsvg2-bin libstb-dev
+          libgmock-dev libbenchmark-dev clang-format librsvg2-bin libstb-dev libgeos-dev
           pybind11-dev python3-dev python3-numpy python3-pytest python3-distributed)
 missing=()
 for p in "${packages[@]}"; do

@@ -246,6 +246,7 @@ class InputError(ValueError):
                                return out;
                              })
       .def_property_readonly("radius", [](const Scene& s) { return s.agent.radius; })
+      .def_readonly("repairs", &Scene::repairs)
       .def_property_readonly(
           "queries",
           [](const Scene& s) {
@@ -263,13 +264,14 @@ class InputError(ValueError):
   m.def(
       "load_scene",
       [](const std::string& path, std::optional<double> radius, const std::string& map_unknown,
-         double map_simplify, std::size_t max_points) {
-        // The command line's global --radius, --map-unknown, --map-simplify and --max-points,
-        // checked by the same library checks, so a bad value gets the same message.
+         double map_simplify, std::size_t max_points, bool repair) {
+        // The command line's global --radius, --map-unknown, --map-simplify, --max-points and
+        // --repair, checked by the same library checks, so a bad value gets the same message.
         LoadOptions load;
         load.unknown = parse_unknown_cells(map_unknown, "map_unknown");
         load.simplify = map_simplify;
         load.max_points = max_points;
+        load.repair = repair;
         check_load_options(load, "map_simplify", "max_points");
         if (radius) check_agent_radius(*radius, "radius");
         py::gil_scoped_release release;
@@ -279,6 +281,7 @@ class InputError(ValueError):
       },
       py::arg("path"), py::arg("radius") = py::none(), py::arg("map_unknown") = "blocked",
       py::arg("map_simplify") = 0.0, py::arg("max_points") = LoadOptions{}.max_points,
+      py::arg("repair") = false,
       R"(Loads a scene file: native (.yaml, .yml, .json), ROS map (.yaml with image:), MovingAI
 (.map), Polyanya mesh (.mesh), WKT (.wkt) or GeoJSON (.geojson).
 
@@ -286,8 +289,10 @@ The keywords are the command line's global options: radius (--radius) plans for 
 that radius instead of the scene's own agent; map_unknown (--map-unknown) reads a ROS map's
 unknown cells as "blocked" (the default) or "free"; map_simplify (--map-simplify) simplifies a
 raster map's outline by up to that distance, never opening a passage the map closes (0 = the
-exact cells); max_points (--max-points) is the most points a native scene may hold. A bad value
-raises polynav.InputError with the message the command line gives, its key the keyword.)");
+exact cells); max_points (--max-points) is the most points a native scene may hold; repair
+(--repair) makes invalid obstacle polygons valid (GEOS's make-valid) instead of refusing them,
+and Scene.repairs says what changed. A bad value raises polynav.InputError with the message the
+command line gives, its key the keyword.)");
 
   py::class_<PlanResult>(m, "PlanResult", "The answer to one query")
       .def_property_readonly("status",

@@ -31,7 +31,7 @@ const char* const exit_codes_help =
 const char* const global_options_help =
     "Global options, before or after the subcommand (see 'polynav --help'):\n"
     "  --radius R, --inflation auto|exact|cells, --inflation-tolerance T,\n"
-    "  --map-unknown blocked|free, --map-simplify T, --max-points N";
+    "  --map-unknown blocked|free, --map-simplify T, --max-points N, --repair";
 
 namespace {
 
@@ -82,6 +82,15 @@ Scene load_scene_with_options(const std::filesystem::path& path, const SceneOpti
   if (options.load.unknown == UnknownCells::free && !scene.occupancy) {
     std::cerr << "note: --map-unknown applies to ROS maps; " << path.string() << " is a "
               << scene_format(scene).description << ", read as it is\n";
+  }
+  if (options.load.repair && !scene.free_boundary.empty()) {
+    std::cerr << "note: --repair applies to polygons (native scenes, WKT, GeoJSON); "
+              << path.string() << " is a " << scene_format(scene).description
+              << ", read as it is\n";
+  }
+  // Nothing is changed unseen: every command says what --repair did (validate in its summary).
+  if (options.report_repairs) {
+    for (const std::string& r : scene.repairs) std::cerr << "note: repaired " << r << "\n";
   }
   return scene;
 }
@@ -155,6 +164,10 @@ void add_global_options(CLI::App& app) {
                  "Native scenes: the most points read in all, a list named by a YAML\n"
                  "alias counting each time (>= 1; default 2000000)")
       ->type_name("N");
+  app.add_flag("--repair")
+      ->description(
+          "Polygons (native, WKT, GeoJSON): make invalid obstacles valid\n"
+          "(make-valid) instead of refusing them; every change is reported");
 }
 
 SceneOptions scene_options(const CLI::App& command) {
@@ -180,6 +193,9 @@ SceneOptions scene_options(const CLI::App& command) {
   }
   if (const CLI::Option* o = root.get_option_no_throw("--max-points"); o && o->count() > 0) {
     options.load.max_points = whole_value(*o);
+  }
+  if (const CLI::Option* o = root.get_option_no_throw("--repair"); o && o->count() > 0) {
+    options.load.repair = true;
   }
   check_load_options(options.load, "--map-simplify", "--max-points");
   return options;

@@ -29,11 +29,12 @@ struct SceneOptions {
   std::optional<double> radius;        // replaces the scene's agent radius
   double inflation_tolerance = 0.0;    // FreeSpaceOptions::inflation_tolerance
   std::optional<Inflation> inflation;  // --inflation: FreeSpaceOptions::inflation
-  LoadOptions load;                    // --map-unknown, --map-simplify, --max-points
+  LoadOptions load;                    // --map-unknown, --map-simplify, --max-points, --repair
+  bool report_repairs = true;          // say on stderr what --repair changed (validate shows it)
 };
 
-// Adds --radius, --inflation, --inflation-tolerance, --map-unknown, --map-simplify and
-// --max-points.
+// Adds --radius, --inflation, --inflation-tolerance, --map-unknown, --map-simplify,
+// --max-points and --repair.
 void add_global_options(CLI::App& app);
 // The global options as parsed, seen from any subcommand.
 SceneOptions scene_options(const CLI::App& command);

@@ -24,7 +24,8 @@ struct ConvertArgs {
   std::string output;
 };
 
-int run_convert(const ConvertArgs& args, const SceneOptions& options) {
+int run_convert(const ConvertArgs& args, SceneOptions options) {
+  options.report_repairs = false;  // they are among the notes below
   std::string extension = std::filesystem::path(args.output).extension().string();
   std::transform(extension.begin(), extension.end(), extension.begin(),
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
@@ -76,12 +77,14 @@ void add_convert_command(CLI::App& app) {
           "mesh's free space as obstacles around it. What the native format does not keep (a\n"
           "map's cell classes, a mesh's own faces, reference lengths) is reported on stderr as\n"
           "'note: ...' and as comments at the top of the file; what it cannot represent at all\n"
-          "(a mesh's walls of zero width) is an error.\n"
+          "(a mesh's walls of zero width) is an error. With --repair, the obstacles are written\n"
+          "as made valid, and each change is a note.\n"
           "\n"
           "Examples:\n"
           "  polynav convert maps/depot.yaml -o depot-scene.yaml\n"
           "  polynav --map-simplify 0.05 convert maps/warehouse.yaml -o warehouse-scene.yaml\n"
           "  polynav convert buildings.geojson -o -\n"
+          "  polynav --repair convert parcels.wkt -o parcels.yaml\n"
           "\n") +
       global_options_help + "\n\n" + exit_codes_help);
   cmd->callback([args, cmd] { set_exit_status(run_convert(*args, scene_options(*cmd))); });

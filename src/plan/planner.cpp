@@ -168,10 +168,13 @@ RawPath Planner::search(PlanResult& result, std::span<const Point> goals_in) con
     }
   }
   result.goal = goals.front();
-  const auto c_start = space_->component(result.start);
+  // A point where components touch (a closed zero-width gap) lies in each of them.
+  const std::vector<std::uint32_t> c_start = space_->components(result.start);
   const bool reachable = std::any_of(goals.begin(), goals.end(), [&](Point g) {
-    const auto c_goal = space_->component(g);
-    return !c_start || !c_goal || *c_start == *c_goal;
+    const std::vector<std::uint32_t> c_goal = space_->components(g);
+    return c_start.empty() || c_goal.empty() ||
+           std::find_first_of(c_start.begin(), c_start.end(), c_goal.begin(), c_goal.end()) !=
+               c_start.end();
   });
   if (!reachable) {
     result.status = search::SearchStatus::no_path;

@@ -11,16 +11,13 @@
 
 #include "document.hpp"
 #include "polygon_files.hpp"
+#include "repair.hpp"
 #include "validate.hpp"
 
 namespace polynav::detail {
 namespace {
 
-struct RawPolygon {
-  RawRing outer;
-  std::vector<RawRing> holes;
-  InputLocation where;
-};
+using RawPolygon = RawObstacle;
 
 class GeoJsonReader : public DocumentReader {
  public:
@@ -203,7 +200,7 @@ double polygon_margin(const Box& box) {
   return side > 0.0 ? 0.05 * side : 1.0;
 }
 
-Scene parse_geojson_scene(std::string_view text, const std::string& file_name) {
+Scene parse_geojson_scene(std::string_view text, const std::string& file_name, bool repair) {
   if (text.size() > max_native_scene_bytes) {
     throw InputError({file_name, 0, 0, ""}, "the file is " + std::to_string(text.size() >> 20) +
                                                 " MiB; GeoJSON files may be at most " +
@@ -221,14 +218,9 @@ Scene parse_geojson_scene(std::string_view text, const std::string& file_name) {
 
   Scene scene;
   scene.name = std::filesystem::path(file_name).stem().string();
+  for (const RawPolygon& p : raw) add_obstacle(p, repair, scene.obstacles, scene.repairs);
   Box box;
-  for (RawPolygon& p : raw) {
-    Obstacle o;
-    o.shape = checked_polygon(p.outer, p.holes);
-    o.where = std::move(p.where);
-    box.expand(bounding_box(o.shape.outer));
-    scene.obstacles.push_back(std::move(o));
-  }
+  for (const Obstacle& o : scene.obstacles) box.expand(bounding_box(o.shape.outer));
   if (!bbox) {
     if (box.empty()) {
       throw InputError({file_name, 0, 0, ""},

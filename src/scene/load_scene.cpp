@@ -72,7 +72,7 @@ bool looks_like_ros_map(std::string_view text) {
 Scene read_native(const fs::path& path, const LoadOptions& options) {
   const std::string text = read_text(path, detail::max_native_scene_bytes);
   if (looks_like_ros_map(text)) return detail::read_ros_map(text, path, options);
-  return parse_native_scene(text, path.string(), options.max_points);
+  return parse_native_scene(text, path.string(), options.max_points, options.repair);
 }
 
 Scene read_map(const fs::path& path, const LoadOptions& options) {
@@ -85,13 +85,14 @@ Scene read_mesh(const fs::path& path, const LoadOptions&) {
   return read_polyanya_mesh(path);
 }
 
-Scene read_wkt(const fs::path& path, const LoadOptions&) {
-  return detail::parse_wkt_scene(read_text(path, detail::max_native_scene_bytes), path.string());
+Scene read_wkt(const fs::path& path, const LoadOptions& options) {
+  return detail::parse_wkt_scene(read_text(path, detail::max_native_scene_bytes), path.string(),
+                                 options.repair);
 }
 
-Scene read_geojson(const fs::path& path, const LoadOptions&) {
-  return detail::parse_geojson_scene(read_text(path, detail::max_native_scene_bytes),
-                                     path.string());
+Scene read_geojson(const fs::path& path, const LoadOptions& options) {
+  return detail::parse_geojson_scene(read_text(path, detail::max_native_scene_bytes), path.string(),
+                                     options.repair);
 }
 
 struct Reader {

@@ -25,6 +25,7 @@
 #include "document.hpp"
 #include "polynav/number.hpp"
 #include "polynav/scene/scene.hpp"
+#include "repair.hpp"
 #include "validate.hpp"
 
 namespace polynav {
@@ -40,8 +41,8 @@ using detail::Style;
 
 class NativeReader : public detail::DocumentReader {
  public:
-  NativeReader(const detail::Document& doc, std::string file, std::size_t max_points)
-      : DocumentReader(doc, std::move(file)), max_points_(max_points) {}
+  NativeReader(const detail::Document& doc, std::string file, std::size_t max_points, bool repair)
+      : DocumentReader(doc, std::move(file)), max_points_(max_points), repair_(repair) {}
 
   Scene read();
 
@@ -59,11 +60,7 @@ class NativeReader : public detail::DocumentReader {
   void read_agent(const Item& item, Agent& agent) const;
   // Obstacles and regions as read, before their geometry is checked: every value in the file is
   // read (and the point limit enforced) before the slower geometric checks run.
-  struct RawObstacle {
-    detail::RawRing outer;
-    std::vector<detail::RawRing> holes;
-    InputLocation where;
-  };
+  using RawObstacle = detail::RawObstacle;
   struct RawRegion {
     Region region;
     detail::RawRing polygon;
@@ -73,6 +70,7 @@ class NativeReader : public detail::DocumentReader {
   Query read_query(const Item& item);
 
   std::size_t max_points_;
+  bool repair_;
   std::size_t points_ = 0;
 };
 
@@ -250,12 +248,8 @@ Scene NativeReader::read() {
 
   scene.bounds = detail::checked_ring(bounds);
   scene.bounds_where = bounds.where;
-  for (RawObstacle& o : obstacles) {
-    Obstacle obstacle;
-    obstacle.where = std::move(o.where);
-    obstacle.shape = detail::checked_polygon(o.outer, o.holes);
-    scene.obstacles.push_back(std::move(obstacle));
-  }
+  for (const RawObstacle& o : obstacles)
+    detail::add_obstacle(o, repair_, scene.obstacles, scene.repairs);
   for (RawRegion& r : regions) {
     r.region.polygon = detail::checked_ring(r.polygon);
     scene.regions.push_back(std::move(r.region));
@@ -266,7 +260,7 @@ Scene NativeReader::read() {
 }  // namespace
 
 Scene parse_native_scene(std::string_view text, const std::string& source_name,
-                         std::size_t max_points) {
+                         std::size_t max_points, bool repair) {
   if (text.size() > detail::max_native_scene_bytes) {
     throw InputError({source_name, 0, 0, ""},
                      "the scene is " + std::to_string(text.size() >> 20) +
@@ -278,7 +272,7 @@ Scene parse_native_scene(std::string_view text, const std::string& source_name,
     throw InputError({source_name, 0, 0, ""},
                      "the scene is empty; a scene is a map with at least version: and bounds:");
   }
-  Scene scene = NativeReader(doc, source_name, max_points).read();
+  Scene scene = NativeReader(doc, source_name, max_points, repair).read();
   if (scene.name.empty()) scene.name = std::filesystem::path(source_name).stem().string();
   return scene;
 }

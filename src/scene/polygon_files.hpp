@@ -19,12 +19,13 @@ double polygon_margin(const Box& box);
 // MULTIPOLYGON geometries, separated by whitespace or semicolons, with 2D coordinates and closed
 // rings in either orientation. Each geometry is parsed by Boost.Geometry's read_wkt; messages
 // point at the geometry (line:column) or at the offending coordinate.
-Scene parse_wkt_scene(std::string_view text, const std::string& file_name);
+// `repair` as LoadOptions::repair.
+Scene parse_wkt_scene(std::string_view text, const std::string& file_name, bool repair = false);
 
 // Reads GeoJSON (RFC 7946): a FeatureCollection, Feature, GeometryCollection, Polygon or
 // MultiPolygon, checked as strict JSON first so that every message has line:column. Positions
 // are [x, y]; rings are closed (first position = last) with at least 4 positions, either
 // orientation. A Feature's "properties" and "id" are allowed and not used.
-Scene parse_geojson_scene(std::string_view text, const std::string& file_name);
+Scene parse_geojson_scene(std::string_view text, const std::string& file_name, bool repair = false);
 
 }  // namespace polynav::detail

@@ -8,10 +8,13 @@
 #include <charconv>
 #include <cstdint>
 #include <iterator>
+#include <numeric>
 #include <optional>
 #include <set>
 #include <string>
 #include <utility>
+
+#include "polynav/kernel/exact.hpp"
 
 namespace polynav::detail {
 namespace {
@@ -76,6 +79,11 @@ CleanRing clean(const RawRing& raw) {
   throw InputError(raw.where, message);
 }
 
+// A defect that make-valid repairs (InvalidPolygon).
+[[noreturn]] void fail_invalid(const RawRing& raw, const std::string& message) {
+  throw InvalidPolygon(raw.where, message);
+}
+
 // A ring edge as the sweep sees it: `left` is its lexicographically smaller (x, then y) end.
 struct SweepEdge {
   KPoint left;
@@ -117,7 +125,25 @@ class BelowOnSweep {
     return earlier_first_by_id;
   }
 
+ protected:
   const std::vector<SweepEdge>* edges_;
+};
+
+// BelowOnSweep that also compares an edge with a point on the sweep line (the edge below the
+// point, or above it; neither when the point lies on it), to look up the edge through a point.
+// Only for edges that are not vertical and span the point's x (see points_inside_edges).
+class BelowOnSweepOrPoint : public BelowOnSweep {
+ public:
+  using is_transparent = void;
+  using BelowOnSweep::BelowOnSweep;
+  using BelowOnSweep::operator();
+
+  bool operator()(std::uint32_t e, const KPoint& p) const {
+    return CGAL::orientation((*edges_)[e].left, (*edges_)[e].right, p) == CGAL::LEFT_TURN;
+  }
+  bool operator()(const KPoint& p, std::uint32_t e) const {
+    return CGAL::orientation((*edges_)[e].left, (*edges_)[e].right, p) == CGAL::RIGHT_TURN;
+  }
 };
 
 // Sweeps `edges` left to right and finds two that meet although `may_meet(a, b)` says they may
@@ -287,9 +313,9 @@ void check_simple(const CleanRing& ring) {
     if (k[order[i - 1]] == k[order[i]]) {
       const std::size_t a = ring.input_index[order[i - 1]];
       const std::size_t b = ring.input_index[order[i]];
-      fail(raw, "ring is self-intersecting: it passes through " +
-                    format_point(ring.points[order[i]]) + " twice (points " + std::to_string(a) +
-                    " and " + std::to_string(b) + ")");
+      fail_invalid(raw, "ring is self-intersecting: it passes through " +
+                            format_point(ring.points[order[i]]) + " twice (points " +
+                            std::to_string(a) + " and " + std::to_string(b) + ")");
     }
   }
 
@@ -303,9 +329,9 @@ void check_simple(const CleanRing& ring) {
       std::size_t e1 = ring.edge_label((i + n - 1) % n);
       std::size_t e2 = ring.edge_label(i);
       if (e1 > e2) std::swap(e1, e2);
-      fail(raw, "ring is self-intersecting: edges " + std::to_string(e1) + " and " +
-                    std::to_string(e2) + " overlap (the ring folds back at " +
-                    format_point(ring.points[i]) + ")");
+      fail_invalid(raw, "ring is self-intersecting: edges " + std::to_string(e1) + " and " +
+                            std::to_string(e2) + " overlap (the ring folds back at " +
+                            format_point(ring.points[i]) + ")");
     }
   }
 
@@ -318,8 +344,8 @@ void check_simple(const CleanRing& ring) {
     std::size_t e1 = ring.edge_label(a.edge);
     std::size_t e2 = ring.edge_label(b.edge);
     if (e1 > e2) std::swap(e1, e2);
-    fail(raw, "ring is self-intersecting: edges " + std::to_string(e1) + " and " +
-                  std::to_string(e2) + " " + describe_meeting(a, b));
+    fail_invalid(raw, "ring is self-intersecting: edges " + std::to_string(e1) + " and " +
+                          std::to_string(e2) + " " + describe_meeting(a, b));
   }
 }
 
@@ -333,6 +359,161 @@ std::vector<KPoint> to_k(const CleanRing& ring) {
 bool box_inside(const Box& inner, const Box& outer) {
   return inner.min.x >= outer.min.x && inner.min.y >= outer.min.y && inner.max.x <= outer.max.x &&
          inner.max.y <= outer.max.y;
+}
+
+// Whether edges a and b (of different rings) meet other than at a single point that is an end of
+// one of them: they cross, or they overlap along a piece of positive length. The rings of a valid
+// polygon may touch at points, never so.
+bool meet_improperly(const SweepEdge& a, const SweepEdge& b) {
+  if (!CGAL::do_intersect(KSegment(a.left, a.right), KSegment(b.left, b.right))) return false;
+  if (CGAL::collinear(a.left, a.right, b.left) && CGAL::collinear(a.left, a.right, b.right)) {
+    const KPoint& from = lex_less(a.left, b.left) ? b.left : a.left;
+    const KPoint& to = lex_less(a.right, b.right) ? a.right : b.right;
+    return lex_less(from, to);
+  }
+  return !(on_segment(a.left, b.left, b.right) || on_segment(a.right, b.left, b.right) ||
+           on_segment(b.left, a.left, a.right) || on_segment(b.right, a.left, a.right));
+}
+
+// The points that lie inside an edge (on it, not at one of its ends), each with that edge, as
+// (index in `points`, index in `edges`) pairs. @pre no two edges cross or overlap: they meet at
+// most where an end of one lies on the other. Then at most one edge holds a point inside it (two
+// would cross or overlap there), and the edges keep their order along the sweep line.
+// O((n + m) log(n + m)).
+std::vector<std::pair<std::uint32_t, std::uint32_t>> points_inside_edges(
+    const std::vector<SweepEdge>& edges, const std::vector<KPoint>& points) {
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> found;
+  std::vector<std::uint32_t> by_xy(points.size());
+  std::iota(by_xy.begin(), by_xy.end(), 0u);
+  std::sort(by_xy.begin(), by_xy.end(),
+            [&](std::uint32_t a, std::uint32_t b) { return lex_less(points[a], points[b]); });
+
+  struct Event {
+    KPoint at;
+    int kind;  // 0: an edge ends, 1: a point, 2: an edge starts (their order at one place)
+    std::uint32_t id;
+  };
+  std::vector<Event> events;
+  for (std::uint32_t e = 0; e < edges.size(); ++e) {
+    const SweepEdge& edge = edges[e];
+    if (edge.left.x() == edge.right.x()) {
+      // A vertical edge holds the points between its ends in (x, y) order. The sweep leaves it
+      // out: where it stands among the other edges on the sweep line (by its lower end) does not
+      // tell on which side of it a point above that end lies.
+      auto it = std::upper_bound(
+          by_xy.begin(), by_xy.end(), edge.left,
+          [&](const KPoint& p, std::uint32_t i) { return lex_less(p, points[i]); });
+      for (; it != by_xy.end() && lex_less(points[*it], edge.right); ++it)
+        found.push_back({*it, e});
+      continue;
+    }
+    events.push_back({edge.left, 2, e});
+    events.push_back({edge.right, 0, e});
+  }
+  for (std::uint32_t i = 0; i < points.size(); ++i) events.push_back({points[i], 1, i});
+  std::sort(events.begin(), events.end(), [](const Event& a, const Event& b) {
+    const auto c = CGAL::compare_xy(a.at, b.at);
+    if (c != CGAL::EQUAL) return c == CGAL::SMALLER;
+    return a.kind < b.kind;
+  });
+
+  // At a point's turn, the edges on the sweep line span its x without ending or starting there,
+  // so each lies wholly below it, above it, or runs through it.
+  using Status = std::set<std::uint32_t, BelowOnSweepOrPoint>;
+  Status status{BelowOnSweepOrPoint(&edges)};
+  std::vector<Status::iterator> position(edges.size(), status.end());
+  for (const Event& ev : events) {
+    if (ev.kind == 2) {
+      position[ev.id] = status.insert(ev.id).first;
+    } else if (ev.kind == 0) {
+      status.erase(position[ev.id]);
+    } else {
+      const auto it = status.lower_bound(ev.at);
+      if (it != status.end() && !status.key_comp()(ev.at, *it)) found.push_back({ev.id, *it});
+    }
+  }
+  return found;
+}
+
+// The inside of a ring next to a point p on it: the open sector swept counter-clockwise from the
+// direction of `from` to the direction of `to`, both seen from p.
+struct Sector {
+  KPoint from;
+  KPoint to;
+};
+
+// Whether the direction from p to q lies strictly inside the sector.
+bool in_sector(const KPoint& p, const Sector& s, const KPoint& q) {
+  switch (CGAL::orientation(p, s.from, s.to)) {
+    case CGAL::LEFT_TURN:  // narrower than a half-turn
+      return CGAL::orientation(p, s.from, q) == CGAL::LEFT_TURN &&
+             CGAL::orientation(p, q, s.to) == CGAL::LEFT_TURN;
+    case CGAL::RIGHT_TURN:  // wider: all but the closed sector from `to` round to `from`
+      return !(CGAL::orientation(p, s.to, q) != CGAL::RIGHT_TURN &&
+               CGAL::orientation(p, q, s.from) != CGAL::RIGHT_TURN);
+    default:  // opposite directions (p inside an edge): the half-plane on the edge's left
+      return CGAL::orientation(p, s.from, q) == CGAL::LEFT_TURN;
+  }
+}
+
+// Open sectors at one point whose four bounding directions all differ (rings whose edges leave a
+// point in the same direction overlap, which is found before). Two such sectors overlap exactly
+// when one's first direction lies inside the other: turning clockwise from a direction inside
+// both, the first bounding direction met is a `from`, and it lies inside the other sector.
+bool sectors_disjoint(const KPoint& p, const Sector& a, const Sector& b) {
+  return !in_sector(p, a, b.from) && !in_sector(p, b, a.from);
+}
+bool sector_inside(const KPoint& p, const Sector& inner, const Sector& outer) {
+  return in_sector(p, outer, inner.from) && in_sector(p, outer, inner.to) &&
+         !in_sector(p, inner, outer.from);
+}
+
+// A place where a ring passes through a point: at its vertex `index`, or inside its edge `index`.
+struct Incidence {
+  KPoint at;
+  std::uint32_t ring;
+  std::uint32_t index;
+  bool on_edge;
+};
+
+// Every point where two or more of the rings meet, with each ring through it. @pre the rings are
+// simple and meet only at single points (no edges of two rings cross or overlap). Then they meet
+// only at vertices: a vertex shared by several rings, or a vertex of one inside an edge of another.
+std::vector<std::vector<Incidence>> ring_contacts(const std::vector<std::vector<KPoint>>& rings) {
+  std::vector<SweepEdge> edges;
+  std::vector<KPoint> points;
+  std::vector<Incidence> all;
+  for (std::uint32_t r = 0; r < rings.size(); ++r) {
+    const std::vector<KPoint>& k = rings[r];
+    for (std::uint32_t i = 0; i < k.size(); ++i) {
+      KPoint p = k[i];
+      KPoint q = k[(i + 1) % k.size()];
+      if (lex_less(q, p)) std::swap(p, q);
+      edges.push_back({p, q, r, i});
+      points.push_back(k[i]);
+      all.push_back({k[i], r, i, false});
+    }
+  }
+  for (const auto& [point, edge] : points_inside_edges(edges, points)) {
+    all.push_back({points[point], edges[edge].ring, edges[edge].edge, true});
+  }
+  std::sort(all.begin(), all.end(), [](const Incidence& a, const Incidence& b) {
+    const auto c = CGAL::compare_xy(a.at, b.at);
+    if (c != CGAL::EQUAL) return c == CGAL::SMALLER;
+    return a.ring < b.ring;
+  });
+  std::vector<std::vector<Incidence>> contacts;
+  for (std::size_t i = 0; i < all.size();) {
+    std::size_t j = i;
+    std::vector<Incidence> here;
+    for (; j < all.size() && all[j].at == all[i].at; ++j) {
+      // Several vertices at one point inside an edge each found that edge.
+      if (here.empty() || here.back().ring != all[j].ring) here.push_back(all[j]);
+    }
+    if (here.size() > 1) contacts.push_back(std::move(here));
+    i = j;
+  }
+  return contacts;
 }
 
 }  // namespace
@@ -351,91 +532,173 @@ Polygon checked_polygon(const RawRing& outer, const std::vector<RawRing>& holes)
   for (const CleanRing& r : rings) check_simple(r);
 
   if (!holes.empty()) {
-    // Ring 0 is the outer ring, ring h + 1 is hole h. A contact between ring a and ring b > a is
-    // reported at hole b - 1, with `what` naming the places on each ring.
-    const auto fail_contact = [&](std::size_t a, std::size_t b, const std::string& detail,
-                                  bool touch) {
-      if (a == 0) fail(holes[b - 1], "hole is not strictly inside its outer ring: " + detail);
-      fail(holes[b - 1], "holes " + std::to_string(a - 1) + " and " + std::to_string(b - 1) +
-                             (touch ? " touch: " : " overlap: ") + detail +
-                             " (holes must not touch or overlap)");
-    };
+    // Ring 0 is the outer ring, ring h + 1 is hole h. A defect between ring a and ring b > a is
+    // reported at hole b - 1, with the detail naming the places on each ring.
     const auto ring_name = [&](std::size_t r, std::size_t other) {
       if (r == 0) return std::string("the outer ring's");
       if (other == 0) return std::string("its");
       return "hole " + std::to_string(r - 1) + "'s";
     };
+    const auto fail_between = [&](std::size_t a, std::size_t b, const std::string& detail,
+                                  const char* holes_do) {
+      if (a == 0)
+        fail_invalid(holes[b - 1], "hole is not strictly inside its outer ring: " + detail);
+      fail_invalid(holes[b - 1], "holes " + std::to_string(a - 1) + " and " +
+                                     std::to_string(b - 1) + " " + holes_do + ": " + detail +
+                                     " (holes may touch only at single points)");
+    };
 
-    // A point shared by two rings joins an edge ending there to one starting there, a pair the
-    // sweep never compares (it removes ending edges first), so shared points are found here.
-    std::vector<std::pair<Point, std::pair<std::size_t, std::size_t>>> points;
-    for (std::size_t r = 0; r < rings.size(); ++r) {
-      for (std::size_t i = 0; i < rings[r].size(); ++i)
-        points.push_back({rings[r].points[i], {r, i}});
-    }
-    std::sort(points.begin(), points.end(), [](const auto& a, const auto& b) {
-      if (a.first.x != b.first.x) return a.first.x < b.first.x;
-      if (a.first.y != b.first.y) return a.first.y < b.first.y;
-      return a.second < b.second;
-    });
-    for (std::size_t i = 1; i < points.size(); ++i) {
-      if (points[i - 1].first != points[i].first) continue;
-      const auto [ra, ia] = points[i - 1].second;
-      const auto [rb, ib] = points[i].second;
-      // Within one ring, check_simple has ruled this out.
-      fail_contact(ra, rb,
-                   ring_name(rb, ra) + " point " + std::to_string(rings[rb].input_index[ib]) +
-                       " and " + ring_name(ra, rb) + " point " +
-                       std::to_string(rings[ra].input_index[ia]) + " touch at " +
-                       format_point(points[i].first),
-                   true);
-    }
-
+    // Rings may meet only at single points, where a vertex of one lies on the other.
     std::vector<SweepEdge> edges;
-    std::vector<std::size_t> sizes;
-    for (std::uint32_t r = 0; r < rings.size(); ++r) {
-      add_edges(rings[r], r, edges);
-      sizes.push_back(rings[r].size());
-    }
-    if (const auto hit = find_meeting_edges(edges, sizes)) {
+    for (std::uint32_t r = 0; r < rings.size(); ++r) add_edges(rings[r], r, edges);
+    const auto improper = [&](std::uint32_t ia, std::uint32_t ib) {
+      // Each ring alone was checked by check_simple.
+      return edges[ia].ring != edges[ib].ring && meet_improperly(edges[ia], edges[ib]);
+    };
+    if (const auto hit = sweep_edges(edges, improper,
+                                     [](std::uint32_t, const std::uint32_t*) { return true; })) {
       const SweepEdge* a = &edges[hit->first];
       const SweepEdge* b = &edges[hit->second];
       if (a->ring > b->ring) std::swap(a, b);
       const std::string how = describe_meeting(*a, *b);
-      fail_contact(a->ring, b->ring,
+      fail_between(a->ring, b->ring,
                    ring_name(b->ring, a->ring) + " edge " +
                        std::to_string(rings[b->ring].edge_label(b->edge)) + " and " +
                        ring_name(a->ring, b->ring) + " edge " +
                        std::to_string(rings[a->ring].edge_label(a->edge)) + " " + how,
-                   how.starts_with("touch"));
+                   how.starts_with("overlap") ? "touch along an edge" : "overlap");
     }
 
-    // No two rings meet now, so each ring lies wholly inside or wholly outside each other one
-    // and one point of it decides.
-    const std::vector<KPoint> outer_k = to_k(rings[0]);
+    // Where rings touch, each must stay on its own side of the others: a hole within the outer
+    // ring's inside, two holes' insides apart.
+    std::vector<std::vector<KPoint>> k;
+    std::vector<bool> counter_clockwise;
+    for (const CleanRing& r : rings) {
+      k.push_back(to_k(r));
+      counter_clockwise.push_back(CGAL::orientation_2(k.back().begin(), k.back().end(), K()) ==
+                                  CGAL::COUNTERCLOCKWISE);
+    }
+    const std::vector<std::vector<Incidence>> contacts = ring_contacts(k);
+    const auto sector = [&](const Incidence& c) {
+      const std::vector<KPoint>& ring = k[c.ring];
+      const std::size_t n = ring.size();
+      const KPoint& before = c.on_edge ? ring[c.index] : ring[(c.index + n - 1) % n];
+      const KPoint& after = ring[(c.index + 1) % n];
+      // The inside lies left of each edge of a counter-clockwise ring, right of a clockwise one.
+      return counter_clockwise[c.ring] ? Sector{after, before} : Sector{before, after};
+    };
+    const auto place = [&](const Incidence& c, std::size_t other) {
+      return ring_name(c.ring, other) + (c.on_edge ? " edge " : " point ") +
+             std::to_string(c.on_edge ? rings[c.ring].edge_label(c.index)
+                                      : rings[c.ring].input_index[c.index]);
+    };
+    for (const std::vector<Incidence>& here : contacts) {
+      const KPoint& p = here.front().at;
+      for (std::size_t i = 0; i < here.size(); ++i) {
+        for (std::size_t j = i + 1; j < here.size(); ++j) {
+          const Incidence& a = here[i];  // a.ring < b.ring
+          const Incidence& b = here[j];
+          const bool apart = a.ring == 0 ? sector_inside(p, sector(b), sector(a))
+                                         : sectors_disjoint(p, sector(a), sector(b));
+          if (apart) continue;
+          const std::string where = place(b, a.ring) + " and " + place(a, b.ring) + " meet at " +
+                                    format_point({p.x(), p.y()});
+          if (a.ring == 0) fail_between(0, b.ring, where + ", where it reaches outside", "");
+          fail_between(a.ring, b.ring, where + ", where their insides overlap", "overlap");
+        }
+      }
+    }
+
+    // Touching rings must not close a loop, which would cut the polygon's inside apart: in the
+    // graph joining each ring to the points where it touches others, a loop is a cycle.
+    const std::size_t n_rings = rings.size();
+    std::vector<std::uint32_t> parent(n_rings + contacts.size());
+    std::iota(parent.begin(), parent.end(), 0u);
+    const auto find = [&](std::uint32_t x) {
+      while (parent[x] != x) x = parent[x] = parent[parent[x]];
+      return x;
+    };
+    std::vector<std::vector<std::uint32_t>> joined(parent.size());
+    for (std::uint32_t c = 0; c < contacts.size(); ++c) {
+      const std::uint32_t node = std::uint32_t(n_rings) + c;
+      for (const Incidence& at : contacts[c]) {
+        if (find(at.ring) != find(node)) {
+          parent[find(at.ring)] = find(node);
+          joined[at.ring].push_back(node);
+          joined[node].push_back(at.ring);
+          continue;
+        }
+        // The loop: the path already joining the ring to this point, and this contact.
+        std::vector<std::uint32_t> from(parent.size(), std::uint32_t(-1));
+        std::vector<std::uint32_t> queue{at.ring};
+        from[at.ring] = at.ring;
+        for (std::size_t q = 0; q < queue.size() && from[node] == std::uint32_t(-1); ++q) {
+          for (const std::uint32_t next : joined[queue[q]]) {
+            if (from[next] != std::uint32_t(-1)) continue;
+            from[next] = queue[q];
+            queue.push_back(next);
+          }
+        }
+        std::vector<std::uint32_t> loop_rings;
+        std::vector<KPoint> loop_at;
+        for (std::uint32_t x = node;; x = from[x]) {
+          if (x < n_rings) {
+            loop_rings.push_back(x);
+          } else {
+            loop_at.push_back(contacts[x - n_rings].front().at);
+          }
+          if (x == at.ring) break;
+        }
+        std::sort(loop_rings.begin(), loop_rings.end());
+        std::sort(loop_at.begin(), loop_at.end(), lex_less);
+        std::vector<std::string> loop_points;
+        for (const KPoint& p : loop_at) loop_points.push_back(format_point({p.x(), p.y()}));
+        const std::size_t last = loop_rings.back();
+        std::string names;
+        for (std::size_t i = 0; i < loop_rings.size(); ++i) {
+          names += i == 0 ? "" : i + 1 == loop_rings.size() ? " and " : ", ";
+          names +=
+              loop_rings[i] == 0 ? "the outer ring" : "hole " + std::to_string(loop_rings[i] - 1);
+        }
+        std::string points;
+        for (std::size_t i = 0; i < loop_points.size(); ++i) {
+          points += i == 0 ? "" : i + 1 == loop_points.size() ? " and " : ", ";
+          points += loop_points[i];
+        }
+        const std::string what =
+            loop_rings.size() == 2
+                ? names + " touch at " + std::to_string(loop_points.size()) + " points, " + points
+                : names + " touch one another in a closed loop, at " + points;
+        fail_invalid(holes[last - 1], what +
+                                          ", which cuts the polygon's inside apart (rings may "
+                                          "touch only where the inside stays in one piece)");
+      }
+    }
+
+    // No two rings cross now, so each ring lies wholly inside or wholly outside each other one
+    // (touching it at most), and one point of it decides; a point on the other ring is a contact,
+    // where the sectors above have shown the ring on the right side.
     std::vector<Box> boxes;
     for (const CleanRing& r : rings) boxes.push_back(bounding_box(r.points));
     for (std::size_t h = 0; h < holes.size(); ++h) {
-      const KPoint probe = to_k(rings[h + 1].points[0]);
-      if (CGAL::bounded_side_2(outer_k.begin(), outer_k.end(), probe, K()) !=
-          CGAL::ON_BOUNDED_SIDE) {
-        fail(holes[h], "hole is not strictly inside its outer ring: its point " +
-                           std::to_string(rings[h + 1].input_index[0]) + " " +
-                           format_point(rings[h + 1].points[0]) + " is outside it");
+      const KPoint& probe = k[h + 1].front();
+      if (CGAL::bounded_side_2(k[0].begin(), k[0].end(), probe, K()) == CGAL::ON_UNBOUNDED_SIDE) {
+        fail_invalid(holes[h], "hole is not strictly inside its outer ring: its point " +
+                                   std::to_string(rings[h + 1].input_index[0]) + " " +
+                                   format_point(rings[h + 1].points[0]) + " is outside it");
       }
     }
     for (std::size_t i = 0; i < holes.size(); ++i) {
-      std::optional<std::vector<KPoint>> ring_i;
       for (std::size_t j = 0; j < holes.size(); ++j) {
         if (i == j || !box_inside(boxes[j + 1], boxes[i + 1])) continue;
-        if (!ring_i) ring_i = to_k(rings[i + 1]);
-        const KPoint probe = to_k(rings[j + 1].points[0]);
-        if (CGAL::bounded_side_2(ring_i->begin(), ring_i->end(), probe, K()) ==
+        const KPoint& probe = k[j + 1].front();
+        if (CGAL::bounded_side_2(k[i + 1].begin(), k[i + 1].end(), probe, K()) ==
             CGAL::ON_BOUNDED_SIDE) {
-          fail(holes[std::max(i, j)], "holes " + std::to_string(std::min(i, j)) + " and " +
-                                          std::to_string(std::max(i, j)) + " overlap: hole " +
-                                          std::to_string(j) + " lies inside hole " +
-                                          std::to_string(i) + " (holes must not touch or overlap)");
+          fail_invalid(holes[std::max(i, j)], "holes " + std::to_string(std::min(i, j)) + " and " +
+                                                  std::to_string(std::max(i, j)) +
+                                                  " overlap: hole " + std::to_string(j) +
+                                                  " lies inside hole " + std::to_string(i) +
+                                                  " (holes may touch only at single points)");
         }
       }
     }
@@ -445,6 +708,57 @@ Polygon checked_polygon(const RawRing& outer, const std::vector<RawRing>& holes)
   p.outer = std::move(rings[0].points);
   for (std::size_t h = 0; h < holes.size(); ++h) p.holes.push_back(std::move(rings[h + 1].points));
   return p;
+}
+
+Polygon with_contacts_as_vertices(const Polygon& polygon) {
+  if (polygon.holes.empty()) return polygon;
+  std::vector<const Ring*> rings{&polygon.outer};
+  for (const Ring& h : polygon.holes) rings.push_back(&h);
+  std::vector<SweepEdge> edges;
+  std::vector<KPoint> points;
+  std::vector<std::size_t> first_edge;
+  for (std::uint32_t r = 0; r < rings.size(); ++r) {
+    first_edge.push_back(edges.size());
+    const Ring& ring = *rings[r];
+    for (std::uint32_t i = 0; i < ring.size(); ++i) {
+      KPoint p = to_k(ring[i]);
+      KPoint q = to_k(ring[(i + 1) % ring.size()]);
+      if (lex_less(q, p)) std::swap(p, q);
+      edges.push_back({p, q, r, i});
+      points.push_back(to_k(ring[i]));
+    }
+  }
+  std::vector<std::vector<Point>> inside(edges.size());
+  bool any = false;
+  for (const auto& [point, edge] : points_inside_edges(edges, points)) {
+    inside[edge].push_back({points[point].x(), points[point].y()});
+    any = true;
+  }
+  if (!any) return polygon;
+  Polygon out;
+  for (std::uint32_t r = 0; r < rings.size(); ++r) {
+    const Ring& ring = *rings[r];
+    Ring split;
+    for (std::size_t i = 0; i < ring.size(); ++i) {
+      split.push_back(ring[i]);
+      std::vector<Point>& on = inside[first_edge[r] + i];
+      // Along the edge from ring[i]: its points in (x, y) order, or the reverse order when the
+      // edge runs towards smaller (x, y).
+      const bool forward = lex_less(to_k(ring[i]), to_k(ring[(i + 1) % ring.size()]));
+      std::sort(on.begin(), on.end(), [&](Point a, Point b) {
+        return forward ? lex_less(to_k(a), to_k(b)) : lex_less(to_k(b), to_k(a));
+      });
+      for (const Point& p : on) {
+        if (!(split.back() == p)) split.push_back(p);
+      }
+    }
+    if (r == 0) {
+      out.outer = std::move(split);
+    } else {
+      out.holes.push_back(std::move(split));
+    }
+  }
+  return out;
 }
 
 std::optional<CoverDefect> find_cover_defect(const std::vector<DirectedSegment>& segments) {

@@ -25,16 +25,35 @@ struct RawRing {
   InputLocation where;
 };
 
+// Thrown for rings that enclose area but do not make a valid polygon in the sense of OGC Simple
+// Features: a ring crossing or touching itself or folding back, rings of one polygon crossing,
+// overlapping or touching along a segment, touching so that they cut the polygon's inside apart,
+// or a hole outside its outer ring or inside another hole. These are what make-valid repairs
+// (LoadOptions::repair); rings with fewer than 3 points or no area throw a plain InputError.
+class InvalidPolygon : public InputError {
+ public:
+  using InputError::InputError;
+};
+
 // The ring without repeated consecutive points (a closing point equal to the first included),
 // after checking that it is a simple polygon: at least 3 distinct points, non-zero area, and no
 // two edges meeting except consecutive edges at their shared point. Throws InputError at
 // `ring.where` otherwise. O(n log n).
 Ring checked_ring(const RawRing& ring);
 
-// An outer ring and its holes, each checked as by checked_ring, every hole strictly inside the
-// outer ring (not touching it) and the holes pairwise disjoint (not touching either). Throws
-// InputError at the offending ring's location.
+// An outer ring and its holes, checked to be a valid polygon in the sense of OGC Simple Features
+// (ISO 19125-1, 6.1.11.1): each ring simple as by checked_ring; every hole inside the outer ring
+// and outside the other holes; two rings meeting only at single points, where they touch without
+// crossing; and no closed loop of rings touching one another, which would cut the polygon's
+// inside apart (a hole touching the outer ring at two points does). Throws InvalidPolygon (or
+// InputError, see there) at the offending ring's location. O(n log n) in all the rings' points.
 Polygon checked_polygon(const RawRing& outer, const std::vector<RawRing>& holes);
+
+// The polygon with every vertex of one ring that lies inside an edge of another ring inserted into
+// that edge as a vertex, so that its rings meet only at vertices they share: CGAL's Boolean
+// operations take holes that touch the outer ring or each other only so. The point set is the
+// same. @pre the polygon is valid (checked_polygon). O(n log n).
+Polygon with_contacts_as_vertices(const Polygon& polygon);
 
 // A directed edge of the boundary of a region, the region on its left.
 struct DirectedSegment {

@@ -23,6 +23,7 @@
 #include "polygon_files.hpp"
 #include "polynav/number.hpp"
 #include "readers.hpp"
+#include "repair.hpp"
 #include "strict_json.hpp"
 #include "validate.hpp"
 
@@ -43,10 +44,11 @@ struct Geometry {
 
 class WktReader {
  public:
-  WktReader(std::string_view text, std::string file) : text_(text), file_(std::move(file)) {}
+  WktReader(std::string_view text, std::string file, bool repair)
+      : text_(text), file_(std::move(file)), repair_(repair) {}
 
-  std::vector<Obstacle> read() {
-    std::vector<Obstacle> obstacles;
+  // Adds the obstacles to the scene (and what repairing them changed).
+  void read(Scene& scene) {
     std::size_t index = 0;
     for (const Geometry& g : split()) {
       // The structure for read_wkt, and the coordinates in the order it meets them.
@@ -77,11 +79,11 @@ class WktReader {
           path += std::to_string(k);
           path += ']';
         }
-        obstacles.push_back(obstacle(polygons[k], {where.file, where.line, where.column, path}));
+        add_obstacle(raw_obstacle(polygons[k], {where.file, where.line, where.column, path}),
+                     repair_, scene.obstacles, scene.repairs);
       }
       ++index;
     }
-    return obstacles;
   }
 
  private:
@@ -240,7 +242,7 @@ class WktReader {
     return r;
   }
 
-  Obstacle obstacle(const BgPolygon& p, const InputLocation& where) const {
+  RawObstacle raw_obstacle(const BgPolygon& p, const InputLocation& where) const {
     const auto closed = [&](const RawRing& r) {
       if (r.points.size() < 4) {
         throw InputError(r.where,
@@ -261,19 +263,17 @@ class WktReader {
           raw_ring(p.inners()[h], {where.file, where.line, where.column,
                                    where.key_path + ".interiors[" + std::to_string(h) + "]"})));
     }
-    Obstacle o;
-    o.shape = checked_polygon(outer, holes);
-    o.where = where;
-    return o;
+    return {outer, std::move(holes), where};
   }
 
   std::string_view text_;
   std::string file_;
+  bool repair_;
 };
 
 }  // namespace
 
-Scene parse_wkt_scene(std::string_view text, const std::string& file_name) {
+Scene parse_wkt_scene(std::string_view text, const std::string& file_name, bool repair) {
   if (text.size() > max_native_scene_bytes) {
     throw InputError({file_name, 0, 0, ""}, "the file is " + std::to_string(text.size() >> 20) +
                                                 " MiB; WKT files may be at most " +
@@ -282,7 +282,7 @@ Scene parse_wkt_scene(std::string_view text, const std::string& file_name) {
   }
   Scene scene;
   scene.name = std::filesystem::path(file_name).stem().string();
-  scene.obstacles = WktReader(text, file_name).read();
+  WktReader(text, file_name, repair).read(scene);
   Box box;
   for (const Obstacle& o : scene.obstacles) box.expand(bounding_box(o.shape.outer));
   if (box.empty()) {

@@ -153,7 +153,9 @@ std::vector<Obstacle> obstacles_around(const Scene& scene, const std::string& so
       shapes[owner].holes.push_back(loops[i]);
     }
   }
-  // Native holes may not touch their outer ring or each other.
+  // Holes touching one another are refused outright, though valid polygons may have holes that
+  // touch at points leaving the inside in one piece: telling those apart is left to
+  // detail::checked_polygon, which this conversion does not call yet.
   for (const Polygon& shape : shapes) {
     std::unordered_map<Point, std::size_t, PointHash> ring_of;
     for (std::size_t r = 0; r <= shape.holes.size(); ++r) {
@@ -247,6 +249,7 @@ NativeExport export_native_scene(const Scene& scene) {
     }
   }
   out.notes.insert(out.notes.end(), scene.unused.begin(), scene.unused.end());
+  for (const std::string& r : scene.repairs) out.notes.push_back("repaired " + r);
   std::size_t references = 0;
   for (const Query& q : scene.queries) references += q.reference_length.has_value() ? 1 : 0;
   if (references > 0) {

@@ -8,7 +8,9 @@
 #include <algorithm>
 #include <cmath>
 #include <numbers>
+#include <unordered_map>
 
+#include "../scene/validate.hpp"
 #include "polynav/kernel/exact.hpp"
 
 namespace polynav::detail {
@@ -36,8 +38,12 @@ CgalPolygon to_cgal(const Ring& ring, CGAL::Orientation orientation) {
 }
 
 CgalPolygonWithHoles to_cgal(const Polygon& shape) {
-  CgalPolygonWithHoles result(to_cgal(shape.outer, CGAL::COUNTERCLOCKWISE));
-  for (const Ring& hole : shape.holes) result.add_hole(to_cgal(hole, CGAL::CLOCKWISE));
+  // A valid polygon's holes may touch its outer ring or each other at single points, and CGAL
+  // takes such contacts only at vertices both rings have (a vertex inside another ring's edge
+  // makes the polygon invalid to its Boolean operations): such points become vertices of both.
+  const Polygon split = with_contacts_as_vertices(shape);
+  CgalPolygonWithHoles result(to_cgal(split.outer, CGAL::COUNTERCLOCKWISE));
+  for (const Ring& hole : split.holes) result.add_hole(to_cgal(hole, CGAL::CLOCKWISE));
   return result;
 }
 
@@ -129,6 +135,96 @@ Ring to_ring(const CgalPolygon& polygon, bool into_free) {
   return ring;
 }
 
+struct PointHash {
+  std::size_t operator()(Point p) const {
+    return std::hash<double>()(p.x + 0.0) * 31 ^ std::hash<double>()(p.y + 0.0);
+  }
+};
+
+// A ring cut at every vertex it passes through more than once into loops that pass through each
+// of their vertices once (the ring itself when it has no such vertex).
+void add_loops(const Ring& ring, std::vector<Ring>& loops) {
+  Ring path;
+  std::unordered_map<Point, std::size_t, PointHash> at;  // index in `path`
+  for (std::size_t k = 0; k <= ring.size(); ++k) {
+    const Point p = ring[k % ring.size()];
+    const auto seen = at.find(p);
+    if (seen == at.end()) {
+      at.emplace(p, path.size());
+      path.push_back(p);
+      continue;
+    }
+    const std::size_t from = seen->second;
+    Ring loop(path.begin() + std::ptrdiff_t(from), path.end());
+    for (std::size_t i = from + 1; i < path.size(); ++i) at.erase(path[i]);
+    path.resize(from + 1);
+    if (loop.size() >= 3) loops.push_back(std::move(loop));
+  }
+}
+
+bool passes_a_vertex_twice(const Ring& ring) {
+  std::vector<Point> sorted = ring;
+  std::sort(sorted.begin(), sorted.end(),
+            [](Point a, Point b) { return a.x < b.x || (a.x == b.x && a.y < b.y); });
+  return std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end();
+}
+
+// CGAL reports free regions that touch at single points as one polygon with holes whose rings
+// pass through those points twice: a hole touching its obstacle's outer ring makes the region
+// inside it and the region around the obstacle one such polygon, and so do obstacles touching in
+// a checkerboard. A path cannot pass through such a point while gaps are closed, so they are
+// separate components: the rings of component `c` (rings[first] on) are cut into loops there,
+// each counter-clockwise loop bounds a component of its own (the largest keeps `c`, the others
+// are numbered from `next`), and each clockwise loop is a hole of the smallest of them around it.
+// FreeSpace joins them again at those points when gaps are open.
+void split_pinched_component(std::vector<BoundaryRing>& rings, std::size_t first, std::uint32_t c,
+                             std::uint32_t& next) {
+  bool pinched = false;
+  for (std::size_t r = first; r < rings.size() && !pinched; ++r)
+    pinched = passes_a_vertex_twice(rings[r].points);
+  if (!pinched) return;
+  std::vector<Ring> loops;
+  for (std::size_t r = first; r < rings.size(); ++r) add_loops(rings[r].points, loops);
+  std::vector<int> turn;
+  std::vector<double> area;
+  std::vector<std::size_t> outers;
+  for (std::size_t i = 0; i < loops.size(); ++i) {
+    turn.push_back(exact::ring_orientation(loops[i]));
+    area.push_back(std::abs(signed_area2(loops[i])));
+    if (turn.back() > 0) outers.push_back(i);
+  }
+  if (outers.size() < 2) return;  // one region after all: its rings stay as CGAL gave them
+  std::sort(outers.begin(), outers.end(),
+            [&](std::size_t a, std::size_t b) { return area[a] < area[b]; });
+  std::vector<std::uint32_t> component(loops.size(), c);
+  for (std::size_t k = 0; k + 1 < outers.size(); ++k) component[outers[k]] = next++;
+  std::vector<Box> boxes;
+  for (const std::size_t o : outers) boxes.push_back(bounding_box(loops[o]));
+  for (std::size_t i = 0; i < loops.size(); ++i) {
+    if (turn[i] >= 0) continue;
+    const Box box = bounding_box(loops[i]);
+    for (std::size_t k = 0; k < outers.size(); ++k) {
+      const Box& ob = boxes[k];
+      if (box.min.x < ob.min.x || box.min.y < ob.min.y || box.max.x > ob.max.x ||
+          box.max.y > ob.max.y)
+        continue;
+      // Loops meet only at vertices: the first vertex not on the outer loop decides.
+      exact::Side side = exact::Side::boundary;
+      for (const Point& p : loops[i]) {
+        side = exact::side_of_ring(loops[outers[k]], p);
+        if (side != exact::Side::boundary) break;
+      }
+      if (side == exact::Side::inside) {
+        component[i] = component[outers[k]];
+        break;
+      }
+    }
+  }
+  rings.resize(first);
+  for (std::size_t i = 0; i < loops.size(); ++i)
+    rings.push_back({std::move(loops[i]), component[i], turn[i] > 0});
+}
+
 }  // namespace
 
 int circumscribed_sides(double radius, double tolerance) {
@@ -184,8 +280,10 @@ std::vector<BoundaryRing> build_configuration_space(const Scene& scene, double t
   free_set.polygons_with_holes(std::back_inserter(components));
 
   std::vector<BoundaryRing> rings;
+  std::uint32_t next_component = std::uint32_t(components.size());
   for (std::uint32_t c = 0; c < components.size(); ++c) {
     const CgalPolygonWithHoles& component = components[c];
+    const std::size_t first = rings.size();
     // CGAL returns outer boundaries counter-clockwise and holes clockwise: free on the left.
     Ring outer = to_ring(component.outer_boundary(), radius == 0.0);
     if (outer.size() >= 3) rings.push_back({std::move(outer), c, true});
@@ -193,8 +291,13 @@ std::vector<BoundaryRing> build_configuration_space(const Scene& scene, double t
       Ring ring = to_ring(hole, radius == 0.0);
       if (ring.size() >= 3) rings.push_back({std::move(ring), c, false});
     }
+    split_pinched_component(rings, first, c, next_component);
   }
   return rings;
+}
+
+bool cgal_takes(const Polygon& shape) {
+  return CGAL::is_valid_polygon_with_holes(to_cgal(shape), CGAL::Gps_segment_traits_2<Kernel>());
 }
 
 }  // namespace polynav::detail

@@ -22,4 +22,9 @@ int circumscribed_sides(double radius, double tolerance);
 std::vector<BoundaryRing> build_configuration_space(const Scene& scene, double tolerance,
                                                     const BuildClock& clock);
 
+/// Whether CGAL's own validity check for its Boolean operations (is_valid_polygon_with_holes)
+/// accepts the obstacle as build_configuration_space hands it over. For tests: CGAL checks it only
+/// in builds with its assertions on, and otherwise computes garbage from an invalid polygon.
+bool cgal_takes(const Polygon& shape);
+
 }  // namespace polynav::detail

@@ -709,6 +709,26 @@ std::optional<std::uint32_t> FreeSpace::component(Point p) const {
   return s.rings[*innermost].component;
 }
 
+std::vector<std::uint32_t> FreeSpace::components(Point p) const {
+  const Impl& s = *impl_;
+  std::vector<std::uint32_t> out;
+  if (s.edges.empty() ||
+      !(p.x >= s.box.min.x && p.x <= s.box.max.x && p.y >= s.box.min.y && p.y <= s.box.max.y))
+    return out;
+  // A boundary point: the components of every ring through it (components meet only at points
+  // on their rings).
+  for (std::uint32_t e : s.grid.edges_in(s.grid.cell(p)))
+    if (exact::on_segment(s.edges[e].a, s.edges[e].b, p))
+      out.push_back(s.rings[s.edge_ring[e]].component);
+  if (out.empty()) {
+    if (const std::optional<std::uint32_t> c = component(p)) out.push_back(*c);
+    return out;
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
 bool FreeSpace::open_gaps() const {
   return impl_->open_gaps;
 }

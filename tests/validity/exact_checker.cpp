@@ -61,6 +61,13 @@ struct Cone {
   Dir last;
 };
 
+// The cone of one ring at a boundary point, before the cones of one part's rings are combined.
+struct RingCone {
+  Cone cone;
+  std::uint32_t part;
+  std::uint32_t ring;
+};
+
 // A blocked part: an obstacle (its outer ring and its holes) or the outside of the bounds. Every
 // ring is oriented with the blocked side on its left.
 struct Part {
@@ -292,13 +299,84 @@ struct ExactChecker::Impl {
     return false;
   }
 
-  // The cone of edge e's part at a point of e: its start, its end or a point inside it.
-  Cone cone_of(const Edge& e, bool at_u, bool at_w) const {
+  // The cone of edge e's ring at a point of e: its start, its end or a point inside it.
+  RingCone cone_of(const Edge& e, bool at_u, bool at_w) const {
     const Ring& ring = parts[e.part].rings[e.ring];
     const std::size_t n = ring.size();
-    if (at_u) return {{e.u, ring[(e.index + 1) % n]}, {e.u, ring[(e.index + n - 1) % n]}};
-    if (at_w) return {{e.w, ring[(e.index + 2) % n]}, {e.w, e.u}};
-    return {{e.u, e.w}, {e.w, e.u}};
+    if (at_u)
+      return {{{e.u, ring[(e.index + 1) % n]}, {e.u, ring[(e.index + n - 1) % n]}}, e.part, e.ring};
+    if (at_w) return {{{e.w, ring[(e.index + 2) % n]}, {e.w, e.u}}, e.part, e.ring};
+    return {{{e.u, e.w}, {e.w, e.u}}, e.part, e.ring};
+  }
+
+  // 0 for directions in the upper half-plane or along +x, 1 for the others: with cross(), an
+  // exact order of directions by angle.
+  int half(Dir d) const {
+    const int sy = sign([&](auto zero) -> decltype(zero) {
+      using N = decltype(zero);
+      return N(d.to.y) - N(d.from.y);
+    });
+    if (sy != 0) return sy > 0 ? 0 : 1;
+    return sign([&](auto zero) -> decltype(zero) {
+             using N = decltype(zero);
+             return N(d.to.x) - N(d.from.x);
+           }) > 0
+               ? 0
+               : 1;
+  }
+
+  // The blocked sectors at a boundary point from the cones of the rings through it. A part is
+  // blocked where all its rings' cones are, inside its outer ring and outside its holes: with one
+  // ring through the point that is the ring's cone, but a valid polygon's hole may touch its outer
+  // ring (or another hole) there, and then the part's blocked sectors are the outer ring's cone
+  // less the hole's. Cut the turn at every cone's directions; an arc between two neighbouring
+  // directions lies wholly inside or outside each cone, and its start decides which.
+  std::vector<Cone> blocked_cones(std::vector<RingCone> ring_cones) const {
+    std::sort(ring_cones.begin(), ring_cones.end(), [](const RingCone& a, const RingCone& b) {
+      return a.part < b.part || (a.part == b.part && a.ring < b.ring);
+    });
+    std::vector<Cone> out;
+    for (std::size_t i = 0; i < ring_cones.size();) {
+      std::size_t j = i;
+      std::vector<Cone> part;  // one cone per ring (the edges at a vertex give it twice)
+      for (; j < ring_cones.size() && ring_cones[j].part == ring_cones[i].part; ++j)
+        if (j == i || ring_cones[j].ring != ring_cones[j - 1].ring)
+          part.push_back(ring_cones[j].cone);
+      i = j;
+      if (part.size() == 1) {
+        out.push_back(part[0]);
+        continue;
+      }
+      std::vector<Dir> dirs;
+      for (const Cone& c : part) {
+        dirs.push_back(c.first);
+        dirs.push_back(c.last);
+      }
+      std::sort(dirs.begin(), dirs.end(), [&](Dir a, Dir b) {
+        const int ha = half(a), hb = half(b);
+        return ha != hb ? ha < hb : cross(a, b) > 0;
+      });
+      std::vector<Dir> distinct;
+      for (const Dir& d : dirs)
+        if (distinct.empty() || !same_direction(distinct.back(), d)) distinct.push_back(d);
+      if (distinct.size() > 1 && same_direction(distinct.front(), distinct.back()))
+        distinct.pop_back();
+      const std::size_t n = distinct.size();
+      std::vector<bool> blocked(n);
+      for (std::size_t k = 0; k < n; ++k) {
+        blocked[k] = std::all_of(part.begin(), part.end(), [&](const Cone& c) {
+          return strictly_in(distinct[k], c.first, c.last) || same_direction(distinct[k], c.first);
+        });
+      }
+      // Runs of blocked arcs, each one cone (a run may wrap round past the first direction).
+      for (std::size_t k = 0; k < n; ++k) {
+        if (!blocked[k] || blocked[(k + n - 1) % n]) continue;
+        std::size_t end = k;
+        while (blocked[(end + 1) % n] && (end + 1) % n != k) end = (end + 1) % n;
+        out.push_back({distinct[k], distinct[(end + 1) % n]});
+      }
+    }
+    return out;
   }
 
   // ---- point location ----------------------------------------------------------------------
@@ -389,13 +467,14 @@ struct ExactChecker::Impl {
       });
       return v;
     }
-    std::vector<Cone> cones;
+    std::vector<RingCone> ring_cones;
     std::vector<std::uint32_t> touching;
     for_edges_near(p.x, p.y, p.x, p.y, [&](const Edge& e) {
       if (!on_box(p, e.u, e.w) || orient(e.u, e.w, p) != 0) return;
-      cones.push_back(cone_of(e, p == e.u, p == e.w));
+      ring_cones.push_back(cone_of(e, p == e.u, p == e.w));
       touching.push_back(e.part);
     });
+    const std::vector<Cone> cones = blocked_cones(std::move(ring_cones));
     Verdict v;
     for_parts_near(p.x, p.y, [&](std::uint32_t k) {
       if (v.valid() && std::find(touching.begin(), touching.end(), k) == touching.end() &&
@@ -524,13 +603,14 @@ struct ExactChecker::Impl {
     for (const Rational& t : ts) {
       if (t == 0 || t == 1) continue;
       const RationalPoint v{ax + t * dx, ay + t * dy};
-      std::vector<Cone> cones;
+      std::vector<RingCone> ring_cones;
       for (const Touch& touch : touches) {
         if (t < touch.lo || t > touch.hi) continue;
         const Edge& e = edges[touch.edge];
-        cones.push_back(cone_of(e, v.x == Rational(e.u.x) && v.y == Rational(e.u.y),
-                                v.x == Rational(e.w.x) && v.y == Rational(e.w.y)));
+        ring_cones.push_back(cone_of(e, v.x == Rational(e.u.x) && v.y == Rational(e.u.y),
+                                     v.x == Rational(e.w.x) && v.y == Rational(e.w.y)));
       }
+      const std::vector<Cone> cones = blocked_cones(std::move(ring_cones));
       if (!sector_free({b, a}, {a, b}, cones) && !sector_free({a, b}, {b, a}, cones))
         return {Failure::gap, "passes " +
                                   format(Point{CGAL::to_double(v.x), CGAL::to_double(v.y)}) +
@@ -540,11 +620,12 @@ struct ExactChecker::Impl {
   }
 
   Verdict check_turn(Point p, Point w, Point q) const {
-    std::vector<Cone> cones;
+    std::vector<RingCone> ring_cones;
     for_edges_near(w.x, w.y, w.x, w.y, [&](const Edge& e) {
       if (on_box(w, e.u, e.w) && orient(e.u, e.w, w) == 0)
-        cones.push_back(cone_of(e, w == e.u, w == e.w));
+        ring_cones.push_back(cone_of(e, w == e.u, w == e.w));
     });
+    const std::vector<Cone> cones = blocked_cones(std::move(ring_cones));
     if (cones.empty()) return {};
     if (sector_free({w, p}, {w, q}, cones) || sector_free({w, q}, {w, p}, cones)) return {};
     return {Failure::turn, "turns at " + format(w) + " across blocked parts on both sides"};

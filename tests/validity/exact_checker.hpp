@@ -25,7 +25,10 @@
 ///   wholly free there, and a path may turn at a boundary point only when one of the two sectors
 ///   between its incoming and outgoing directions is wholly free: so it never slips between two
 ///   blocked parts touching at a point (nor into one). With open gaps only the pieces are
-///   checked.
+///   checked. An obstacle's rings may touch one another at a point (a valid polygon's hole
+///   touching its outer ring or another hole): around that point the obstacle is blocked where it
+///   is inside its outer ring and outside its holes, and the free space in the hole is one more
+///   part touching at a point.
 ///
 /// Regions (terrain costs and heights) play no part.
 #include <cstddef>

@@ -164,6 +164,11 @@ struct Scene {
   /// file's keys map_server ignores), one sentence each; `polynav validate` shows it and
   /// export_native_scene() notes it.
   std::vector<std::string> unused;
+  /// One sentence per obstacle that LoadOptions::repair made valid: where it was written, what
+  /// was wrong, what it became and its area before and after, e.g. `obstacles[3] (yard.yaml:9:5):
+  /// ring is self-intersecting: edges 0 and 2 cross near (5, 5); made valid as 2 polygons; area
+  /// 0 -> 50`. Empty when nothing was changed. `polynav validate` shows them.
+  std::vector<std::string> repairs;
 };
 
 /// The numeric range polynav plans in. Predicates are exact at any magnitude, but the input is
@@ -211,6 +216,12 @@ struct LoadOptions {
   /// by a YAML alias as often as it is named, so a small file cannot expand without bound.
   /// [Limit: >= 1] [CLI: --max-points]
   std::size_t max_points = 2'000'000;
+  /// Obstacles (native scenes, WKT, GeoJSON) that are not valid polygons in the OGC Simple
+  /// Features sense (rings crossing themselves or each other, holes outside or touching along an
+  /// edge, ...) are refused when false; when true they are made valid with GEOS's make-valid
+  /// ("structure" method) and every change is reported in Scene::repairs. Obstacles with no area
+  /// left after that are refused either way. Bounds and regions are never changed. [CLI: --repair]
+  bool repair = false;
 };
 
 /// UnknownCells by name ("blocked", "free"; the command line's --map-unknown, Python's
@@ -239,9 +250,9 @@ Scene load_scene(const std::filesystem::path& path, const LoadOptions& options =
 /// Parses a native scene (YAML, or JSON, which is read by the same YAML 1.2 parser) from text.
 /// `source_name` is used in error messages; when it ends in `.json` the text must also be strict
 /// JSON (RFC 8259), so comments, trailing commas, single quotes and the like are refused.
-/// `max_points` as LoadOptions::max_points.
+/// `max_points` and `repair` as LoadOptions::max_points and LoadOptions::repair.
 Scene parse_native_scene(std::string_view text, const std::string& source_name,
-                         std::size_t max_points = LoadOptions{}.max_points);
+                         std::size_t max_points = LoadOptions{}.max_points, bool repair = false);
 
 /// A scene written as a native YAML scene (NativeExport::text), and what the native format could
 /// keep of it only in another form.

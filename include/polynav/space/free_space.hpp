@@ -218,8 +218,14 @@ class FreeSpace {
   double clearance(Point a, Point b) const;
   /// The point of F nearest to p (p itself when free); empty when F is empty.
   std::optional<Point> nearest_free(Point p) const;
-  /// The connected component of F containing p; empty when p is not free.
+  /// The connected component of F containing p; empty when p is not free. A point where
+  /// components touch (a zero-width gap, closed) is in all of them: this returns one, components()
+  /// all.
   std::optional<std::uint32_t> component(Point p) const;
+  /// Every connected component of F containing p, in increasing order: one for a point inside F,
+  /// several for a boundary point where components touch, none when p is not free. Two points
+  /// can be joined by a path in F only if their lists share a component.
+  std::vector<std::uint32_t> components(Point p) const;
   std::size_t component_count() const;
   /// Why p is not free, e.g. "outside the bounds" or "inside obstacles[3]" or "within the agent
   /// radius 0.25 of obstacles[3]"; empty when p is free.
