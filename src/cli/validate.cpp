@@ -56,6 +56,7 @@ struct Summary {
   std::size_t boundary_rings = 0;
   std::size_t boundary_edges = 0;
   double inflation_tolerance = 0.0;
+  std::string inflation;  // how the obstacles grew: exact or cells
   double min_cost = 1.0;
   std::vector<QueryCheck> queries;
   std::size_t invalid_queries = 0;
@@ -134,6 +135,7 @@ Summary summarise(const LoadedScene& loaded) {
   s.boundary_rings = space.boundary().size();
   s.boundary_edges = space.edge_count();
   s.inflation_tolerance = space.inflation_tolerance();
+  s.inflation = name_of(inflation_names, space.inflation());
   s.min_cost = space.min_cost();
   for (std::size_t i = 0; i < scene.queries.size(); ++i) {
     s.queries.push_back(check_query(scene.queries[i], i, space));
@@ -220,6 +222,7 @@ json to_json(const Summary& s) {
         {"boundary_rings", s.boundary_rings},
         {"boundary_edges", s.boundary_edges},
         {"inflation_tolerance", s.inflation_tolerance},
+        {"inflation", s.inflation},
         {"min_cost", s.min_cost}}},
       {"queries", queries},
       {"valid_queries", s.queries.size() - s.invalid_queries},
@@ -295,7 +298,9 @@ void print_text(const Summary& s, std::ostream& out) {
   std::string free = "area " + format_number(s.free_area) + " in " +
                      plural(s.components, "component", "components") + ", " +
                      plural(s.boundary_edges, "boundary edge", "boundary edges");
-  if (s.radius > 0) free += " (inflation tolerance " + format_number(s.inflation_tolerance) + ")";
+  if (s.radius > 0)
+    free += " (" + s.inflation + " inflation, tolerance " + format_number(s.inflation_tolerance) +
+            (s.inflation == "cells" ? ": a cell diagonal)" : ")");
   row("free space", free);
   std::string queries = std::to_string(s.queries.size());
   if (!s.queries.empty()) {

@@ -172,6 +172,68 @@ TEST_F(MapsCli, ValidateReportsTheMapAndItsOutline) {
   EXPECT_EQ(bad.exit_code, 2);
 }
 
+TEST_F(MapsCli, RadiusOnAMapInflatesByCellsUnlessAskedForExact) {
+  const std::string map = (scenes / "ros" / "turtlebot3_world.yaml").string();
+  const json cells = json::parse(run({"--radius", "0.22", "validate", map, "--json"}).out);
+  EXPECT_EQ(cells.at("free_space").at("inflation"), "cells");
+  EXPECT_DOUBLE_EQ(cells.at("free_space").at("inflation_tolerance").get<double>(),
+                   std::sqrt(2.0) * 0.1);  // the map's cell diagonal
+  const json exact =
+      json::parse(run({"--radius", "0.22", "--inflation", "exact", "validate", map, "--json"}).out);
+  EXPECT_EQ(exact.at("free_space").at("inflation"), "exact");
+  EXPECT_DOUBLE_EQ(exact.at("free_space").at("inflation_tolerance").get<double>(), 0.0022);
+  // Cells block more, never less.
+  EXPECT_LT(cells.at("free_space").at("area").get<double>(),
+            exact.at("free_space").at("area").get<double>());
+  const RunResult text = run({"--radius", "0.22", "validate", map});
+  EXPECT_NE(text.out.find("(cells inflation, tolerance 0.141421: a cell diagonal)"),
+            std::string::npos)
+      << text.out;
+
+  // Cells need a map; a radius that leaves nothing free; a word that is no inflation.
+  const RunResult polygons = run({"--radius", "0.2", "--inflation", "cells", "validate",
+                                  (scenes / "warehouse.yaml").string()});
+  EXPECT_EQ(polygons.exit_code, 2);
+  EXPECT_NE(polygons.err.find("space.inflation: cells inflation needs a raster map"),
+            std::string::npos)
+      << polygons.err;
+  const RunResult wide = run({"--radius", "5", "plan", map, "--start", "0,0", "--goal", "1,1"});
+  EXPECT_EQ(wide.exit_code, 2);
+  EXPECT_TRUE(wide.out.empty()) << wide.out;
+  EXPECT_NE(wide.err.find("agent.radius: no free space is left"), std::string::npos) << wide.err;
+  EXPECT_EQ(run({"--inflation", "round", "validate", map}).exit_code, 2);
+}
+
+TEST_F(MapsCli, ClearanceCostOptionsAreCheckedAndPlanned) {
+  const std::string map = (scenes / "ros" / "depot.yaml").string();
+  const std::vector<std::string> query = {"plan",   map,     "--start", "1.5,1.5",
+                                          "--goal", "13,13", "--snap",  "--json"};
+  const auto with = [&](std::vector<std::string> extra) {
+    std::vector<std::string> args = {"--radius", "0.22"};
+    args.insert(args.end(), query.begin(), query.end());
+    args.insert(args.end(), extra.begin(), extra.end());
+    return run(args);
+  };
+  const RunResult plain = with({}), costly = with({"--set", "space.clearance_distance=0.4"});
+  ASSERT_EQ(plain.exit_code, 0) << plain.err;
+  ASSERT_EQ(costly.exit_code, 0) << costly.err;
+  const json a = json::parse(plain.out.substr(0, plain.out.find('\n')));
+  const json b = json::parse(costly.out.substr(0, costly.out.find('\n')));
+  EXPECT_DOUBLE_EQ(a.at("cost").get<double>(), a.at("length").get<double>());
+  EXPECT_GT(b.at("cost").get<double>(), b.at("length").get<double>());
+  for (const auto& [key, value] :
+       std::vector<std::pair<std::string, std::string>>{{"clearance_distance", "-1"},
+                                                        {"clearance_distance", "nan"},
+                                                        {"clearance_factor", "0.5"},
+                                                        {"clearance_factor", "nan"},
+                                                        {"clearance_bands", "0"}}) {
+    const RunResult bad = with({"--set", "space." + key + "=" + value});
+    EXPECT_EQ(bad.exit_code, 2) << key << "=" << value;
+    EXPECT_NE(bad.err.find("space." + key), std::string::npos) << bad.err;
+    EXPECT_TRUE(bad.out.empty()) << bad.out;
+  }
+}
+
 double length_of(const RunResult& r) {
   return json::parse(r.out.substr(0, r.out.find('\n'))).at("length").get<double>();
 }

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 #include <random>
 #include <string>
 #include <vector>
@@ -87,12 +88,19 @@ std::vector<fs::path> ros_maps() {
   if (fs::exists(shared))
     for (const auto& entry : fs::recursive_directory_iterator(shared))
       if (entry.path().extension() == ".yaml") maps.push_back(entry.path());
+  // The bundled depot turned by an origin yaw: inflated in the map's frame, then turned.
+  const fs::path turned = fs::temp_directory_path() / "polynav_cell_inflation_turned.yaml";
+  std::ofstream(turned) << "image: " << (test_support::bundled_scenes("ros") / "depot.pgm").string()
+                        << "\nmode: trinary\nresolution: 0.2\norigin: [15.0, 0.15, 0.7]\n"
+                           "negate: 0\noccupied_thresh: 0.65\nfree_thresh: 0.25\n";
+  maps.push_back(turned);
   return maps;
 }
 
 // Distance from p to the nearest blocked cell of the map (or its outside), searching the cells
 // around p out to `reach`; infinity when none is that near.
-double distance_to_blocked(const detail::SceneRaster& raster, Point p, double reach) {
+double distance_to_blocked(const detail::SceneRaster& raster, Point scene_point, double reach) {
+  const Point p = raster.rotation.undo(scene_point);  // into the map's own frame
   const double s = raster.cell_size;
   const int h = raster.cells.height;
   const double fx = (p.x - raster.origin.x) / s, fy = (p.y - raster.origin.y) / s;
