@@ -181,6 +181,12 @@ constexpr double legend_spacing = 18;
 constexpr double header_height = 46;
 constexpr double scale_bar_room = 150;
 
+// How far a clearance band's cost lies from 1 towards the nearest band's (0 to 1).
+double band_share(const FreeSpace& space, double cost) {
+  const double nearest = space.clearance_bands().front().cost;
+  return nearest > 1.0 ? (cost - 1.0) / (nearest - 1.0) : 1.0;
+}
+
 std::vector<LegendItem> legend_items(const Scene& scene, const FreeSpace& space) {
   std::vector<LegendItem> items;
   items.push_back({LegendItem::Kind::swatch, theme::legend_free(), {}, "free"});
@@ -206,7 +212,7 @@ std::vector<LegendItem> legend_items(const Scene& scene, const FreeSpace& space)
   if (space.has_clearance_cost()) {
     const std::vector<ClearanceBand> bands = space.clearance_bands();
     items.push_back({LegendItem::Kind::swatch,
-                     theme::clearance_band(region_colours(bands.front().cost).fill),
+                     theme::clearance_band(band_share(space, bands.front().cost)),
                      {},
                      "clearance cost x" + svg_short_number(bands.front().cost) + " to x" +
                          svg_short_number(bands.back().cost) + " near obstacles"});
@@ -472,8 +478,7 @@ void draw_scene(SvgCanvas& canvas, const Scene& scene, const FreeSpace& space) {
       if (band.beyond)
         for (const BoundaryRing& b : *band.beyond) inner.push_back(b.points);
       rings.insert(rings.end(), inner.begin(), inner.end());
-      const RegionColours colours = region_colours(band.cost);
-      canvas.rings(rings, theme::clearance_band(colours.fill),
+      canvas.rings(rings, theme::clearance_band(band_share(space, band.cost)),
                    "clearance cost x" + svg_short_number(band.cost));
       if (!band.beyond) break;
     }

@@ -34,6 +34,7 @@ inline constexpr const char* obstacle = "#5a6570";    ///< obstacles; blocked ar
 inline constexpr const char* obstacle_edge = "#363d45";
 inline constexpr const char* clearance = "#f2a23c";       ///< the band an agent's radius adds
 inline constexpr const char* clearance_edge = "#c76a00";  ///< the inflated outline
+inline constexpr const char* dear_terrain = "#8f6032";    ///< clearance-cost bands (region brown)
 inline constexpr const char* hatch = "#6f42c1";           ///< regions with a height
 inline constexpr const char* occupied_cell = "#1f2328";   ///< ROS maps' occupied cells
 inline constexpr const char* unknown_cell = "#b4bcc6";    ///< ROS maps' unknown cells
@@ -124,10 +125,11 @@ inline SvgStyle inflated_edge() {
       .stroke = colour::clearance_edge, .stroke_width = 1.1, .dash = {5, 3}, .round_joins = true};
 }
 
-/// A band of the clearance cost, in the fill a region of its cost has, without edges (the bands
-/// meet along the inflated outlines).
-inline SvgStyle clearance_band(const std::string& fill) {
-  return {.fill = fill, .fill_opacity = 0.55};
+/// A band of the clearance cost, `share` of the way from cost 1 (0) to the factor (1): dear
+/// terrain's brown, more opaque the dearer, without edges (the bands meet along the inflated
+/// outlines).
+inline SvgStyle clearance_band(double share) {
+  return {.fill = colour::dear_terrain, .fill_opacity = 0.1 + 0.5 * share};
 }
 
 /// A region, in the colours region_colours() (io/scene_picture.hpp) gives its cost.
