@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <vector>
 
 #include "free_space_impl.hpp"
 #include "polynav/kernel/exact.hpp"
@@ -16,6 +17,20 @@ namespace {
 // Whether the closed box b and the open box o are disjoint.
 bool misses_open(const Box& b, const Box& o) {
   return b.max.x <= o.min.x || b.min.x >= o.max.x || b.max.y <= o.min.y || b.min.y >= o.max.y;
+}
+
+// Appends where segment a -> a + d meets segment uv (known to meet it): the parameter of the
+// crossing, or of both ends of uv when the two are collinear.
+void append_crossing(Point a, Point d, Point u, Point v, std::vector<double>& cuts) {
+  const Point e = v - u;
+  const double denom = cross(d, e);
+  if (denom != 0.0) {
+    cuts.push_back(std::clamp(cross(u - a, e) / denom, 0.0, 1.0));
+  } else {  // collinear overlap: cut at the edge's ends
+    const double dd = dot(d, d);
+    cuts.push_back(std::clamp(dot(u - a, d) / dd, 0.0, 1.0));
+    cuts.push_back(std::clamp(dot(v - a, d) / dd, 0.0, 1.0));
+  }
 }
 
 }  // namespace
@@ -105,16 +120,7 @@ void FreeSpace::Impl::boundary_cuts(Point a, Point b, std::vector<double>& cuts)
   grid.walk(a, b, [&](std::size_t cell) {
     for (const std::uint32_t e : grid.edges_in(cell)) {
       const Point u = edges[e].a, v = edges[e].b;
-      if (!exact::segments_intersect(a, b, u, v)) continue;
-      const Point w = v - u;
-      const double denom = cross(d, w);
-      if (denom != 0.0) {
-        cuts.push_back(std::clamp(cross(u - a, w) / denom, 0.0, 1.0));
-      } else {  // collinear overlap: cut at the edge's ends
-        const double dd = dot(d, d);
-        cuts.push_back(std::clamp(dot(u - a, d) / dd, 0.0, 1.0));
-        cuts.push_back(std::clamp(dot(v - a, d) / dd, 0.0, 1.0));
-      }
+      if (exact::segments_intersect(a, b, u, v)) append_crossing(a, d, u, v, cuts);
     }
     return false;
   });
@@ -194,16 +200,7 @@ void FreeSpace::for_each_piece(Point a, Point b, F&& f) const {
     const Ring& ring = impl_->regions[i].polygon;
     for (std::size_t k = 0; k < ring.size(); ++k) {
       const Point u = ring[k], v = ring[(k + 1) % ring.size()];
-      if (!exact::segments_intersect(a, b, u, v)) continue;
-      const Point e = v - u;
-      const double denom = cross(d, e);
-      if (denom != 0.0) {
-        cuts.push_back(std::clamp(cross(u - a, e) / denom, 0.0, 1.0));
-      } else {  // collinear overlap: cut at the edge's ends
-        const double dd = dot(d, d);
-        cuts.push_back(std::clamp(dot(u - a, d) / dd, 0.0, 1.0));
-        cuts.push_back(std::clamp(dot(v - a, d) / dd, 0.0, 1.0));
-      }
+      if (exact::segments_intersect(a, b, u, v)) append_crossing(a, d, u, v, cuts);
     }
   }
   for (const FreeSpace& level : impl_->clearance_levels) level.impl_->boundary_cuts(a, b, cuts);

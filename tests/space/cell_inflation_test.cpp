@@ -19,12 +19,14 @@
 #include "polynav/scene/scene.hpp"
 #include "polynav/space/free_space.hpp"
 #include "support/data.hpp"
+#include "support/raster_distance.hpp"
 
 namespace polynav {
 namespace {
 
 namespace fs = std::filesystem;
 using detail::inflate_cells;
+using test_support::distance_to_blocked;
 
 // Whether cell (x, y) comes within `radius` cells of a blocked cell or of the outside of the map,
 // by trying every blocked cell: the squared distance between two cells' closed squares is
@@ -95,27 +97,6 @@ std::vector<fs::path> ros_maps() {
                            "negate: 0\noccupied_thresh: 0.65\nfree_thresh: 0.25\n";
   maps.push_back(turned);
   return maps;
-}
-
-// Distance from p to the nearest blocked cell of the map (or its outside), searching the cells
-// around p out to `reach`; infinity when none is that near.
-double distance_to_blocked(const detail::SceneRaster& raster, Point scene_point, double reach) {
-  const Point p = raster.rotation.undo(scene_point);  // into the map's own frame
-  const double s = raster.cell_size;
-  const int h = raster.cells.height;
-  const double fx = (p.x - raster.origin.x) / s, fy = (p.y - raster.origin.y) / s;
-  const int span = int(std::ceil(reach / s)) + 1;
-  double best = INFINITY;
-  for (int gy = int(std::floor(fy)) - span; gy <= int(std::floor(fy)) + span; ++gy)
-    for (int gx = int(std::floor(fx)) - span; gx <= int(std::floor(fx)) + span; ++gx) {
-      // Lattice cell (gx, gy) counted from the bottom; image row h - 1 - gy.
-      const bool outside = gx < 0 || gy < 0 || gx >= raster.cells.width || gy >= h;
-      if (!outside && !raster.cells.is_blocked(gx, h - 1 - gy)) continue;
-      const double dx = std::max({gx - fx, 0.0, fx - (gx + 1)});
-      const double dy = std::max({gy - fy, 0.0, fy - (gy + 1)});
-      best = std::min(best, s * std::hypot(dx, dy));
-    }
-  return best;
 }
 
 TEST(CellInflation, KeepsTheRadiusAndLosesAtMostACellDiagonalOnEveryRosMap) {

@@ -17,9 +17,12 @@
 #include "polynav/scene/scene.hpp"
 #include "polynav/space/free_space.hpp"
 #include "support/data.hpp"
+#include "support/raster_distance.hpp"
 
 namespace polynav {
 namespace {
+
+using test_support::distance_to_blocked;
 
 constexpr double kRadius = 0.22, kDistance = 0.4, kFactor = 3.0;
 constexpr int kBands = 4;
@@ -38,24 +41,6 @@ double band_cost(int k) {
   return 1.0 + (kFactor - 1.0) * (kBands - k + 1) / kBands;
 }
 
-// Distance from p to the nearest blocked cell or the outside of the map, by scanning the cells.
-double distance_to_blocked(const detail::SceneRaster& raster, Point p) {
-  const double s = raster.cell_size;
-  const int h = raster.cells.height;
-  const double fx = (p.x - raster.origin.x) / s, fy = (p.y - raster.origin.y) / s;
-  const int span = int(std::ceil((kRadius + kDistance) / s)) + 3;
-  double best = INFINITY;
-  for (int gy = int(fy) - span; gy <= int(fy) + span; ++gy)
-    for (int gx = int(fx) - span; gx <= int(fx) + span; ++gx) {
-      const bool outside = gx < 0 || gy < 0 || gx >= raster.cells.width || gy >= h;
-      if (!outside && !raster.cells.is_blocked(gx, h - 1 - gy)) continue;
-      const double dx = std::max({gx - fx, 0.0, fx - (gx + 1)});
-      const double dy = std::max({gy - fy, 0.0, fy - (gy + 1)});
-      best = std::min(best, s * std::hypot(dx, dy));
-    }
-  return best;
-}
-
 TEST(ClearanceCost, BandsFollowTheDistanceToTheBlockedCells) {
   const Scene scene = depot();
   const FreeSpace space(scene, with_clearance());
@@ -70,7 +55,7 @@ TEST(ClearanceCost, BandsFollowTheDistanceToTheBlockedCells) {
   for (int i = 0; i < 30000; ++i) {
     const Point p{ux(rng), uy(rng)};
     if (!space.is_free(p)) continue;
-    const double d = distance_to_blocked(raster, p) - kRadius;
+    const double d = distance_to_blocked(raster, p, kRadius + kDistance + 1.0) - kRadius;
     const double cost = space.cost_at(p);
     // Band k spans distances [(k - 1) w, k w) beyond the radius, each edge computed on the
     // cells, so up to a cell diagonal nearer.
