@@ -12,11 +12,32 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <unordered_map>
 #include <utility>
 
 #include "polynav/kernel/exact.hpp"
 
 namespace polynav::detail {
+
+void split_at_repeated_vertices(const Ring& ring, std::vector<Ring>& loops) {
+  Ring path;
+  std::unordered_map<Point, std::size_t, PointHash> at;  // index in `path`
+  for (std::size_t k = 0; k <= ring.size(); ++k) {
+    const Point p = ring[k % ring.size()];
+    const auto seen = at.find(p);
+    if (seen == at.end()) {
+      at.emplace(p, path.size());
+      path.push_back(p);
+      continue;
+    }
+    // Close the loop from the earlier visit of p to here; p stays on the path.
+    const std::size_t from = seen->second;
+    Ring loop(path.begin() + std::ptrdiff_t(from), path.end());
+    for (std::size_t i = from + 1; i < path.size(); ++i) at.erase(path[i]);
+    path.resize(from + 1);
+    if (loop.size() >= 3) loops.push_back(std::move(loop));
+  }
+}
 namespace {
 
 using K = CGAL::Exact_predicates_inexact_constructions_kernel;

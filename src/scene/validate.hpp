@@ -4,6 +4,7 @@
 // compiles quickly).
 
 #include <cstddef>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -16,6 +17,18 @@ namespace polynav::detail {
 // The largest native scene file read. yaml-cpp reads a few megabytes a second, so this keeps a
 // load within seconds; larger worlds belong in mesh or map files.
 inline constexpr std::size_t max_native_scene_bytes = std::size_t{16} << 20;
+
+// A hash of a point's coordinates (0 and -0 alike), for maps keyed by exact points.
+struct PointHash {
+  std::size_t operator()(Point p) const {
+    return std::hash<double>()(p.x + 0.0) * 31 ^ std::hash<double>()(p.y + 0.0);
+  }
+};
+
+// Appends `ring` cut at every vertex it passes through more than once into loops that pass
+// through each of their vertices once (the ring itself when it has no such vertex); loops of
+// fewer than 3 vertices are left out.
+void split_at_repeated_vertices(const Ring& ring, std::vector<Ring>& loops);
 
 // A ring exactly as written in the input, and where it was written (messages name its points
 // and edges by their position in the input: edge i joins point i to the next point, and the

@@ -12,9 +12,13 @@
 
 #include "polynav/kernel/exact.hpp"
 #include "polynav/scene/scene.hpp"
+#include "validate.hpp"
 
 namespace polynav {
 namespace {
+
+using detail::PointHash;
+using detail::split_at_repeated_vertices;
 
 // The shortest text that reads back as the same double; infinities as YAML writes them.
 std::string number(double v) {
@@ -73,39 +77,12 @@ std::string polygon(const Polygon& p) {
   return s + "]}";
 }
 
-struct PointHash {
-  std::size_t operator()(Point p) const {
-    return std::hash<double>()(p.x + 0.0) * 31 ^ std::hash<double>()(p.y + 0.0);
-  }
-};
-
-// A ring that passes through a vertex more than once, split there into loops that do not.
-void split_loops(const Ring& ring, std::vector<Ring>& loops) {
-  Ring path;
-  std::unordered_map<Point, std::size_t, PointHash> at;  // index in `path`
-  for (std::size_t k = 0; k <= ring.size(); ++k) {
-    const Point p = ring[k % ring.size()];
-    const auto seen = at.find(p);
-    if (seen == at.end()) {
-      at.emplace(p, path.size());
-      path.push_back(p);
-      continue;
-    }
-    // Close the loop from the earlier visit of p to here; p stays on the path.
-    const std::size_t from = seen->second;
-    Ring loop(path.begin() + std::ptrdiff_t(from), path.end());
-    for (std::size_t i = from + 1; i < path.size(); ++i) at.erase(path[i]);
-    path.resize(from + 1);
-    if (loop.size() >= 3) loops.push_back(std::move(loop));
-  }
-}
-
 // Free space given as boundary rings (a navigation mesh's) as native obstacles: the outside of
 // the outermost free regions, as one obstacle reaching past the bounds with those regions as its
 // holes, and every island of blocked space with the free regions directly inside it as holes.
 std::vector<Obstacle> obstacles_around(const Scene& scene, const std::string& source) {
   std::vector<Ring> loops;
-  for (const Ring& r : scene.free_boundary) split_loops(r, loops);
+  for (const Ring& r : scene.free_boundary) split_at_repeated_vertices(r, loops);
   std::vector<double> area;  // sizes, for ordering
   std::vector<int> turn;     // exact orientations, for decisions
   for (const Ring& l : loops) {

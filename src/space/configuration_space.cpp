@@ -135,33 +135,6 @@ Ring to_ring(const CgalPolygon& polygon, bool into_free) {
   return ring;
 }
 
-struct PointHash {
-  std::size_t operator()(Point p) const {
-    return std::hash<double>()(p.x + 0.0) * 31 ^ std::hash<double>()(p.y + 0.0);
-  }
-};
-
-// A ring cut at every vertex it passes through more than once into loops that pass through each
-// of their vertices once (the ring itself when it has no such vertex).
-void add_loops(const Ring& ring, std::vector<Ring>& loops) {
-  Ring path;
-  std::unordered_map<Point, std::size_t, PointHash> at;  // index in `path`
-  for (std::size_t k = 0; k <= ring.size(); ++k) {
-    const Point p = ring[k % ring.size()];
-    const auto seen = at.find(p);
-    if (seen == at.end()) {
-      at.emplace(p, path.size());
-      path.push_back(p);
-      continue;
-    }
-    const std::size_t from = seen->second;
-    Ring loop(path.begin() + std::ptrdiff_t(from), path.end());
-    for (std::size_t i = from + 1; i < path.size(); ++i) at.erase(path[i]);
-    path.resize(from + 1);
-    if (loop.size() >= 3) loops.push_back(std::move(loop));
-  }
-}
-
 bool passes_a_vertex_twice(const Ring& ring) {
   std::vector<Point> sorted = ring;
   std::sort(sorted.begin(), sorted.end(),
@@ -184,7 +157,8 @@ void split_pinched_component(std::vector<BoundaryRing>& rings, std::size_t first
     pinched = passes_a_vertex_twice(rings[r].points);
   if (!pinched) return;
   std::vector<Ring> loops;
-  for (std::size_t r = first; r < rings.size(); ++r) add_loops(rings[r].points, loops);
+  for (std::size_t r = first; r < rings.size(); ++r)
+    split_at_repeated_vertices(rings[r].points, loops);
   std::vector<int> turn;
   std::vector<double> area;
   std::vector<std::size_t> outers;
