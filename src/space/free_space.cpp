@@ -24,6 +24,35 @@ std::string number_text(double v) {
   return out.str();
 }
 
+// Calls visit(row, column, y0, y1) for every cell of the frame that segment uv (in the frame's
+// own coordinates) may meet, row by row, y0 and y1 the row's lower and upper side: the cells
+// its x extent within each row spans, widened by a cell on each side because that extent is
+// rounded. Whether the segment meets a cell is the visitor's exact decision.
+template <class Visit>
+void for_each_cell_near(const CellFrame& frame, std::size_t rows, std::size_t columns, Point u,
+                        Point v, Visit&& visit) {
+  const auto clamp_cell = [](double x, std::size_t n) {
+    return std::size_t(std::clamp(x, 0.0, double(n - 1)));
+  };
+  const double side = frame.side;
+  const double y_low = std::min(u.y, v.y), y_high = std::max(u.y, v.y);
+  const std::size_t r0 = clamp_cell(std::floor((y_low - frame.origin.y) / side) - 1, rows);
+  const std::size_t r1 = clamp_cell(std::floor((y_high - frame.origin.y) / side) + 1, rows);
+  for (std::size_t r = r0; r <= r1; ++r) {
+    const double y0 = frame.origin.y + double(r) * side, y1 = frame.origin.y + double(r + 1) * side;
+    double xa = u.x, xb = v.x;
+    if (u.y != v.y) {
+      xa = u.x + std::clamp((y0 - u.y) / (v.y - u.y), 0.0, 1.0) * (v.x - u.x);
+      xb = u.x + std::clamp((y1 - u.y) / (v.y - u.y), 0.0, 1.0) * (v.x - u.x);
+    }
+    const std::size_t c0 =
+        clamp_cell(std::floor((std::min(xa, xb) - frame.origin.x) / side) - 1, columns);
+    const std::size_t c1 =
+        clamp_cell(std::floor((std::max(xa, xb) - frame.origin.x) / side) + 1, columns);
+    for (std::size_t c = c0; c <= c1; ++c) visit(r, c, y0, y1);
+  }
+}
+
 // The point of segment uv nearest to p (a construction: used for distances and snapping, never
 // for a decision).
 Point closest_on_segment(Point u, Point v, Point p) {
@@ -487,38 +516,20 @@ std::vector<std::uint8_t> FreeSpace::free_cells(const CellFrame& frame) const {
   // neighbours in a row share one face of the arrangement, so each run of such cells takes the
   // status of its first cell's centre.
   std::vector<std::uint8_t> mixed(free.size(), 0), separated(free.size(), 0);
-  const auto clamp_cell = [](double v, std::size_t n) {
-    return std::size_t(std::clamp(v, 0.0, double(n - 1)));
-  };
   const double side = frame.side;
   for (const Segment& e : s.edges) {
     const Point u = e.a, v = e.b;
     if (u == v) continue;
     const double y_low = std::min(u.y, v.y), y_high = std::max(u.y, v.y);
-    const std::size_t r0 = clamp_cell(std::floor((y_low - frame.origin.y) / side) - 1, rows);
-    const std::size_t r1 = clamp_cell(std::floor((y_high - frame.origin.y) / side) + 1, rows);
-    for (std::size_t r = r0; r <= r1; ++r) {
-      const double y0 = frame.origin.y + double(r) * side,
-                   y1 = frame.origin.y + double(r + 1) * side;
-      // The edge's x extent within this row (rounded, so widened by a cell on each side).
-      double xa = u.x, xb = v.x;
-      if (u.y != v.y) {
-        xa = u.x + std::clamp((y0 - u.y) / (v.y - u.y), 0.0, 1.0) * (v.x - u.x);
-        xb = u.x + std::clamp((y1 - u.y) / (v.y - u.y), 0.0, 1.0) * (v.x - u.x);
-      }
-      const std::size_t c0 =
-          clamp_cell(std::floor((std::min(xa, xb) - frame.origin.x) / side) - 1, columns);
-      const std::size_t c1 =
-          clamp_cell(std::floor((std::max(xa, xb) - frame.origin.x) / side) + 1, columns);
-      for (std::size_t c = c0; c <= c1; ++c) {
-        const std::size_t id = r * columns + c;
-        const Box cell = frame.cell(int(c), int(r));
-        if (!mixed[id] && exact::meets_open_box(u, v, cell)) mixed[id] = 1;
-        // A vertical edge along this cell's left side, over part of it.
-        if (u.x == v.x && u.x == cell.min.x && std::max(y_low, y0) < std::min(y_high, y1))
-          separated[id] = 1;
-      }
-    }
+    for_each_cell_near(
+        frame, rows, columns, u, v, [&](std::size_t r, std::size_t c, double y0, double y1) {
+          const std::size_t id = r * columns + c;
+          const Box cell = frame.cell(int(c), int(r));
+          if (!mixed[id] && exact::meets_open_box(u, v, cell)) mixed[id] = 1;
+          // A vertical edge along this cell's left side, over part of it.
+          if (u.x == v.x && u.x == cell.min.x && std::max(y_low, y0) < std::min(y_high, y1))
+            separated[id] = 1;
+        });
   }
   for (std::size_t r = 0; r < rows; ++r) {
     bool run_free = false;
@@ -553,47 +564,30 @@ std::vector<std::uint8_t> FreeSpace::free_rotated_cells(const CellFrame& frame) 
   std::vector<std::uint8_t> free(columns * rows, 0);
   if (free.empty()) return free;
   std::vector<std::uint8_t> mixed(free.size(), 0), separated(free.size(), 0);
-  const auto clamp_cell = [](double v, std::size_t n) {
-    return std::size_t(std::clamp(v, 0.0, double(n - 1)));
-  };
-  const double side = frame.side;
   for (const Segment& e : s.edges) {
     if (e.a == e.b) continue;
-    const Point u = frame.rotation.undo(e.a), v = frame.rotation.undo(e.b);
-    const double y_low = std::min(u.y, v.y), y_high = std::max(u.y, v.y);
-    const std::size_t r0 = clamp_cell(std::floor((y_low - frame.origin.y) / side) - 1, rows);
-    const std::size_t r1 = clamp_cell(std::floor((y_high - frame.origin.y) / side) + 1, rows);
-    for (std::size_t r = r0; r <= r1; ++r) {
-      const double y0 = frame.origin.y + double(r) * side,
-                   y1 = frame.origin.y + double(r + 1) * side;
-      double xa = u.x, xb = v.x;
-      if (u.y != v.y) {
-        xa = u.x + std::clamp((y0 - u.y) / (v.y - u.y), 0.0, 1.0) * (v.x - u.x);
-        xb = u.x + std::clamp((y1 - u.y) / (v.y - u.y), 0.0, 1.0) * (v.x - u.x);
-      }
-      const std::size_t c0 =
-          clamp_cell(std::floor((std::min(xa, xb) - frame.origin.x) / side) - 1, columns);
-      const std::size_t c1 =
-          clamp_cell(std::floor((std::max(xa, xb) - frame.origin.x) / side) + 1, columns);
-      for (std::size_t c = c0; c <= c1; ++c) {
-        const std::size_t id = r * columns + c;
-        const std::array<Point, 4> quad = frame.quad(int(c), int(r));
-        if (!mixed[id] && exact::meets_open_convex(e.a, e.b, quad)) mixed[id] = 1;
-        // An edge along this cell's left side (quad[3] -> quad[0]), over part of it.
-        const Point low = quad[0], high = quad[3];
-        if (!separated[id] && exact::orientation(low, high, e.a) == 0 &&
-            exact::orientation(low, high, e.b) == 0) {
-          // Collinear: compare positions along the side by a coordinate that changes along it.
-          const bool by_x = low.x != high.x;
-          const auto along = [by_x](Point p) { return by_x ? p.x : p.y; };
-          const double side_lo = std::min(along(low), along(high)),
-                       side_hi = std::max(along(low), along(high));
-          const double edge_lo = std::min(along(e.a), along(e.b)),
-                       edge_hi = std::max(along(e.a), along(e.b));
-          if (std::max(side_lo, edge_lo) < std::min(side_hi, edge_hi)) separated[id] = 1;
-        }
-      }
-    }
+    for_each_cell_near(frame, rows, columns, frame.rotation.undo(e.a), frame.rotation.undo(e.b),
+                       [&](std::size_t r, std::size_t c, double, double) {
+                         const std::size_t id = r * columns + c;
+                         const std::array<Point, 4> quad = frame.quad(int(c), int(r));
+                         if (!mixed[id] && exact::meets_open_convex(e.a, e.b, quad)) mixed[id] = 1;
+                         // An edge along this cell's left side (quad[3] -> quad[0]), over part of
+                         // it.
+                         const Point low = quad[0], high = quad[3];
+                         if (!separated[id] && exact::orientation(low, high, e.a) == 0 &&
+                             exact::orientation(low, high, e.b) == 0) {
+                           // Collinear: compare positions along the side by a coordinate that
+                           // changes along it.
+                           const bool by_x = low.x != high.x;
+                           const auto along = [by_x](Point p) { return by_x ? p.x : p.y; };
+                           const double side_lo = std::min(along(low), along(high)),
+                                        side_hi = std::max(along(low), along(high));
+                           const double edge_lo = std::min(along(e.a), along(e.b)),
+                                        edge_hi = std::max(along(e.a), along(e.b));
+                           if (std::max(side_lo, edge_lo) < std::min(side_hi, edge_hi))
+                             separated[id] = 1;
+                         }
+                       });
   }
   for (std::size_t r = 0; r < rows; ++r) {
     bool run_free = false;
