@@ -12,7 +12,8 @@ for t in "$@"; do targets+=(--target "$t"); done
 packages=(build-essential cmake ccache libcgal-dev libgmp-dev libmpfr-dev libboost-dev
           libboost-graph-dev libyaml-cpp-dev nlohmann-json3-dev libcli11-dev libgtest-dev
           libgmock-dev libbenchmark-dev clang-format librsvg2-bin libstb-dev libgeos-dev
-          pybind11-dev python3-dev python3-numpy python3-pytest python3-distributed)
+          pybind11-dev python3-dev python3-numpy python3-pytest python3-distributed python3-pandas
+          python3-matplotlib python3-setuptools python3-wheel python3-pip python3-venv)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
