@@ -1,6 +1,7 @@
 #include "polynav/number.hpp"
 
 #include <charconv>
+#include <cmath>
 #include <limits>
 #include <system_error>
 
@@ -75,6 +76,13 @@ std::optional<double> parse_finite(std::string_view text) {
   const ParsedNumber n = parse_number(text);
   if (!n.is_finite()) return std::nullopt;
   return n.value;
+}
+
+std::string shortest_text(double v) {
+  if (std::isnan(v)) return "nan";
+  char buffer[32];
+  const auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, v);
+  return ec == std::errc() ? std::string(buffer, end) : std::to_string(v);
 }
 
 std::string tidy_fixed(std::string text) {

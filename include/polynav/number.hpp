@@ -39,6 +39,10 @@ ParsedNumber parse_number(std::string_view text);
 /// The whole text as a finite number (`parse_number` returned `finite`), or nothing.
 std::optional<double> parse_finite(std::string_view text);
 
+/// A number as messages print it: the shortest text that reads back as the same double ("-1",
+/// "0.05", "1e+20", "inf", "nan").
+std::string shortest_text(double v);
+
 /// A number printed in fixed notation, tidied for people: trailing zeros of the fraction and a
 /// trailing point dropped ("2.500" -> "2.5", "3.000" -> "3"), and "-0" written "0".
 std::string tidy_fixed(std::string text);

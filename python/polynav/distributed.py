@@ -15,17 +15,24 @@ def _shard(scenes, k, n, options):
     return polynav.run_experiment(scenes, shard=(k, n), **options)
 
 
-def run_experiment(client, scenes, *, shards=None, retries=3, **options):
+def run_experiment(client, scenes, *, shards=None, retries=3, dataframe=False, out=None,
+                   plot=None, **options):
     """Runs polynav.run_experiment(scenes, **options) as `shards` tasks on the client's cluster
-    (default: two per worker) and returns the merged rows. Scene and scenario paths must be
-    readable by the workers (a shared file system, or the same checkout on every machine).
-    A task whose worker dies is run again elsewhere (up to `retries` times); a task that raises
-    InputError fails the whole call with that error."""
+    (default: two per worker) and returns the merged rows (a pandas DataFrame with
+    dataframe=True; out and plot write the CSV and the figures, as in polynav.run_experiment).
+    Scene and scenario paths must be readable by the workers (a shared file system, or the same
+    checkout on every machine). A task whose worker dies is run again elsewhere (up to
+    `retries` times); a task that raises InputError fails the whole call with that error."""
     if isinstance(scenes, (str, bytes)):
         scenes = [scenes]
     scenes = [str(s) for s in scenes]
     if shards is None:
         shards = max(1, 2 * len(client.scheduler_info().get("workers", {})))
+    # The workers return plain rows; merging, writing and the DataFrame happen here, once.
     futures = [client.submit(_shard, scenes, k, shards, options, retries=retries, pure=False)
                for k in range(1, shards + 1)]
-    return polynav.merge_shards(client.gather(futures))
+    rows = polynav.merge_shards(client.gather(futures))
+    if out is not None or plot is not None:
+        polynav._polynav._write_experiment(rows, "" if out is None else str(out),
+                                           "" if plot is None else str(plot))
+    return polynav._rows_as_dataframe(rows) if dataframe else rows

@@ -8,10 +8,12 @@
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
+#include <pybind11/stl/filesystem.h>
 
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <mutex>
 #include <nlohmann/json.hpp>
@@ -23,17 +25,55 @@
 #include "polynav/experiment/experiment.hpp"
 #include "polynav/experiment/results.hpp"
 #include "polynav/io/plan_picture.hpp"
+#include "polynav/number.hpp"
 #include "polynav/plan/json.hpp"
 #include "polynav/plan/planner.hpp"
 #include "polynav/plan/registry.hpp"
+#include "polynav/plan/ros_path.hpp"
 #include "polynav/scene/scene.hpp"
+#include "polynav/version.hpp"
 
 namespace py = pybind11;
 using namespace polynav;
 
+// Arguments taken as any Python object and checked in the function itself, so that a bad value
+// raises polynav.InputError naming the argument (pybind11's own conversion would raise a
+// TypeError naming none), while signatures and help() still show the type expected.
+struct PointArg {
+  py::object value;
+};
+struct PointsArg {
+  py::object value;
+};
+struct GoalArg {
+  py::object value;
+};
+
+namespace pybind11::detail {
+// Each caster takes any object as it is; `name` is what signatures show.
+#define POLYNAV_ANY_OBJECT_CASTER(Type, name)                                                    \
+  template <>                                                                                    \
+  struct type_caster<Type> {                                                                     \
+    PYBIND11_TYPE_CASTER(Type, const_name(name));                                                \
+    bool load(handle source, bool) {                                                             \
+      value.value = reinterpret_borrow<object>(source);                                          \
+      return true;                                                                               \
+    }                                                                                            \
+    static handle cast(const Type& v, return_value_policy, handle) { return v.value.inc_ref(); } \
+  };
+POLYNAV_ANY_OBJECT_CASTER(PointArg, "tuple[float, float]")
+POLYNAV_ANY_OBJECT_CASTER(PointsArg, "numpy.typing.ArrayLike")
+POLYNAV_ANY_OBJECT_CASTER(GoalArg, "tuple[float, float] | numpy.typing.ArrayLike")
+#undef POLYNAV_ANY_OBJECT_CASTER
+}  // namespace pybind11::detail
+
 namespace {
 
 using Array = py::array_t<double, py::array::c_style | py::array::forcecast>;
+
+[[noreturn]] void refuse(const std::string& key, const std::string& message) {
+  throw InputError({"", 0, 0, key}, message);
+}
 
 Array to_array(const std::vector<Point>& points) {
   Array out({py::ssize_t(points.size()), py::ssize_t(2)});
@@ -45,21 +85,52 @@ Array to_array(const std::vector<Point>& points) {
   return out;
 }
 
-Point to_point(const py::handle& object, const char* what) {
-  const Array a = Array::ensure(object);
-  if (!a || a.ndim() != 1 || a.shape(0) != 2)
-    throw InputError({"", 0, 0, what}, std::string(what) + " must be a point (x, y)");
-  return {a.at(0), a.at(1)};
+// The object as a float64 array, or an empty handle when numpy cannot make one (ragged lists,
+// text), with numpy's error cleared.
+Array as_array(const py::handle& object) {
+  return Array::ensure(object);
 }
 
-std::vector<Point> to_points(const py::handle& object, const char* what) {
-  const Array a = Array::ensure(object);
+std::string shape_text(const Array& a) {
+  std::string s = "(";
+  for (py::ssize_t d = 0; d < a.ndim(); ++d) s += (d ? ", " : "") + std::to_string(a.shape(d));
+  return s + (a.ndim() == 1 ? ",)" : ")");
+}
+
+Point finite_point(double x, double y, const std::string& what) {
+  if (!std::isfinite(x) || !std::isfinite(y))
+    refuse(what, "must be finite, found (" + shortest_text(x) + ", " + shortest_text(y) + ")");
+  return {x, y};
+}
+
+Point to_point(const py::handle& object, const std::string& what) {
+  const Array a = as_array(object);
+  if (!a || a.ndim() != 1 || a.shape(0) != 2)
+    refuse(what, "must be a point (x, y), found " +
+                     (a ? "shape " + shape_text(a) : py::repr(object).cast<std::string>()));
+  return finite_point(a.at(0), a.at(1), what);
+}
+
+std::vector<Point> to_points(const py::handle& object, const std::string& what) {
+  const Array a = as_array(object);
   if (!a || a.ndim() != 2 || a.shape(1) != 2)
-    throw InputError({"", 0, 0, what}, std::string(what) + " must be an (N, 2) array of points");
+    refuse(what, "must be an (N, 2) array of points, found " +
+                     (a ? "shape " + shape_text(a) : py::repr(object).cast<std::string>()));
   std::vector<Point> out(std::size_t(a.shape(0)));
   auto view = a.unchecked<2>();
-  for (py::ssize_t i = 0; i < a.shape(0); ++i) out[std::size_t(i)] = {view(i, 0), view(i, 1)};
+  for (py::ssize_t i = 0; i < a.shape(0); ++i)
+    out[std::size_t(i)] =
+        finite_point(view(i, 0), view(i, 1), what + "[" + std::to_string(i) + "]");
   return out;
+}
+
+// A goal or a goal set: (x, y), or an (N, 2) array of N >= 1 goals.
+std::vector<Point> to_goals(const py::handle& object) {
+  const Array a = as_array(object);
+  if (a && a.ndim() == 1 && a.shape(0) == 2) return {to_point(object, "goal")};
+  if (a && a.ndim() == 2 && a.shape(1) == 2 && a.shape(0) >= 1) return to_points(object, "goal");
+  refuse("goal", "must be a point (x, y) or an (N, 2) array of N >= 1 goals, found " +
+                     (a ? "shape " + shape_text(a) : py::repr(object).cast<std::string>()));
 }
 
 // Option values as the registry reads them: text ("0.25", "true", "octile").
@@ -74,11 +145,11 @@ std::string option_text(const py::handle& value) {
   return py::str(value).cast<std::string>();
 }
 
-Settings to_settings(const py::dict& options) {
-  Settings settings;
+// Adds {"group.name": value} options to `settings` (a later value of a name replaces one set
+// before).
+void add_settings(Settings& settings, const py::dict& options) {
   for (const auto& [key, value] : options)
     settings.set(py::str(key).cast<std::string>(), option_text(value));
-  return settings;
 }
 
 py::dict row_to_dict(const experiment::Row& r) {
@@ -142,42 +213,208 @@ experiment::Row dict_to_row(const py::dict& d) {
   return r;
 }
 
+// The command line's global --map-unknown, --map-simplify, --max-points and --repair as Python
+// keywords, checked by the same library checks (a bad value gets the same message, keyed by the
+// keyword).
+LoadOptions load_options(const std::string& map_unknown, double map_simplify,
+                         std::size_t max_points, bool repair) {
+  LoadOptions load;
+  load.unknown = parse_unknown_cells(map_unknown, "map_unknown");
+  load.simplify = map_simplify;
+  load.max_points = max_points;
+  load.repair = repair;
+  check_load_options(load, "map_simplify", "max_points");
+  return load;
+}
+
+// A scene file read with load options and, when given, another agent radius (--radius).
+Scene read_scene(const std::filesystem::path& path, const LoadOptions& load,
+                 std::optional<double> radius) {
+  if (radius) check_agent_radius(*radius, "radius");
+  Scene scene = load_scene(path, load);
+  if (radius) scene.agent.radius = *radius;
+  return scene;
+}
+
 // Scenes and their free space, kept for the life of the process: a worker that runs several
-// shards of one experiment loads and builds each scene once. Keyed by path, file time and the
-// free-space options.
-std::pair<Scene, std::shared_ptr<const FreeSpace>> cached_scene(const std::string& path,
-                                                                const FreeSpaceOptions& options) {
+// shards of one experiment loads and builds each scene once. Keyed by path, file time, load
+// options, radius and every "space.*" setting.
+experiment::SceneInput cached_scene(const std::string& path, const LoadOptions& load,
+                                    std::optional<double> radius, const Settings& settings) {
   static std::mutex mutex;
-  static std::map<std::string, std::pair<Scene, std::shared_ptr<const FreeSpace>>> cache;
+  static std::map<std::string, experiment::SceneInput> cache;
   std::error_code ec;
   const auto stamp = std::filesystem::last_write_time(path, ec);
   std::ostringstream key;
-  key << path << '|' << (ec ? 0 : stamp.time_since_epoch().count()) << '|'
-      << options.inflation_tolerance << '|' << options.open_gaps;
+  key.precision(17);
+  key << path << '|' << (ec ? 0 : stamp.time_since_epoch().count()) << '|' << int(load.unknown)
+      << '|' << load.simplify << '|' << load.max_points << '|' << load.repair << '|'
+      << (radius ? *radius : -1.0);
+  for (const auto& [name, value] : settings.values())
+    if (name.rfind("space.", 0) == 0) key << '|' << name << '=' << value;
   {
     const std::lock_guard lock(mutex);
     if (const auto it = cache.find(key.str()); it != cache.end()) return it->second;
   }
-  Scene scene = load_scene(path);
-  auto space = std::make_shared<const FreeSpace>(scene, options);
+  experiment::SceneInput input;
+  input.scene = read_scene(path, load, radius);
+  input.space = std::make_shared<const FreeSpace>(input.scene, free_space_options(settings));
   const std::lock_guard lock(mutex);
-  return cache.emplace(key.str(), std::pair{std::move(scene), std::move(space)}).first->second;
+  return cache.emplace(key.str(), std::move(input)).first->second;
+}
+
+// Settings a Planner keyword sets (snap aside): the free-space inflation and its tolerance.
+void set_free_space_keywords(Settings& settings, const std::optional<std::string>& inflation,
+                             std::optional<double> inflation_tolerance) {
+  if (inflation) settings.set("space.inflation", *inflation);
+  if (inflation_tolerance) settings.set("space.inflation_tolerance", *inflation_tolerance);
 }
 
 // A planner built from Python arguments: method-local keyword options ("resolution" for the
 // grid) become "grid.resolution"; `options` takes full "group.name" keys.
 std::unique_ptr<Planner> make_planner(const Scene& scene, const std::string& method,
                                       const std::string& smoother, const py::dict& options,
-                                      bool record_expanded, const py::kwargs& kwargs) {
+                                      bool record_expanded, bool snap,
+                                      const std::optional<std::string>& inflation,
+                                      std::optional<double> inflation_tolerance,
+                                      const py::kwargs& kwargs) {
   PlanOptions plan;
   plan.method = method;
   plan.smoother = smoother;
   plan.record_expanded = record_expanded;
-  plan.settings = to_settings(options);
+  plan.snap_to_free = snap;
+  set_free_space_keywords(plan.settings, inflation, inflation_tolerance);
+  add_settings(plan.settings, options);
   for (const auto& [key, value] : kwargs)
     plan.settings.set(method + "." + py::str(key).cast<std::string>(), option_text(value));
   py::gil_scoped_release release;
   return std::make_unique<Planner>(scene, plan);
+}
+
+// A scene from a 2D array of cells, row 0 at the origin's y (nav_msgs/OccupancyGrid's order):
+// bool cells are occupied (true) or free; integer cells are nav_msgs/OccupancyGrid values, -1
+// unknown and 0 to 100 the occupancy probability in percent, classified as map_server's trinary
+// mode classifies a map image's pixels.
+Scene occupancy_from_array(const py::array& grid, double resolution, const PointArg& origin,
+                           double yaw, double occupied_thresh, double free_thresh,
+                           std::optional<double> radius, const LoadOptions& load,
+                           const std::string& name) {
+  if (grid.ndim() != 2)
+    refuse("grid", "must be a 2D array of cells (rows, columns), found " +
+                       std::to_string(grid.ndim()) + " dimensions");
+  const char kind = grid.dtype().kind();
+  if (kind != 'b' && kind != 'i' && kind != 'u')
+    refuse("grid",
+           "must hold bool (occupied or not) or integers (nav_msgs/OccupancyGrid: "
+           "-1 unknown, 0 to 100 occupancy in percent), found dtype " +
+               py::str(grid.dtype()).cast<std::string>());
+  for (const auto& [value, key] :
+       {std::pair{occupied_thresh, "occupied_thresh"}, std::pair{free_thresh, "free_thresh"}})
+    if (!(value >= 0.0 && value <= 1.0))
+      refuse(key, "must be from 0 to 1, found " + shortest_text(value));
+  if (free_thresh > occupied_thresh)
+    refuse("free_thresh", "must not be above occupied_thresh " + shortest_text(occupied_thresh) +
+                              ", found " + shortest_text(free_thresh));
+  if (radius) check_agent_radius(*radius, "radius");
+  OccupancyMap map;
+  map.height = int(std::min<py::ssize_t>(grid.shape(0), INT32_MAX));
+  map.width = int(std::min<py::ssize_t>(grid.shape(1), INT32_MAX));
+  map.resolution = resolution;
+  map.origin = to_point(origin.value, "origin");
+  map.yaw = yaw;
+  if (map.width > 0 && map.height > 0 &&
+      static_cast<long long>(map.width) * map.height <= (1LL << 26)) {
+    using Cell = OccupancyMap::Cell;
+    map.cells.resize(std::size_t(map.width) * std::size_t(map.height));
+    const auto h = py::ssize_t(map.height), w = py::ssize_t(map.width);
+    // cells[] starts at the top row, the array at the bottom one.
+    const auto place = [&](py::ssize_t row, py::ssize_t column, Cell cell) {
+      map.cells[std::size_t(h - 1 - row) * std::size_t(w) + std::size_t(column)] = cell;
+    };
+    if (kind == 'b') {
+      const auto array = py::array_t<bool, py::array::forcecast>::ensure(grid);
+      const auto cells = array.unchecked<2>();
+      for (py::ssize_t r = 0; r < h; ++r)
+        for (py::ssize_t c = 0; c < w; ++c) place(r, c, cells(r, c) ? Cell::occupied : Cell::free);
+    } else {
+      const auto array = py::array_t<long long, py::array::forcecast>::ensure(grid);
+      const auto cells = array.unchecked<2>();
+      for (py::ssize_t r = 0; r < h; ++r)
+        for (py::ssize_t c = 0; c < w; ++c) {
+          const long long v = cells(r, c);
+          if (v < -1 || v > 100)
+            refuse("grid", "grid[" + std::to_string(r) + ", " + std::to_string(c) + "] is " +
+                               std::to_string(v) +
+                               ": nav_msgs/OccupancyGrid cells are -1 (unknown) or 0 to 100 "
+                               "(occupancy in percent); give a grid of 0 and 1 as bool");
+          const double p = double(v) / 100.0;
+          place(r, c,
+                v == -1               ? Cell::unknown
+                : p > occupied_thresh ? Cell::occupied
+                : p < free_thresh     ? Cell::free
+                                      : Cell::unknown);
+        }
+    }
+  }
+  py::gil_scoped_release release;
+  // scene_from_occupancy refuses what is left: an empty or oversized grid, the resolution, the
+  // origin and the yaw.
+  Scene scene = scene_from_occupancy(std::move(map), load, name);
+  if (radius) scene.agent.radius = *radius;
+  return scene;
+}
+
+// A reach with what to_json() and regions() need: the planner's method, the query and each
+// reached node's region.
+struct ReachResult {
+  Reach reach;
+  std::string method;
+  Point from;
+  double cost = 0.0;
+  std::vector<Ring> regions;
+};
+
+// A nav_msgs/Path as Python dicts, the ROS 2 message's field names: {"header": {"frame_id",
+// "stamp": {"sec", "nanosec"}}, "poses": [{"header", "pose": {"position": {"x", "y", "z"},
+// "orientation": {"x", "y", "z", "w"}}}, ...]}.
+py::dict ros_path(const PlanResult& r, const std::string& frame_id,
+                  std::optional<double> pose_spacing, std::optional<double> goal_yaw) {
+  if (const std::string problem = frame_id_problem(frame_id); !problem.empty())
+    refuse("frame_id", problem);
+  if (pose_spacing && !(*pose_spacing > 0.0 && std::isfinite(*pose_spacing)))
+    refuse("pose_spacing", "must be a finite number > 0, found " + shortest_text(*pose_spacing));
+  if (goal_yaw && !std::isfinite(*goal_yaw))
+    refuse("goal_yaw", "must be finite, found " + shortest_text(*goal_yaw));
+  const double spacing = pose_spacing.value_or(0.0);
+  check_pose_spacing({r.waypoints}, spacing, "pose_spacing");
+  const auto header = [&] {
+    py::dict h, stamp;
+    stamp["sec"] = 0;
+    stamp["nanosec"] = 0;
+    h["frame_id"] = frame_id;
+    h["stamp"] = stamp;
+    return h;
+  };
+  py::list poses;
+  for (const PathPose& p : path_poses(r.waypoints, spacing, r.found() ? goal_yaw : std::nullopt)) {
+    py::dict position, orientation, pose, stamped;
+    position["x"] = p.at.x;
+    position["y"] = p.at.y;
+    position["z"] = 0.0;
+    orientation["x"] = 0.0;
+    orientation["y"] = 0.0;
+    orientation["z"] = std::sin(p.yaw / 2);
+    orientation["w"] = std::cos(p.yaw / 2);
+    pose["position"] = position;
+    pose["orientation"] = orientation;
+    stamped["header"] = header();
+    stamped["pose"] = pose;
+    poses.append(stamped);
+  }
+  py::dict path;
+  path["header"] = header();
+  path["poses"] = poses;
+  return path;
 }
 
 // The plan picture `polynav plan --svg` draws, for results of `planner` on `scene`; written to
@@ -200,14 +437,25 @@ std::string draw_plan(const Scene& scene, const Planner& planner,
 
 PYBIND11_MODULE(_polynav, m) {
   m.doc() = "polynav: collision-free paths through 2D polygonal scenes (C++ core)";
+  m.attr("__version__") = std::string(version());
 
   // polynav.InputError: a ValueError carrying where the input is wrong.
   static py::object input_error = [&] {
-    py::object cls = py::reinterpret_borrow<py::object>(PyExc_ValueError);
     py::dict ns;
     py::exec(R"(
 class InputError(ValueError):
-    """Bad input: `file`, `line`, `column` and `key` say where (empty or 0 when unknown)."""
+    """Bad input: `file`, `line`, `column` and `key` say where (empty or 0 when unknown).
+
+    A ValueError, raised for a broken scene file, an unknown method or option, an option out
+    of its limits, or an argument of the wrong shape or value; `key` names the scene key or the
+    argument ("agent.radius", "grid.resolution", "goal").
+
+    >>> try:
+    ...     polynav.Planner(polynav.load_scene("scenes/maze.yaml"), resolutoin=0.5)
+    ... except polynav.InputError as error:
+    ...     print(error.key)
+    grid.resolutoin
+    """
     def __init__(self, message, file="", line=0, column=0, key=""):
         super().__init__(message)
         self.file, self.line, self.column, self.key = file, line, column, key
@@ -228,25 +476,46 @@ class InputError(ValueError):
     }
   });
 
-  py::class_<Scene>(m, "Scene", "A loaded, validated scene (polynav.load_scene, Scene.from_text)")
+  py::class_<Scene>(m, "Scene",
+                    R"(A loaded, validated scene: bounds, obstacles, regions, agent and queries.
+
+Made by polynav.load_scene (any file the command line reads), polynav.scene_from_occupancy
+(a numpy occupancy grid), polynav.scene_from_polygons (rings as arrays) or Scene.from_text.
+
+>>> scene = polynav.load_scene("scenes/warehouse.yaml")
+>>> scene.name, len(scene.queries), scene.radius
+('warehouse', 4, 0.25)
+>>> scene.bounds.shape
+(4, 2))")
       .def_static(
           "from_text",
           [](const std::string& text, const std::string& name) {
             return parse_native_scene(text, name);
           },
           py::arg("text"), py::arg("name") = "<python>.yaml",
-          "Parses a native scene (YAML; strict JSON when name ends in .json).")
-      .def_readonly("name", &Scene::name)
-      .def_property_readonly("bounds", [](const Scene& s) { return to_array(s.bounds); })
-      .def_property_readonly("obstacles",
-                             [](const Scene& s) {
-                               py::list out;
-                               for (const Obstacle& o : s.obstacles)
-                                 out.append(to_array(o.shape.outer));
-                               return out;
-                             })
-      .def_property_readonly("radius", [](const Scene& s) { return s.agent.radius; })
-      .def_readonly("repairs", &Scene::repairs)
+          R"(A native scene parsed from text: YAML, or strict JSON when `name` ends in .json.
+
+>>> scene = polynav.Scene.from_text("version: 1\nbounds: [[0, 0], [4, 0], [4, 3], [0, 3]]\n")
+>>> scene.bounds.tolist()
+[[0.0, 0.0], [4.0, 0.0], [4.0, 3.0], [0.0, 3.0]])")
+      .def_readonly("name", &Scene::name, "The scene's name (a file's stem when it has none)")
+      .def_property_readonly(
+          "bounds", [](const Scene& s) { return to_array(s.bounds); },
+          "The outer boundary, an (N, 2) float64 array")
+      .def_property_readonly(
+          "obstacles",
+          [](const Scene& s) {
+            py::list out;
+            for (const Obstacle& o : s.obstacles) out.append(to_array(o.shape.outer));
+            return out;
+          },
+          "Each obstacle's outer ring as an (N, 2) float64 array (a map's blocked cells as "
+          "rectangles)")
+      .def_property_readonly(
+          "radius", [](const Scene& s) { return s.agent.radius; },
+          "The agent's radius: obstacles grow by it")
+      .def_readonly("repairs", &Scene::repairs,
+                    "What load_scene(..., repair=True) changed, one sentence per change")
       .def_property_readonly(
           "queries",
           [](const Scene& s) {
@@ -255,7 +524,8 @@ class InputError(ValueError):
               out.append(py::make_tuple(q.name, py::make_tuple(q.start.x, q.start.y),
                                         py::make_tuple(q.goal.x, q.goal.y)));
             return out;
-          })
+          },
+          "The scene's own queries as (name, (x, y) start, (x, y) goal) tuples")
       .def("__repr__", [](const Scene& s) {
         return "<polynav.Scene '" + s.name + "' with " + std::to_string(s.obstacles.size()) +
                " obstacles>";
@@ -263,21 +533,11 @@ class InputError(ValueError):
 
   m.def(
       "load_scene",
-      [](const std::string& path, std::optional<double> radius, const std::string& map_unknown,
-         double map_simplify, std::size_t max_points, bool repair) {
-        // The command line's global --radius, --map-unknown, --map-simplify, --max-points and
-        // --repair, checked by the same library checks, so a bad value gets the same message.
-        LoadOptions load;
-        load.unknown = parse_unknown_cells(map_unknown, "map_unknown");
-        load.simplify = map_simplify;
-        load.max_points = max_points;
-        load.repair = repair;
-        check_load_options(load, "map_simplify", "max_points");
-        if (radius) check_agent_radius(*radius, "radius");
+      [](const std::filesystem::path& path, std::optional<double> radius,
+         const std::string& map_unknown, double map_simplify, std::size_t max_points, bool repair) {
+        const LoadOptions load = load_options(map_unknown, map_simplify, max_points, repair);
         py::gil_scoped_release release;
-        Scene scene = load_scene(path, load);
-        if (radius) scene.agent.radius = *radius;
-        return scene;
+        return read_scene(path, load, radius);
       },
       py::arg("path"), py::arg("radius") = py::none(), py::arg("map_unknown") = "blocked",
       py::arg("map_simplify") = 0.0, py::arg("max_points") = LoadOptions{}.max_points,
@@ -292,33 +552,121 @@ raster map's outline by up to that distance, never opening a passage the map clo
 exact cells); max_points (--max-points) is the most points a native scene may hold; repair
 (--repair) makes invalid obstacle polygons valid (GEOS's make-valid) instead of refusing them,
 and Scene.repairs says what changed. A bad value raises polynav.InputError with the message the
-command line gives, its key the keyword.)");
+command line gives, its key the keyword.
 
-  py::class_<PlanResult>(m, "PlanResult", "The answer to one query")
-      .def_property_readonly("status",
-                             [](const PlanResult& r) { return std::string(to_string(r.status)); })
-      .def_property_readonly("found", &PlanResult::found)
-      .def_readonly("message", &PlanResult::message)
+>>> depot = polynav.load_scene("scenes/ros/depot.yaml", radius=0.22, map_unknown="free")
+>>> depot.radius
+0.22)");
+
+  m.def(
+      "scene_from_occupancy",
+      [](const py::array& grid, double resolution, const PointArg& origin, double yaw,
+         double occupied_thresh, double free_thresh, std::optional<double> radius,
+         const std::string& map_unknown, double map_simplify, const std::string& name) {
+        const LoadOptions load = load_options(map_unknown, map_simplify, 1, false);
+        return occupancy_from_array(grid, resolution, origin, yaw, occupied_thresh, free_thresh,
+                                    radius, load, name);
+      },
+      py::arg("grid"), py::arg("resolution"), py::arg("origin") = py::make_tuple(0.0, 0.0),
+      py::kw_only(), py::arg("yaw") = 0.0, py::arg("occupied_thresh") = 0.65,
+      py::arg("free_thresh") = 0.196, py::arg("radius") = py::none(),
+      py::arg("map_unknown") = "blocked", py::arg("map_simplify") = 0.0,
+      py::arg("name") = "occupancy",
+      R"(A scene from an occupancy grid held as a 2D numpy array, as a ROS map file with those
+cells would load.
+
+grid[row, column] is the cell whose lower-left corner is origin + resolution * (column, row):
+row 0 lies at the origin's y, as in nav_msgs/OccupancyGrid's data reshaped to (height, width)
+(an image's rows run the other way: flip it with grid[::-1]). A bool grid marks occupied cells
+True. An integer grid holds nav_msgs/OccupancyGrid values: -1 unknown, 0 to 100 the occupancy
+in percent, read as map_server reads a map image's pixels: above occupied_thresh occupied,
+below free_thresh free, else unknown (map_unknown decides, blocked by default). yaw turns the
+grid about the origin (radians, as a map file's origin yaw); radius, map_unknown and
+map_simplify are load_scene's. Arrays of another shape or dtype, cells outside -1..100, a
+resolution that is not > 0 and an origin or yaw that is not finite raise polynav.InputError
+naming the argument.
+
+>>> import numpy as np
+>>> grid = np.zeros((40, 60), dtype=np.int8)    # 60 x 40 cells of 5 cm, all free
+>>> grid[10:30, 25:30] = 100                     # a wall
+>>> scene = polynav.scene_from_occupancy(grid, 0.05, origin=(-1.0, -1.0), radius=0.1)
+>>> result = polynav.Planner(scene, resolution=0.05).plan((-0.7, 0.0), (1.6, 0.0))
+>>> result.status
+'found')");
+
+  py::class_<PlanResult>(m, "PlanResult", R"(The answer to one query (Planner.plan).
+
+status is "found", "no_path", "partial", "invalid_query", "limit_reached" or "internal_error";
+found is status == "found". waypoints is the smoothed path as an (N, 2) float64 array, start to
+goal; raw_waypoints the discretisation's path before smoothing.
+
+>>> planner = polynav.Planner(polynav.load_scene("scenes/warehouse.yaml"))
+>>> result = planner.plan((2, 1.5), (30, 20))
+>>> result.found, result.waypoints.shape[1]
+(True, 2))")
+      .def_property_readonly(
+          "status", [](const PlanResult& r) { return std::string(to_string(r.status)); },
+          "found, no_path, partial, invalid_query, limit_reached or internal_error")
+      .def_property_readonly("found", &PlanResult::found, "status == 'found'")
+      .def_readonly("message", &PlanResult::message, "Why no path was found; empty when found")
       .def_readonly("method", &PlanResult::method)
       .def_readonly("smoother", &PlanResult::smoother)
       .def_property_readonly(
-          "start", [](const PlanResult& r) { return py::make_tuple(r.start.x, r.start.y); })
-      .def_property_readonly("goal",
-                             [](const PlanResult& r) { return py::make_tuple(r.goal.x, r.goal.y); })
+          "start", [](const PlanResult& r) { return py::make_tuple(r.start.x, r.start.y); },
+          "The start as planned (moved to free space when the planner snaps)")
+      .def_property_readonly(
+          "goal", [](const PlanResult& r) { return py::make_tuple(r.goal.x, r.goal.y); },
+          "The goal reached (of a goal set: the cheapest one)")
       .def_property_readonly(
           "waypoints", [](const PlanResult& r) { return to_array(r.waypoints); },
           "(N, 2) float64 array, start to goal")
-      .def_property_readonly("raw_waypoints",
-                             [](const PlanResult& r) { return to_array(r.raw_waypoints); })
-      .def_readonly("length", &PlanResult::length)
-      .def_readonly("cost", &PlanResult::cost)
+      .def_property_readonly(
+          "raw_waypoints", [](const PlanResult& r) { return to_array(r.raw_waypoints); },
+          "(N, 2) float64 array: the discretisation's path before smoothing")
+      .def_readonly("length", &PlanResult::length, "Euclidean length of waypoints")
+      .def_readonly("cost", &PlanResult::cost,
+                    "Cost of waypoints: length weighted by terrain and clearance costs")
       .def_readonly("raw_length", &PlanResult::raw_length)
-      .def_property_readonly("expanded", [](const PlanResult& r) { return r.stats.expanded; })
+      .def_readonly("raw_cost", &PlanResult::raw_cost)
+      .def_property_readonly(
+          "nodes", [](const PlanResult& r) { return r.stats.nodes; }, "Nodes of the discretisation")
+      .def_property_readonly(
+          "expanded", [](const PlanResult& r) { return r.stats.expanded; },
+          "Nodes the search expanded")
+      .def_property_readonly("generated", [](const PlanResult& r) { return r.stats.generated; })
+      .def_property_readonly(
+          "build_ms", [](const PlanResult& r) { return r.stats.build_ms; },
+          "The planner's build time (free space and discretisation)")
       .def_property_readonly("search_ms", [](const PlanResult& r) { return r.stats.search_ms; })
       .def_property_readonly("smooth_ms", [](const PlanResult& r) { return r.stats.smooth_ms; })
       .def(
-          "to_json", [](const PlanResult& r) { return plan_result_json(r); },
-          "The JSON object `polynav plan --json` prints for this result")
+          "to_json",
+          [](const PlanResult& r, const std::string& query, std::optional<double> goal_yaw) {
+            if (goal_yaw && !std::isfinite(*goal_yaw))
+              refuse("goal_yaw", "must be finite, found " + shortest_text(*goal_yaw));
+            return plan_result_json(r, query, goal_yaw);
+          },
+          py::arg("query") = "", py::arg("goal_yaw") = py::none(),
+          R"(The JSON object `polynav plan --json` prints for this result (docs/output.md): query
+names the query ("query" key), goal_yaw adds the heading asked for at the goal ("goal_yaw").
+
+>>> import json
+>>> planner = polynav.Planner(polynav.load_scene("scenes/warehouse.yaml"))
+>>> sorted(json.loads(planner.plan((2, 1.5), (30, 20)).to_json()))[:4]
+['cost', 'goal', 'length', 'method'])")
+      .def("to_ros_path", &ros_path, py::arg("frame_id") = "map",
+           py::arg("pose_spacing") = py::none(), py::arg("goal_yaw") = py::none(),
+           R"(The path as a nav_msgs/Path message: a dict with ROS 2's field names, as
+`polynav plan --format ros-path` writes it ("header": {"frame_id", "stamp"}, "poses": [...]).
+
+Every waypoint is a pose at z = 0 facing along the segment that leaves it; pose_spacing adds
+evenly spaced poses so that consecutive poses are at most that far apart; goal_yaw turns the
+last pose (radians, counterclockwise from +x). Stamps are zero.
+
+>>> planner = polynav.Planner(polynav.load_scene("scenes/warehouse.yaml"))
+>>> path = planner.plan((2, 1.5), (30, 20)).to_ros_path(frame_id="map", pose_spacing=0.5)
+>>> path["header"]["frame_id"], sorted(path["poses"][0]["pose"])
+('map', ['orientation', 'position']))")
       .def("__repr__", [](const PlanResult& r) {
         std::ostringstream s;
         s << "<polynav.PlanResult " << to_string(r.status);
@@ -326,35 +674,135 @@ command line gives, its key the keyword.)");
         return s.str() + ">";
       });
 
+  py::class_<ReachResult>(m, "Reach",
+                          R"(Everything reachable from a point within a cost (Planner.reach).
+
+nodes, points and costs are arrays over the reached nodes of the discretisation, cheapest
+first; regions() gives each node's region of the plane (a grid cell, a mesh polygon) as an
+(N, 2) array, empty for nodes that are points.
+
+>>> planner = polynav.Planner(polynav.load_scene("scenes/warehouse.yaml"))
+>>> reach = planner.reach((2, 1.5), 2.0)
+>>> len(reach) == len(reach.nodes) == len(reach.costs) == len(reach.regions())
+True)")
+      .def_property_readonly(
+          "status", [](const ReachResult& r) { return std::string(to_string(r.reach.status)); },
+          "found (some node within reach), invalid_query (the point is not free), ...")
+      .def_property_readonly("message", [](const ReachResult& r) { return r.reach.message; })
+      .def_property_readonly(
+          "nodes",
+          [](const ReachResult& rr) {
+            const Reach& r = rr.reach;
+            py::array_t<std::int64_t> out(py::ssize_t(r.places.size()));
+            auto v = out.mutable_unchecked<1>();
+            for (std::size_t i = 0; i < r.places.size(); ++i)
+              v(py::ssize_t(i)) = std::int64_t(r.places[i].node);
+            return out;
+          },
+          "The reached nodes' ids, an int64 array")
+      .def_property_readonly(
+          "points",
+          [](const ReachResult& rr) {
+            const Reach& r = rr.reach;
+            std::vector<Point> at;
+            at.reserve(r.places.size());
+            for (const ReachedPlace& p : r.places) at.push_back(p.at);
+            return to_array(at);
+          },
+          "Each reached node's position, an (N, 2) float64 array")
+      .def_property_readonly(
+          "costs",
+          [](const ReachResult& rr) {
+            const Reach& r = rr.reach;
+            py::array_t<double> out(py::ssize_t(r.places.size()));
+            auto v = out.mutable_unchecked<1>();
+            for (std::size_t i = 0; i < r.places.size(); ++i) v(py::ssize_t(i)) = r.places[i].cost;
+            return out;
+          },
+          "The cheapest path's cost to each reached node, a float64 array (nondecreasing)")
+      .def_property_readonly("expanded",
+                             [](const ReachResult& rr) {
+                               const Reach& r = rr.reach;
+                               return r.stats.expanded;
+                             })
+      .def("__len__",
+           [](const ReachResult& rr) {
+             const Reach& r = rr.reach;
+             return r.places.size();
+           })
+      .def(
+          "to_json",
+          [](const ReachResult& r) { return reach_json(r.reach, r.method, r.from, r.cost); },
+          "The JSON object `polynav reach --json` prints")
+      .def(
+          "regions",
+          [](const ReachResult& r) {
+            py::list out;
+            for (const Ring& ring : r.regions) out.append(to_array(ring));
+            return out;
+          },
+          "Each reached node's region as an (N, 2) float64 array (empty for point nodes)")
+      .def("__repr__", [](const ReachResult& rr) {
+        const Reach& r = rr.reach;
+        return "<polynav.Reach " + std::string(to_string(r.status)) + " with " +
+               std::to_string(r.places.size()) + " nodes>";
+      });
+
   py::class_<Planner>(m, "Planner",
-                      "Free space, a method and a smoother, built once; plan() may be called from "
-                      "any thread")
+                      R"(Free space, a method and a smoother, built once; plan() may be called
+from any number of threads at once.
+
+Planner(scene, method="grid", smoother="shortcut", options={}, record_expanded=False,
+snap=False, inflation=None, inflation_tolerance=None, **method_options)
+
+method is a discretisation ("grid", "quadtree", "visgraph", "navmesh"; polynav.method_names())
+and smoother one of polynav.smoother_names(). method_options are the method's own options
+(resolution=0.25 for the grid, as --set grid.resolution=0.25); options takes "group.name" keys
+of any group (search.weight, space.gaps, shortcut-optimal.window); polynav.methods() documents
+them all. snap moves a start or goal that is not free to the nearest free point (--snap);
+inflation ("auto", "exact", "cells") and inflation_tolerance are the command line's
+--inflation and --inflation-tolerance. record_expanded keeps the positions of the nodes each
+search expands, which draw_plan() shows. Bad names and values raise polynav.InputError with a
+did-you-mean.
+
+>>> scene = polynav.load_scene("scenes/warehouse.yaml")
+>>> planner = polynav.Planner(scene, method="grid", smoother="shortcut", resolution=0.25,
+...                           options={"search.weight": 1.0})
+>>> planner.method, planner.nodes > 0
+('grid', True))")
       .def(py::init(&make_planner), py::arg("scene"), py::arg("method") = "grid",
            py::arg("smoother") = "shortcut", py::arg("options") = py::dict(),
-           py::arg("record_expanded") = false,
-           "Planner(scene, method='grid', smoother='shortcut', options={},\n"
-           "record_expanded=False, **method_options).\n"
-           "method_options are the method's own (resolution=0.25 for the grid); options takes\n"
-           "'group.name' keys for any group (search.weight, space.gaps, shortcut-optimal.window).\n"
-           "record_expanded keeps the positions of the nodes each search expands, which\n"
-           "draw_plan() shows.")
+           py::arg("record_expanded") = false, py::arg("snap") = false,
+           py::arg("inflation") = py::none(), py::arg("inflation_tolerance") = py::none())
       .def(
           "plan",
-          [](const Planner& p, const py::handle& start, const py::handle& goal) {
-            const Point s = to_point(start, "start"), g = to_point(goal, "goal");
+          [](const Planner& p, const PointArg& start, const GoalArg& goal) {
+            const Point s = to_point(start.value, "start");
+            const std::vector<Point> goals = to_goals(goal.value);
             py::gil_scoped_release release;
-            return p.plan(s, g);
+            return goals.size() == 1 ? p.plan(s, goals.front())
+                                     : p.plan(s, std::span<const Point>(goals));
           },
-          py::arg("start"), py::arg("goal"))
+          py::arg("start"), py::arg("goal"),
+          R"(Plans from start to goal, or to the cheapest reachable goal of a goal set (an (N, 2)
+array: one search, as `polynav plan --goal` given several times); result.goal is the goal
+reached. A start or goal outside free space is a result (status "invalid_query", or moved to
+free space when the planner snaps), not an exception; a point of the wrong shape or not finite
+raises polynav.InputError.
+
+>>> planner = polynav.Planner(polynav.load_scene("scenes/warehouse.yaml"))
+>>> planner.plan((2, 1.5), (30, 20)).status
+'found'
+>>> planner.plan((2, 1.5), [[30, 20], [3, 2]]).goal
+(3.0, 2.0))")
       .def(
           "plan_many",
-          [](const Planner& p, const py::handle& starts, const py::handle& goals,
-             unsigned threads) {
-            const std::vector<Point> s = to_points(starts, "starts"), g = to_points(goals, "goals");
+          [](const Planner& p, const PointsArg& starts, const PointsArg& goals, unsigned threads) {
+            const std::vector<Point> s = to_points(starts.value, "starts");
+            const std::vector<Point> g = to_points(goals.value, "goals");
             if (s.size() != g.size())
-              throw InputError({"", 0, 0, "goals"},
-                               "starts and goals differ in length: " + std::to_string(s.size()) +
-                                   " and " + std::to_string(g.size()));
+              refuse("goals", "starts and goals differ in length: " + std::to_string(s.size()) +
+                                  " and " + std::to_string(g.size()));
             std::vector<PlanResult> out(s.size());
             {
               py::gil_scoped_release release;
@@ -373,16 +821,65 @@ command line gives, its key the keyword.)");
             return out;
           },
           py::arg("starts"), py::arg("goals"), py::arg("threads") = 0,
-          "Plans every (start, goal) pair on `threads` threads (0: one per core), without the "
-          "GIL; results in input order.")
-      .def_property_readonly("method", [](const Planner& p) { return p.options().method; })
-      .def_property_readonly("smoother", [](const Planner& p) { return p.options().smoother; })
-      .def_property_readonly("build_ms", &Planner::build_ms)
-      .def_property_readonly("nodes",
-                             [](const Planner& p) { return p.discretisation().node_count(); });
+          R"(Plans every (start, goal) pair of two (N, 2) arrays on `threads` threads (0: one per
+core), without the GIL; the results in input order, the same as planning them one by one.
 
-  m.def("method_names", &method_names);
-  m.def("smoother_names", &smoother_names);
+>>> import numpy as np
+>>> planner = polynav.Planner(polynav.load_scene("scenes/warehouse.yaml"))
+>>> results = planner.plan_many(np.array([[2, 1.5], [5, 18]]), np.array([[30, 20], [38, 2]]))
+>>> [r.status for r in results]
+['found', 'found'])")
+      .def(
+          "reach",
+          [](const Planner& p, const PointArg& start, double cost) {
+            const Point from = to_point(start.value, "start");
+            if (!(cost >= 0.0) || !std::isfinite(cost))
+              refuse("cost", "must be a finite number >= 0, found " + shortest_text(cost));
+            ReachResult out;
+            {
+              py::gil_scoped_release release;
+              out.reach = p.reach(from, cost);
+              out.method = std::string(p.discretisation().method());
+              out.from = from;
+              out.cost = cost;
+              for (const ReachedPlace& place : out.reach.places)
+                out.regions.push_back(p.discretisation().node_region(place.node));
+            }
+            return out;
+          },
+          py::arg("start"), py::arg("cost"),
+          R"(Every node of the discretisation whose cheapest path from start costs at most cost
+(`polynav reach --from X,Y --cost C`), cheapest first, as a polynav.Reach: nodes, points and
+costs arrays, regions() and to_json(). A start outside free space gives status
+"invalid_query" and no nodes.
+
+>>> planner = polynav.Planner(polynav.load_scene("scenes/warehouse.yaml"))
+>>> reach = planner.reach((2, 1.5), 3.0)
+>>> reach.status, bool((reach.costs <= 3.0).all())
+('found', True))")
+      .def_property_readonly(
+          "method", [](const Planner& p) { return p.options().method; }, "The method's name")
+      .def_property_readonly(
+          "smoother", [](const Planner& p) { return p.options().smoother; }, "The smoother's name")
+      .def_property_readonly("build_ms", &Planner::build_ms,
+                             "Free space and discretisation build time, in milliseconds")
+      .def_property_readonly(
+          "nodes", [](const Planner& p) { return p.discretisation().node_count(); },
+          "Nodes of the discretisation")
+      .def_property_readonly(
+          "summary", [](const Planner& p) { return p.discretisation().summary(); },
+          "The discretisation in a line, as `polynav plan` prints it first");
+
+  m.def("method_names", &method_names,
+        R"(The methods (discretisations) a Planner takes, in the registry's order.
+
+>>> polynav.method_names()
+['grid', 'quadtree', 'visgraph', 'navmesh'])");
+  m.def("smoother_names", &smoother_names,
+        R"(The smoothers a Planner takes.
+
+>>> "shortcut" in polynav.smoother_names()
+True)");
   m.def("_registry_json", [] {
     // The same document as `polynav methods --json`.
     return registry_json(-1);
@@ -394,34 +891,39 @@ command line gives, its key the keyword.)");
          const std::vector<std::string>& smoothers, const py::dict& settings,
          const std::vector<std::string>& scens, std::size_t random, std::uint64_t seed,
          bool same_component, unsigned jobs, std::size_t shard_index, std::size_t shard_count,
-         std::size_t reference_max_corners) {
+         const std::string& points, std::size_t reference_max_corners, std::optional<double> radius,
+         const std::optional<std::string>& inflation, std::optional<double> inflation_tolerance,
+         const std::string& map_unknown, double map_simplify, std::size_t max_points, bool repair) {
         experiment::Options options;
         for (const std::string& spec : methods)
           options.methods.push_back(experiment::parse_method_spec(spec));
         options.smoothers = smoothers;
-        options.settings = to_settings(settings);
+        for (const std::string& name : smoothers) {
+          try {
+            find_smoother(name);
+          } catch (const InputError& e) {
+            refuse("smoothers", e.message());
+          }
+        }
+        set_free_space_keywords(options.settings, inflation, inflation_tolerance);
+        add_settings(options.settings, settings);
         if (random > 0) options.random = experiment::RandomQueries{random, seed, same_component};
         options.jobs = std::max(1u, jobs);
-        options.shard = {shard_index, shard_count};
         if (shard_index < 1 || shard_index > shard_count)
-          throw InputError({"", 0, 0, "shard"}, "shard K/N needs 1 <= K <= N");
+          refuse("shard", "(K, N) needs 1 <= K <= N, found (" + std::to_string(shard_index) + ", " +
+                              std::to_string(shard_count) + ")");
+        options.shard = {shard_index, shard_count};
         options.reference_max_corners = reference_max_corners;
+        const ScenarioPoints scenario_points = experiment::scenario_points(points, options);
+        const LoadOptions load = load_options(map_unknown, map_simplify, max_points, repair);
+        if (radius) check_agent_radius(*radius, "radius");
         std::vector<experiment::Row> rows;
         {
           py::gil_scoped_release release;
-          std::vector<experiment::SceneInput> scenes;
-          const FreeSpaceOptions space_options = free_space_options(options.settings);
-          for (std::size_t i = 0; i < paths.size(); ++i) {
-            experiment::SceneInput in;
-            std::tie(in.scene, in.space) = cached_scene(paths[i], space_options);
-            in.name = in.scene.name.empty() ? std::filesystem::path(paths[i]).stem().string()
-                                            : in.scene.name;
-            if (random == 0) {
-              const std::string& scen = i < scens.size() ? scens[i] : std::string();
-              in.queries = scen.empty() ? in.scene.queries : load_scenario(scen, in.scene);
-            }
-            scenes.push_back(std::move(in));
-          }
+          const std::vector<experiment::SceneInput> scenes = experiment::read_scene_inputs(
+              {paths, scens, scenario_points}, options, [&](const std::string& path) {
+                return cached_scene(path, load, radius, options.settings);
+              });
           rows = experiment::run(scenes, options).rows;
         }
         py::list out;
@@ -430,8 +932,10 @@ command line gives, its key the keyword.)");
       },
       py::arg("paths"), py::arg("methods"), py::arg("smoothers"), py::arg("settings"),
       py::arg("scens"), py::arg("random"), py::arg("seed"), py::arg("same_component"),
-      py::arg("jobs"), py::arg("shard_index"), py::arg("shard_count"),
-      py::arg("reference_max_corners"));
+      py::arg("jobs"), py::arg("shard_index"), py::arg("shard_count"), py::arg("points"),
+      py::arg("reference_max_corners"), py::arg("radius"), py::arg("inflation"),
+      py::arg("inflation_tolerance"), py::arg("map_unknown"), py::arg("map_simplify"),
+      py::arg("max_points"), py::arg("repair"));
 
   m.def(
       "_merge_shards",
@@ -451,7 +955,30 @@ command line gives, its key the keyword.)");
       },
       py::arg("shards"));
 
-  m.def("csv_columns", &experiment::csv_columns, "The experiment CSV's columns, in order");
+  m.def(
+      "_write_experiment",
+      [](const py::list& rows, const std::string& csv_path, const std::string& plot_path) {
+        std::vector<experiment::Row> r;
+        for (const auto& item : rows) r.push_back(dict_to_row(item.cast<py::dict>()));
+        py::gil_scoped_release release;
+        if (!csv_path.empty()) {
+          std::ofstream out(csv_path, std::ios::binary | std::ios::trunc);
+          experiment::write_csv(out, r);
+          if (!out.flush()) refuse("out", "cannot write " + csv_path);
+        }
+        if (!plot_path.empty()) {
+          std::ofstream out(plot_path, std::ios::binary | std::ios::trunc);
+          out << experiment::plot_svg(r, "polynav experiment");
+          if (!out.flush()) refuse("plot", "cannot write " + plot_path);
+        }
+      },
+      py::arg("rows"), py::arg("csv_path"), py::arg("plot_path"));
+
+  m.def("csv_columns", &experiment::csv_columns,
+        R"(The experiment CSV's columns, in order: the keys of run_experiment()'s rows.
+
+>>> polynav.csv_columns()[:4]
+['scene', 'method', 'options', 'smoother'])");
 
   m.def(
       "_draw_plan",

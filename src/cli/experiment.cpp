@@ -230,62 +230,20 @@ int run_experiment(const ExperimentArgs& args, const SceneOptions& scene_options
   options.reference_max_corners = args.reference_max_corners;
   if (args.random > 0)
     options.random = experiment::RandomQueries{args.random, args.seed, !args.any_component};
-  if (!args.scens.empty() && args.random > 0)
-    throw InputError({"", 0, 0, "--scen"}, "give either --scen or --random, not both");
-  if (!args.scens.empty() && args.scens.size() != args.scenes.size())
-    throw InputError(
-        {"", 0, 0, "--scen"},
-        "give one --scen per scene, in the same order: " + std::to_string(args.scenes.size()) +
-            " scenes, " + std::to_string(args.scens.size()) + " scenario files");
-
-  // MovingAI points on cell corners when every grid is corner-aligned (the any-angle
-  // literature's convention), else at cell centres; --points decides otherwise.
-  ScenarioPoints points = ScenarioPoints::centres;
-  if (args.points == "corners") {
-    points = ScenarioPoints::corners;
-  } else if (args.points == "auto") {
-    bool any_grid = false, all_corner = true;
-    for (const experiment::MethodSpec& spec : options.methods) {
-      if (spec.method != "grid") continue;
-      any_grid = true;
-      const std::string key = "grid.align";
-      const auto& own = spec.settings.values();
-      const auto& global = options.settings.values();
-      const std::string align = own.count(key)      ? own.at(key)
-                                : global.count(key) ? global.at(key)
-                                                    : "centre";
-      all_corner = all_corner && align == "corner";
-    }
-    if (any_grid && all_corner) points = ScenarioPoints::corners;
-  }
+  const ScenarioPoints points = experiment::scenario_points(args.points, options, "--");
 
   // Check every output before the long run (the OMPL logs' names once the scenes are known).
   AtomicOutput csv(args.out, "--out");
   if (!args.plot.empty()) AtomicOutput(args.plot, "--plot");
 
-  std::vector<experiment::SceneInput> scenes;
-  std::set<std::string> names;
-  for (std::size_t i = 0; i < args.scenes.size(); ++i) {
-    experiment::SceneInput input;
-    input.scene = load_scene_with_options(args.scenes[i], scene_options);
-    input.name = scene_display_name(input.scene);
-    if (!names.insert(input.name).second) input.name = args.scenes[i];
-    names.insert(input.name);
-    if (args.random == 0) {
-      std::string scen = args.scens.empty() ? std::string() : args.scens[i];
-      if (scen.empty() && input.scene.queries.empty() && fs::exists(args.scenes[i] + ".scen"))
-        scen = args.scenes[i] + ".scen";
-      if (!scen.empty()) {
-        input.queries = load_scenario(scen, input.scene, points);
-      } else {
-        input.queries = input.scene.queries;
-      }
-      if (input.queries.empty())
-        throw InputError({args.scenes[i], 0, 0, {}},
-                         "no queries: the scene has none; give --scen FILE or --random N");
-    }
-    scenes.push_back(std::move(input));
-  }
+  const std::vector<experiment::SceneInput> scenes = experiment::read_scene_inputs(
+      {args.scenes, args.scens, points}, options,
+      [&](const std::string& path) {
+        experiment::SceneInput input;
+        input.scene = load_scene_with_options(path, scene_options);
+        return input;
+      },
+      "--");
 
   const std::vector<std::string> ompl_paths =
       args.ompl_log.empty() ? std::vector<std::string>{} : ompl_log_paths(args.ompl_log, scenes);

@@ -15,6 +15,7 @@
 #include "commands.hpp"
 #include "common.hpp"
 #include "polynav/error.hpp"
+#include "polynav/version.hpp"
 
 namespace {
 
@@ -27,7 +28,7 @@ int run(int argc, char** argv) {
   // Global options may then follow the subcommand as well as precede it.
   app.fallthrough();
   app.require_subcommand(1);
-  app.set_version_flag("--version", "polynav " POLYNAV_VERSION);
+  app.set_version_flag("--version", "polynav " + std::string(polynav::version()));
   app.get_formatter()->column_width(30);
   app.footer(
       std::string("SCENE is a native scene (.yaml, .yml, .json), a MovingAI map (.map), a ROS map\n"

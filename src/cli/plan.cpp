@@ -5,12 +5,9 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cctype>
-#include <charconv>
 #include <cmath>
-#include <cstdio>
 #include <iostream>
 #include <memory>
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <string_view>
 
@@ -19,7 +16,9 @@
 #include "planning.hpp"
 #include "polynav/error.hpp"
 #include "polynav/io/plan_picture.hpp"
+#include "polynav/number.hpp"
 #include "polynav/plan/json.hpp"
+#include "polynav/plan/ros_path.hpp"
 
 namespace polynav::cli {
 namespace {
@@ -39,9 +38,6 @@ struct PlanArgs {
   double pose_spacing = 0.0;
   bool frame_id_given = false, pose_spacing_given = false;
 };
-
-// The most poses --pose-spacing may add between waypoints in one run, over all paths.
-constexpr double max_added_poses = 1e6;
 
 int exit_code_for(const std::vector<PlanResult>& results) {
   int code = exit_ok;
@@ -74,41 +70,6 @@ void print_human(const PlanResult& r, const std::string& name) {
   std::cout << "\n";
 }
 
-// A number at full precision: the shortest text that reads back as the same double.
-std::string full(double v) {
-  char buf[32];
-  const auto r = std::to_chars(buf, buf + sizeof buf, v);
-  return std::string(buf, r.ptr);
-}
-
-// Why `id` cannot be a frame id, or "" when it can: a ROS name as tf2 in ROS 2 takes it, names
-// of letters, digits and '_' not starting with a digit, joined by single '/', with no '/' at
-// either end (tf2 refuses a frame id that starts with one).
-std::string frame_id_problem(const std::string& id) {
-  if (id.empty()) return "must not be empty (a ROS frame name such as map or odom)";
-  for (const char c : id) {
-    if (std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_' || c == '/') continue;
-    char shown[16];
-    if (std::isprint(static_cast<unsigned char>(c)) != 0) {
-      std::snprintf(shown, sizeof shown, "'%c'", c);
-    } else {
-      std::snprintf(shown, sizeof shown, "byte 0x%02x", static_cast<unsigned char>(c));
-    }
-    return "may hold only letters, digits, '_' and '/' (a ROS name), found " + std::string(shown) +
-           " in '" + id + "'";
-  }
-  if (id.front() == '/')
-    return "must not start with '/' (tf2 in ROS 2 refuses frame ids that do), found '" + id + "'";
-  if (id.back() == '/' || id.find("//") != std::string::npos)
-    return "must not end with '/' or hold '//' (the names between '/' must not be empty), "
-           "found '" +
-           id + "'";
-  for (std::size_t i = 0; i < id.size(); ++i)
-    if ((i == 0 || id[i - 1] == '/') && std::isdigit(static_cast<unsigned char>(id[i])) != 0)
-      return "each name between '/' must start with a letter or '_', found '" + id + "'";
-  return {};
-}
-
 // The frame id as a YAML scalar: plain, unless YAML would read it as something other than a
 // string (a boolean or null), then in double quotes (the characters allowed need no escapes).
 std::string yaml_frame_id(const std::string& id) {
@@ -120,18 +81,6 @@ std::string yaml_frame_id(const std::string& id) {
   for (const std::string_view word : special)
     if (lower == word) return "\"" + id + "\"";
   return id;
-}
-
-// How many poses spacing `spacing` adds between the waypoints of a path (a double, as it may
-// be beyond any integer: the caller compares it with its limit).
-double added_poses(const std::vector<Point>& w, double spacing) {
-  if (!(spacing > 0)) return 0;
-  double added = 0;
-  for (std::size_t i = 0; i + 1 < w.size(); ++i) {
-    const double length = std::hypot(w[i + 1].x - w[i].x, w[i + 1].y - w[i].y);
-    added += std::max(std::ceil(length / spacing) - 1, 0.0);
-  }
-  return added;
 }
 
 // The yaw `--goal` gave for the goal a result reached: the given goal nearest PlanResult::goal
@@ -163,7 +112,7 @@ void print_ros_path(const PlanResult& r, const std::string& name, bool first,
                     const RosPathOptions& options, std::optional<double> goal_yaw) {
   if (!first) std::cout << "---\n";
   std::cout << "# " << (name.empty() ? "query" : name) << ": " << search::to_string(r.status);
-  if (r.found()) std::cout << ", length " << full(r.length);
+  if (r.found()) std::cout << ", length " << shortest_text(r.length);
   std::cout << "\n";
   if (!r.message.empty()) {
     std::string message = r.message;
@@ -173,45 +122,19 @@ void print_ros_path(const PlanResult& r, const std::string& name, bool first,
   const std::string header =
       "{frame_id: " + yaml_frame_id(options.frame_id) + ", stamp: {sec: 0, nanosec: 0}}";
   std::cout << "header: " << header << "\n";
-  const std::vector<Point>& w = r.waypoints;
-  if (w.empty()) {
+  if (r.waypoints.empty()) {
     std::cout << "poses: []\n";
     return;
   }
-  // heading[i]: the yaw of the first segment of non-zero length from waypoint i on, else of the
-  // last one of the path, else 0 (a path of one point, or of one point repeated).
-  const auto yaw_of = [&](std::size_t i) {
-    return std::atan2(w[i + 1].y - w[i].y, w[i + 1].x - w[i].x);
-  };
-  std::optional<double> last, next;
-  for (std::size_t i = 0; i + 1 < w.size(); ++i)
-    if (!(w[i + 1] == w[i])) last = yaw_of(i);
-  std::vector<double> heading(w.size(), 0.0);
-  for (std::size_t i = w.size(); i-- > 0;) {
-    if (i + 1 < w.size() && !(w[i + 1] == w[i])) next = yaw_of(i);
-    heading[i] = next ? *next : last.value_or(0.0);
-  }
-  if (goal_yaw && r.found()) heading.back() = *goal_yaw;
-
   std::cout << "poses:\n";
-  const auto pose = [&](Point p, double yaw) {
+  for (const PathPose& pose :
+       path_poses(r.waypoints, options.pose_spacing, r.found() ? goal_yaw : std::nullopt)) {
     std::cout << "  - header: " << header << "\n"
               << "    pose:\n"
-              << "      position: {x: " << full(p.x) << ", y: " << full(p.y) << ", z: 0}\n"
-              << "      orientation: {x: 0, y: 0, z: " << full(std::sin(yaw / 2))
-              << ", w: " << full(std::cos(yaw / 2)) << "}\n";
-  };
-  for (std::size_t i = 0; i < w.size(); ++i) {
-    pose(w[i], heading[i]);
-    if (i + 1 == w.size() || !(options.pose_spacing > 0)) continue;
-    // n equal steps of at most the spacing: the n - 1 points between the two waypoints.
-    const double dx = w[i + 1].x - w[i].x, dy = w[i + 1].y - w[i].y;
-    const double steps = std::ceil(std::hypot(dx, dy) / options.pose_spacing);
-    const auto n = static_cast<std::size_t>(std::max(steps, 1.0));
-    for (std::size_t k = 1; k < n; ++k) {
-      const double t = double(k) / double(n);
-      pose({w[i].x + t * dx, w[i].y + t * dy}, heading[i]);
-    }
+              << "      position: {x: " << shortest_text(pose.at.x)
+              << ", y: " << shortest_text(pose.at.y) << ", z: 0}\n"
+              << "      orientation: {x: 0, y: 0, z: " << shortest_text(std::sin(pose.yaw / 2))
+              << ", w: " << shortest_text(std::cos(pose.yaw / 2)) << "}\n";
   }
 }
 
@@ -284,12 +207,7 @@ int run_plan(const PlanArgs& args, const SceneOptions& options) {
       print_error(where + name + ": " + results.back().message);
     }
     if (format == "json") {
-      std::string line = plan_result_json(results.back(), q.name);
-      if (goal_yaws.back()) {
-        // One more key at the end of the object (written without spaces), the others unchanged.
-        line.insert(line.size() - 1, ",\"goal_yaw\":" + nlohmann::json(*goal_yaws.back()).dump());
-      }
-      std::cout << line << "\n";
+      std::cout << plan_result_json(results.back(), q.name, goal_yaws.back()) << "\n";
     } else if (format == "text") {
       print_human(results.back(), q.name);
     }
@@ -297,13 +215,9 @@ int run_plan(const PlanArgs& args, const SceneOptions& options) {
   if (format == "ros-path") {
     // Written once every path is known, so that a spacing too fine for them all is refused
     // before any document is written.
-    double added = 0;
-    for (const PlanResult& r : results) added += added_poses(r.waypoints, args.pose_spacing);
-    if (added > max_added_poses)
-      throw InputError({"", 0, 0, "--pose-spacing"},
-                       "a spacing of " + format_number(args.pose_spacing) + " needs " +
-                           format_number(added) + " poses between the waypoints, more than the " +
-                           format_number(max_added_poses) + " allowed: give a larger spacing");
+    std::vector<std::vector<Point>> paths;
+    for (const PlanResult& r : results) paths.push_back(r.waypoints);
+    check_pose_spacing(paths, args.pose_spacing, "--pose-spacing");
     const RosPathOptions ros{args.frame_id, args.pose_spacing};
     for (std::size_t i = 0; i < results.size(); ++i)
       print_ros_path(results[i], queries[i].name, i == 0, ros, goal_yaws[i]);

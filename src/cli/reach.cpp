@@ -5,7 +5,6 @@
 #include <CLI/CLI.hpp>
 #include <iostream>
 #include <memory>
-#include <nlohmann/json.hpp>
 
 #include "commands.hpp"
 #include "common.hpp"
@@ -13,6 +12,7 @@
 #include "polynav/error.hpp"
 #include "polynav/io/plan_picture.hpp"
 #include "polynav/io/scene_picture.hpp"
+#include "polynav/plan/json.hpp"
 
 namespace polynav::cli {
 namespace {
@@ -39,16 +39,7 @@ int run_reach(const ReachArgs& args, const SceneOptions& options) {
     return exit_bad_input;
   }
   if (args.json) {
-    // nlohmann writes every double so that it reads back exactly, as the plan output does.
-    nlohmann::ordered_json j;
-    j["status"] = std::string(search::to_string(reach.status));
-    j["method"] = std::string(planner.discretisation().method());
-    j["from"] = {from.x, from.y};
-    j["cost"] = args.cost;
-    j["nodes"] = nlohmann::ordered_json::array();
-    for (const ReachedPlace& p : reach.places)
-      j["nodes"].push_back({{"node", p.node}, {"at", {p.at.x, p.at.y}}, {"cost", p.cost}});
-    std::cout << j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+    std::cout << reach_json(reach, planner.discretisation().method(), from, args.cost) << "\n";
   } else {
     std::cout << "reach " << format_point(from) << " within cost " << format_number(args.cost)
               << " (" << planner.discretisation().method()

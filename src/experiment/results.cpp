@@ -20,6 +20,7 @@
 #include "polynav/number.hpp"
 #include "polynav/plan/options.hpp"
 #include "polynav/plan/registry.hpp"
+#include "polynav/version.hpp"
 #include "statistics.hpp"
 
 namespace polynav::experiment {
@@ -470,7 +471,7 @@ void write_ompl_log(std::ostream& out, const std::vector<Row>& all, const OmplLo
     for (const Row& r : rows)
       if (config_of(r) == configs.front()) ++runs_per_planner;
 
-  out << "polynav version " POLYNAV_VERSION "\n"
+  out << "polynav version " << version() << "\n"
       << "Experiment " << experiment << "\n"
       << header.properties.size() << " experiment properties\n";
   for (const auto& [name, value] : header.properties) out << name << " = " << value << "\n";

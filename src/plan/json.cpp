@@ -19,7 +19,8 @@ Json points_json(const std::vector<Point>& points) {
 
 }  // namespace
 
-std::string plan_result_json(const PlanResult& r, std::string_view query_name) {
+std::string plan_result_json(const PlanResult& r, std::string_view query_name,
+                             std::optional<double> goal_yaw) {
   const bool has_path = !r.waypoints.empty();
   const bool has_raw = !r.raw_waypoints.empty();
   Json j;
@@ -39,8 +40,22 @@ std::string plan_result_json(const PlanResult& r, std::string_view query_name) {
                 {"search_ms", r.stats.search_ms}, {"smooth_ms", r.stats.smooth_ms}};
   if (!r.message.empty()) j["message"] = r.message;
   if (!query_name.empty()) j["query"] = std::string(query_name);
+  if (goal_yaw) j["goal_yaw"] = *goal_yaw;
   // Names that did not come through a reader's UTF-8 check (a scene named after its file) have
   // invalid bytes replaced rather than the output cut short.
+  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+std::string reach_json(const Reach& reach, std::string_view method, Point from, double cost) {
+  Json j;
+  j["status"] = std::string(search::to_string(reach.status));
+  j["method"] = std::string(method);
+  j["from"] = point_json(from);
+  j["cost"] = cost;
+  j["nodes"] = Json::array();
+  for (const ReachedPlace& p : reach.places)
+    j["nodes"].push_back({{"node", p.node}, {"at", point_json(p.at)}, {"cost", p.cost}});
+  if (!reach.message.empty()) j["message"] = reach.message;
   return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 

@@ -13,6 +13,7 @@
 #include <system_error>
 
 #include "polygon_files.hpp"
+#include "polynav/number.hpp"
 #include "polynav/scene/scene.hpp"
 #include "readers.hpp"
 #include "ros_map.hpp"
@@ -113,14 +114,6 @@ constexpr Reader readers[] = {
     {".geojson", "GeoJSON polygons", read_geojson},
 };
 
-// A number in messages: the shortest text that reads back as it ("-1", "0.05", "1e+20", "inf").
-std::string shortest(double v) {
-  if (std::isnan(v)) return "nan";
-  char buffer[32];
-  const auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, v);
-  return ec == std::errc() ? std::string(buffer, end) : std::to_string(v);
-}
-
 std::string supported_extensions() {
   std::string s;
   for (const Reader& r : readers) {
@@ -141,7 +134,7 @@ void check_load_options(const LoadOptions& options, std::string_view simplify_ke
   if (!(options.simplify >= 0.0) || !std::isfinite(options.simplify)) {
     throw InputError({"", 0, 0, std::string(simplify_key)},
                      "the simplification tolerance must be a finite number >= 0, found " +
-                         shortest(options.simplify));
+                         shortest_text(options.simplify));
   }
   if (options.max_points < 1) {
     throw InputError({"", 0, 0, std::string(max_points_key)},
@@ -152,12 +145,13 @@ void check_load_options(const LoadOptions& options, std::string_view simplify_ke
 
 void check_agent_radius(double radius, std::string_view key) {
   if (!(radius >= 0.0) || !std::isfinite(radius)) {
-    throw InputError({"", 0, 0, std::string(key)},
-                     "the agent radius must be a finite number >= 0, found " + shortest(radius));
+    throw InputError(
+        {"", 0, 0, std::string(key)},
+        "the agent radius must be a finite number >= 0, found " + shortest_text(radius));
   }
   if (radius > ScaleLimits::max_coordinate) {
     throw InputError({"", 0, 0, std::string(key)},
-                     "the radius " + shortest(radius) +
+                     "the radius " + shortest_text(radius) +
                          " is beyond the largest magnitude polynav plans in (2^50)");
   }
 }

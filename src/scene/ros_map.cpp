@@ -11,6 +11,8 @@
 #include <vector>
 
 #include "document.hpp"
+#include "polynav/error.hpp"
+#include "polynav/number.hpp"
 #include "readers.hpp"
 #include "vectorise.hpp"
 
@@ -216,6 +218,55 @@ std::string cells_name(const CellRectangle& r) {
 
 }  // namespace
 
+Scene occupancy_scene(OccupancyMap map, const LoadOptions& options, const std::string& file) {
+  map.unknown_free = options.unknown == UnknownCells::free;
+  const std::size_t count = map.cells.size();
+  CellMap mask;
+  mask.width = map.width;
+  mask.height = map.height;
+  mask.blocked.resize(count);
+  for (std::size_t i = 0; i < count; ++i)
+    mask.blocked[i] = map.cells[i] == OccupancyMap::Cell::occupied ||
+                      (map.cells[i] == OccupancyMap::Cell::unknown && !map.unknown_free);
+
+  // Every point the scene gets from the map's cells goes through to_scene() (the identity when
+  // the yaw is 0), so the outline, the bounds and the rectangles share their corners.
+  const Rotation rotation = map.rotation();
+  VectorisedCells v = vectorise_cells(mask, map.origin, map.resolution, options.simplify, rotation);
+
+  Scene scene;
+  const double x0 = map.origin.x;
+  const double y0 = map.origin.y;
+  const double x1 = map.origin.x + map.resolution * map.width;
+  const double y1 = map.origin.y + map.resolution * map.height;
+  scene.bounds = {map.to_scene({x0, y0}), map.to_scene({x1, y0}), map.to_scene({x1, y1}),
+                  map.to_scene({x0, y1})};
+  scene.native_cell_size = map.resolution;
+  scene.free_boundary = std::move(v.free_boundary);
+  const std::vector<CellRectangle> rectangles = blocked_rectangles(mask);
+  std::vector<Ring> turned;
+  if (!rotation.identity())
+    turned = turned_rectangle_rings(mask, rectangles, map.origin, map.resolution, rotation);
+  const std::string cells_source = map.image.empty() ? file : map.image.string();
+  for (std::size_t i = 0; i < rectangles.size(); ++i) {
+    Obstacle obstacle;
+    obstacle.shape.outer = rotation.identity()
+                               ? rectangle_ring(mask, rectangles[i], map.origin, map.resolution)
+                               : std::move(turned[i]);
+    obstacle.where = {cells_source, 0, 0, cells_name(rectangles[i])};
+    scene.obstacles.push_back(std::move(obstacle));
+  }
+  for (std::size_t i = 0; i < v.fills.size(); ++i) {
+    Obstacle obstacle;
+    obstacle.shape.outer = std::move(v.fills[i]);
+    obstacle.where = {file, 0, 0, "simplification fill " + std::to_string(i)};
+    scene.obstacles.push_back(std::move(obstacle));
+  }
+  scene.occupancy = std::move(map);
+  scene.vectorisation = v.report;
+  return scene;
+}
+
 Scene read_ros_map(std::string_view text, const std::filesystem::path& path,
                    const LoadOptions& options) {
   const std::string file = path.string();
@@ -243,57 +294,48 @@ Scene read_ros_map(std::string_view text, const std::filesystem::path& path,
   map.resolution = p.resolution;
   map.origin = p.origin;
   map.yaw = p.yaw;
-  map.unknown_free = options.unknown == UnknownCells::free;
   map.image = image_path;
   const std::size_t count = std::size_t(map.width) * std::size_t(map.height);
   map.cells.resize(count);
-  CellMap mask;
-  mask.width = map.width;
-  mask.height = map.height;
-  mask.blocked.resize(count);
-  for (std::size_t i = 0; i < count; ++i) {
-    map.cells[i] = classify_ros_pixel(image, i, p);
-    mask.blocked[i] = map.cells[i] == OccupancyMap::Cell::occupied ||
-                      (map.cells[i] == OccupancyMap::Cell::unknown && !map.unknown_free);
-  }
-
-  // Every point the scene gets from the map's cells goes through to_scene() (the identity when
-  // the yaw is 0), so the outline, the bounds and the rectangles share their corners.
-  const Rotation rotation = map.rotation();
-  VectorisedCells v = vectorise_cells(mask, p.origin, p.resolution, options.simplify, rotation);
-
-  Scene scene;
+  for (std::size_t i = 0; i < count; ++i) map.cells[i] = classify_ros_pixel(image, i, p);
+  Scene scene = occupancy_scene(std::move(map), options, file);
   scene.name = path.stem().string();
-  const double x0 = p.origin.x;
-  const double y0 = p.origin.y;
-  const double x1 = p.origin.x + p.resolution * map.width;
-  const double y1 = p.origin.y + p.resolution * map.height;
-  scene.bounds = {map.to_scene({x0, y0}), map.to_scene({x1, y0}), map.to_scene({x1, y1}),
-                  map.to_scene({x0, y1})};
-  scene.native_cell_size = p.resolution;
-  scene.free_boundary = std::move(v.free_boundary);
-  const std::vector<CellRectangle> rectangles = blocked_rectangles(mask);
-  std::vector<Ring> turned;
-  if (!rotation.identity())
-    turned = turned_rectangle_rings(mask, rectangles, p.origin, p.resolution, rotation);
-  for (std::size_t i = 0; i < rectangles.size(); ++i) {
-    Obstacle obstacle;
-    obstacle.shape.outer = rotation.identity()
-                               ? rectangle_ring(mask, rectangles[i], p.origin, p.resolution)
-                               : std::move(turned[i]);
-    obstacle.where = {image_path.string(), 0, 0, cells_name(rectangles[i])};
-    scene.obstacles.push_back(std::move(obstacle));
-  }
-  for (std::size_t i = 0; i < v.fills.size(); ++i) {
-    Obstacle obstacle;
-    obstacle.shape.outer = std::move(v.fills[i]);
-    obstacle.where = {file, 0, 0, "simplification fill " + std::to_string(i)};
-    scene.obstacles.push_back(std::move(obstacle));
-  }
-  scene.occupancy = std::move(map);
-  scene.vectorisation = v.report;
   scene.unused = m.unused;
   return scene;
 }
 
 }  // namespace polynav::detail
+
+namespace polynav {
+
+Scene scene_from_occupancy(OccupancyMap map, const LoadOptions& options, const std::string& name) {
+  check_load_options(options);
+  const auto refuse = [&](const char* key, const std::string& message) {
+    throw InputError({"", 0, 0, key}, message);
+  };
+  if (map.width <= 0 || map.height <= 0)
+    refuse("grid", "the grid is empty: " + std::to_string(map.width) + " x " +
+                       std::to_string(map.height) + " cells");
+  if (static_cast<long long>(map.width) * map.height > detail::max_ros_map_pixels)
+    refuse("grid", "the grid has " +
+                       std::to_string(static_cast<long long>(map.width) * map.height) +
+                       " cells, more than the " + std::to_string(detail::max_ros_map_pixels) +
+                       " a map may have");
+  if (map.cells.size() != std::size_t(map.width) * std::size_t(map.height))
+    refuse("grid", "the grid has " + std::to_string(map.cells.size()) + " cells, not " +
+                       std::to_string(map.width) + " x " + std::to_string(map.height));
+  if (!std::isfinite(map.resolution) || !(map.resolution > 0.0))
+    refuse("resolution",
+           "must be a finite number > 0 (metres per cell), found " + shortest_text(map.resolution));
+  if (!std::isfinite(map.origin.x) || !std::isfinite(map.origin.y))
+    refuse("origin", "must be finite, found (" + shortest_text(map.origin.x) + ", " +
+                         shortest_text(map.origin.y) + ")");
+  if (!std::isfinite(map.yaw)) refuse("yaw", "must be finite, found " + shortest_text(map.yaw));
+  map.image.clear();
+  Scene scene = detail::occupancy_scene(std::move(map), options, name);
+  scene.name = name;
+  check_scale(scene);
+  return scene;
+}
+
+}  // namespace polynav

@@ -49,6 +49,12 @@ OccupancyMap::Cell classify_ros_pixel(const Image& image, std::size_t pixel,
 Scene read_ros_map(std::string_view text, const std::filesystem::path& path,
                    const LoadOptions& options);
 
+// The scene of an occupancy map whose cells are classified (map.unknown_free is set from
+// options.unknown): its bounds, the blocked cells as rectangles (located in map.image, else in
+// `file`) plus the simplification's fills, and the traced free boundary. The map's fields are
+// taken as valid (read_ros_map and scene_from_occupancy check them).
+Scene occupancy_scene(OccupancyMap map, const LoadOptions& options, const std::string& file);
+
 // The largest image accepted, in pixels (as for MovingAI maps: 8192 x 8192).
 inline constexpr long long max_ros_map_pixels = 1LL << 26;
 inline constexpr std::size_t max_ros_image_bytes = std::size_t{1} << 30;

@@ -151,6 +151,33 @@ struct Results {
 /// cannot be built on a scene (the message names the scene)
 Results run(const std::vector<SceneInput>& scenes, const Options& options);
 
+/// Where an experiment puts MovingAI scenario points: `choice` "centres", "corners", or "auto"
+/// (corners when every grid spec has grid.align=corner, its own or from Options::settings, the
+/// any-angle literature's convention; else centres). @throws InputError (key
+/// `key_prefix` + "points") for another choice
+ScenarioPoints scenario_points(std::string_view choice, const Options& options,
+                               std::string_view key_prefix = "");
+
+/// The files an experiment reads its scenes and queries from.
+struct SceneFiles {
+  std::vector<std::string> scenes;  ///< scene paths
+  /// A MovingAI scenario per scene, in scene order, or none at all; "" for a scene: its own.
+  std::vector<std::string> scens;
+  ScenarioPoints points = ScenarioPoints::centres;  ///< see scenario_points()
+};
+
+/// An experiment's scenes read from files, as `polynav experiment` reads them. `load` reads a
+/// scene from its path (with the caller's load options; it may fill SceneInput::space from a
+/// cache). Each gets its name (Scene::name, else the file's stem; the path when another scene
+/// has that name already) and, unless options.random is set, its queries: those of its scenario
+/// file, else its own, else those of SCENE.scen when that file exists. @throws InputError (keys
+/// `key_prefix` + "scen") for scenario files given with random queries or not one per scene,
+/// and for a scene left without queries
+std::vector<SceneInput> read_scene_inputs(
+    const SceneFiles& files, const Options& options,
+    const std::function<SceneInput(const std::string& path)>& load,
+    std::string_view key_prefix = "");
+
 /// Queries drawn uniformly from free space with a generator seeded by `seed` (the same seed,
 /// the same queries on every platform). @throws InputError when free space is empty or no
 /// partner is found in the start's component after many draws

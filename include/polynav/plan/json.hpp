@@ -2,6 +2,7 @@
 /// @file
 /// The command line's JSON output: one object per query (docs/output.md).
 
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -13,8 +14,15 @@ namespace polynav {
 /// `{"status", "method", "smoother", "start", "goal", "length", "cost", "waypoints",
 ///   "raw_length", "raw_cost", "raw_waypoints", "stats": {"nodes", "expanded", "generated",
 ///   "build_ms", "search_ms", "smooth_ms"}, "message", "query"}`.
-/// Lengths and costs are null when there is no path; "query" only when a name is given.
-std::string plan_result_json(const PlanResult& result, std::string_view query_name = {});
+/// Lengths and costs are null when there is no path; "query" only when a name is given;
+/// "goal_yaw" last, only when given (the heading asked for at the goal reached, radians).
+std::string plan_result_json(const PlanResult& result, std::string_view query_name = {},
+                             std::optional<double> goal_yaw = std::nullopt);
+
+/// The JSON object `polynav reach --json` prints: `{"status", "method", "from", "cost",
+/// "nodes": [{"node", "at", "cost"}, ...]}`, nodes cheapest first, then "message" when the
+/// reach has one.
+std::string reach_json(const Reach& reach, std::string_view method, Point from, double cost);
 
 /// The registry as JSON (`polynav methods --json`, docs/output.md): `{"methods", "smoothers",
 /// "search", "space"}`, each option with name, type, default, limits, unit, choices and doc.

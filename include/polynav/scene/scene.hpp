@@ -247,6 +247,16 @@ void check_agent_radius(double radius, std::string_view key = "radius");
 /// InputError with the file, line:column or key path, what is wrong and the offending value.
 Scene load_scene(const std::filesystem::path& path, const LoadOptions& options = {});
 
+/// A scene from an occupancy grid held in memory (a nav_msgs/OccupancyGrid, a numpy array):
+/// the scene load_scene() makes of a ROS map file with the same cells, resolution, origin and
+/// yaw. `map.cells` are row-major from the top row (the row of largest y), as OccupancyMap says;
+/// `options.unknown` and `options.simplify` apply as to map files. `name` becomes Scene::name and
+/// locates the cells in messages. Refused with InputError (key "grid", "resolution", "origin"
+/// or "yaw"): an empty grid, one of more than 2^26 cells, a cell count that is not width x
+/// height, a resolution that is not a finite number > 0, an origin or yaw that is not finite.
+Scene scene_from_occupancy(OccupancyMap map, const LoadOptions& options = {},
+                           const std::string& name = "occupancy");
+
 /// Parses a native scene (YAML, or JSON, which is read by the same YAML 1.2 parser) from text.
 /// `source_name` is used in error messages; when it ends in `.json` the text must also be strict
 /// JSON (RFC 8259), so comments, trailing commas, single quotes and the like are refused.

@@ -1,0 +1,9 @@
+#include "polynav/version.hpp"
+
+namespace polynav {
+
+std::string_view version() {
+  return POLYNAV_VERSION;
+}
+
+}  // namespace polynav
