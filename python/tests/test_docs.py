@@ -1,7 +1,7 @@
 """The examples in the docs run as written: every docstring example of the package (doctest,
 from the source tree, where their scene paths point) and the Python snippets of README.md's
 "Using Python" (run in a fresh folder holding only the bundled scenes, as a user would after
-installing)."""
+installing), and the plotting example."""
 
 import doctest
 import os
@@ -67,3 +67,14 @@ def test_readme_snippet_runs(index, tmp_path):
     done = subprocess.run([sys.executable, str(script)], cwd=tmp_path, capture_output=True,
                           text=True, timeout=600, check=False, env=env)
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_the_plotting_example_runs(tmp_path):
+    pytest.importorskip("matplotlib")
+    env = dict(os.environ, PYTHONPATH=str(pathlib.Path(polynav.__file__).resolve().parents[1]))
+    image = tmp_path / "path.png"
+    done = subprocess.run([sys.executable, str(SOURCE / "examples" / "plot_path.py"),
+                           str(SOURCE / "scenes" / "warehouse.yaml"), str(image)],
+                          capture_output=True, text=True, timeout=600, check=False, env=env)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert image.read_bytes().startswith(b"\x89PNG")

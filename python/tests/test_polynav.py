@@ -15,6 +15,7 @@ import pytest
 import polynav
 
 SOURCE = pathlib.Path(os.environ.get("POLYNAV_SOURCE_DIR", pathlib.Path(__file__).parents[2]))
+WAREHOUSE = str(SOURCE / "scenes" / "warehouse.yaml")
 CLI = os.environ.get("POLYNAV_CLI", "polynav")
 SCENES = sorted((SOURCE / "scenes").glob("*.yaml")) + sorted((SOURCE / "scenes").glob("*.json"))
 TIMES = ("build_ms", "search_ms", "smooth_ms")
@@ -210,3 +211,49 @@ def test_load_options_that_are_not_numbers_are_type_errors():
     assert "the agent radius must be a finite number >= 0, found nan" in str(error.value)
     with pytest.raises(TypeError):
         polynav.load_scene(maze, max_points=-3)
+
+
+@pytest.mark.parametrize("call, key", [
+    (lambda p: p.plan((1, 2, 3), (4, 5)), "start"),
+    (lambda p: p.plan((float("nan"), 2), (4, 5)), "start"),
+    (lambda p: p.plan((2, 1.5), [[30, 20], [3, 4, 5]]), "goal"),     # goals of mixed shapes
+    (lambda p: p.plan((2, 1.5), np.zeros((0, 2))), "goal"),         # an empty goal set
+    (lambda p: p.plan((2, 1.5), np.zeros((2, 2, 2))), "goal"),
+    (lambda p: p.plan((2, 1.5), [[30, 20], [float("inf"), 1]]), "goal[1]"),
+    (lambda p: p.plan((2, 1.5), "30,20"), "goal"),
+    (lambda p: p.plan((2, 1.5), (30, 20), gaol=1), "gaol"),
+    (lambda p: p.plan_many(np.zeros((3, 2)), np.zeros((3, 3))), "goals"),
+    (lambda p: p.plan_many([[1, 2]], [[float("nan"), 2]]), "goals[0]"),
+    (lambda p: p.reach((2, 1.5), -1.0), "cost"),
+    (lambda p: p.reach((2, 1.5), float("inf")), "cost"),
+    (lambda p: p.reach((2,), 1.0), "start"),
+    (lambda p: p.reach((2, 1.5), 1.0, max_cost=2), "max_cost"),
+    (lambda p: p.plan((2, 1.5), (30, 20)).to_ros_path(frame_id="/map"), "frame_id"),
+    (lambda p: p.plan((2, 1.5), (30, 20)).to_ros_path(pose_spacing=0.0), "pose_spacing"),
+    (lambda p: p.plan((2, 1.5), (30, 20)).to_ros_path(pose_spacing=1e-9), "pose_spacing"),
+    (lambda p: p.plan((2, 1.5), (30, 20)).to_ros_path(goal_yaw=float("nan")), "goal_yaw"),
+    (lambda p: p.plan((2, 1.5), (30, 20)).to_json(goal_yaw=float("inf")), "goal_yaw"),
+    (lambda p: p.plan((2, 1.5), (30, 20)).to_json(querry="a"), "querry"),
+    (lambda p: polynav.Planner(polynav.load_scene(WAREHOUSE), inflation="exakt"), "space.inflation"),
+    (lambda p: polynav.Planner(polynav.load_scene(WAREHOUSE), inflation_tolerance=-1),
+     "space.inflation_tolerance"),
+    (lambda p: polynav.load_scene(WAREHOUSE, radus=1), "radus"),
+    (lambda p: polynav.run_experiment(WAREHOUSE, ["grid"], random=2, shard=(3, 2)), "shard"),
+    (lambda p: polynav.run_experiment(WAREHOUSE, ["grid"], random=2, points="middle"), "points"),
+    (lambda p: polynav.run_experiment(WAREHOUSE, ["grid"], ["shortcat"], random=2), "smoothers"),
+    (lambda p: polynav.run_experiment(WAREHOUSE, ["grid"], random=2, seeds=3), "seeds"),
+    (lambda p: polynav.run_experiment([WAREHOUSE, WAREHOUSE], ["grid"], scen=[WAREHOUSE]),
+     "scen"),
+])
+def test_bad_arguments_raise_input_error_naming_them(call, key):
+    planner = polynav.Planner(polynav.load_scene(WAREHOUSE))
+    with pytest.raises(polynav.InputError) as error:
+        call(planner)
+    assert isinstance(error.value, ValueError)
+    assert error.value.key == key, str(error.value)
+
+
+def test_a_mistyped_keyword_gets_the_closest_name():
+    with pytest.raises(polynav.InputError) as error:
+        polynav.load_scene(WAREHOUSE, map_simplfy=0.1)
+    assert "did you mean 'map_simplify'" in str(error.value)
