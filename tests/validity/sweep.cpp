@@ -238,8 +238,11 @@ std::vector<MethodVariant> method_variants(bool every_choice) {
                  (spec.type == OptionType::integer && !spec.choices.empty())) {
         values = spec.choices;
       }
-      if (!every_choice &&
-          !(method.name == "navmesh" && (spec.name == "nodes" || spec.name == "search")))
+      // Without every_choice: the choices that pick another algorithm or other graph nodes
+      // (grid.search's JPS, JPS+ and Theta*, grid.paths, each method's node placement,
+      // visgraph.attach, navmesh.search's Polyanya), each a method of its own in effect.
+      if (!every_choice && spec.name != "search" && spec.name != "paths" && spec.name != "nodes" &&
+          spec.name != "attach")
         continue;
       for (const std::string& value : values) {
         if (value == spec.default_value) continue;

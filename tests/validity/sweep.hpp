@@ -48,9 +48,10 @@ struct MethodVariant {
 
 /// Every registered method with its defaults, plus, when `every_choice`, each method once per
 /// other value of each of its choice, flag and fixed-value integer options. Without it, the
-/// navigation mesh's node placements and searches are still added (its paths differ most
-/// between them, and its default, navmesh.search=auto, is Polyanya on small scenes and the
-/// graph on others).
+/// choices that pick another algorithm or other graph nodes are still added, each a method in
+/// effect: grid.search (JPS, JPS+, Theta*), grid.paths (central), quadtree.nodes,
+/// visgraph.attach, navmesh.nodes and navmesh.search (navmesh.search=auto is Polyanya on
+/// small scenes and the graph on others).
 std::vector<MethodVariant> method_variants(bool every_choice);
 
 struct SweepOptions {
