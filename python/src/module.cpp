@@ -13,7 +13,6 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <mutex>
 #include <nlohmann/json.hpp>
@@ -24,6 +23,7 @@
 #include "polynav/error.hpp"
 #include "polynav/experiment/experiment.hpp"
 #include "polynav/experiment/results.hpp"
+#include "polynav/io/output_file.hpp"
 #include "polynav/io/plan_picture.hpp"
 #include "polynav/number.hpp"
 #include "polynav/plan/json.hpp"
@@ -962,15 +962,12 @@ True)");
         for (const auto& item : rows) r.push_back(dict_to_row(item.cast<py::dict>()));
         py::gil_scoped_release release;
         if (!csv_path.empty()) {
-          std::ofstream out(csv_path, std::ios::binary | std::ios::trunc);
-          experiment::write_csv(out, r);
-          if (!out.flush()) refuse("out", "cannot write " + csv_path);
+          std::ostringstream csv;
+          experiment::write_csv(csv, r);
+          write_output_file(csv_path, csv.str(), "out");
         }
-        if (!plot_path.empty()) {
-          std::ofstream out(plot_path, std::ios::binary | std::ios::trunc);
-          out << experiment::plot_svg(r, "polynav experiment");
-          if (!out.flush()) refuse("plot", "cannot write " + plot_path);
-        }
+        if (!plot_path.empty())
+          write_output_file(plot_path, experiment::plot_svg(r, "polynav experiment"), "plot");
       },
       py::arg("rows"), py::arg("csv_path"), py::arg("plot_path"));
 

@@ -5,9 +5,6 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cctype>
-#include <cerrno>
-#include <cstring>
-#include <fstream>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -15,6 +12,7 @@
 #include "commands.hpp"
 #include "common.hpp"
 #include "polynav/error.hpp"
+#include "polynav/io/output_file.hpp"
 
 namespace polynav::cli {
 namespace {
@@ -44,14 +42,7 @@ int run_convert(const ConvertArgs& args, SceneOptions options) {
     std::cout.flush();
     return exit_ok;
   }
-  std::ofstream out(args.output, std::ios::binary | std::ios::trunc);
-  if (!out) {
-    throw InputError(InputLocation{args.output, 0, 0, {}},
-                     std::string("cannot write: ") + std::strerror(errno));
-  }
-  out << exported.text;
-  out.close();
-  if (!out) throw InputError(InputLocation{args.output, 0, 0, {}}, "cannot write: write failed");
+  write_output_file(args.output, exported.text);
   std::cout << "wrote " << args.output << " (" << scene_format(scene).description << " "
             << scene_display_name(scene) << " as a native scene)\n";
   return exit_ok;

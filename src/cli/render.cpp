@@ -2,9 +2,6 @@
 // space the agent's radius leaves, regions, queries) as an SVG picture.
 
 #include <CLI/CLI.hpp>
-#include <cerrno>
-#include <cstring>
-#include <fstream>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -36,14 +33,7 @@ int run_render(const RenderArgs& args, const SceneOptions& options) {
     std::cout.flush();
     return exit_ok;
   }
-  std::ofstream out(args.output, std::ios::binary | std::ios::trunc);
-  if (!out) {
-    throw InputError(InputLocation{args.output, 0, 0, {}},
-                     std::string("cannot write: ") + std::strerror(errno));
-  }
-  canvas.write(out);
-  out.close();
-  if (!out) throw InputError(InputLocation{args.output, 0, 0, {}}, "cannot write: write failed");
+  canvas.save(args.output);
   std::cout << "wrote " << args.output << " (" << format_number(canvas.width(), 4) << " x "
             << format_number(canvas.height(), 4) << " px)\n";
   return exit_ok;

@@ -3,10 +3,7 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
-#include <cerrno>
 #include <cmath>
-#include <cstring>
-#include <fstream>
 #include <iomanip>
 #include <iostream>
 #include <memory>
@@ -18,6 +15,7 @@
 #include "planning.hpp"
 #include "polynav/discretise/navmesh/navmesh.hpp"
 #include "polynav/error.hpp"
+#include "polynav/io/output_file.hpp"
 #include "polynav/plan/options.hpp"
 #include "polynav/plan/registry.hpp"
 
@@ -118,12 +116,10 @@ int run_scen(const ScenArgs& args, const SceneOptions& options) {
   const std::string not_reproducing = why_not_reproducing(plan, planner, scene, metric);
   const bool reproducing = not_reproducing.empty();
 
-  std::ofstream csv;
+  // The CSV is written whole at the end (write_output_file), never left half-written.
+  std::ostringstream csv;
   if (!args.csv.empty()) {
     check_output_path(args.csv, "--csv");
-    csv.open(args.csv, std::ios::trunc);
-    if (!csv)
-      throw InputError({args.csv, 0, 0, {}}, std::string("cannot write: ") + std::strerror(errno));
     csv << "id,start_x,start_y,goal_x,goal_y,reference,status,length,cost,ratio,expanded,"
            "search_us,build_ms,versus_reference\n";
   }
@@ -163,7 +159,7 @@ int run_scen(const ScenArgs& args, const SceneOptions& options) {
         versus = "longer";
       }
     }
-    if (csv) {
+    if (!args.csv.empty()) {
       const double none = std::nan("");
       csv << i << ',' << csv_number(q.start.x) << ',' << csv_number(q.start.y) << ','
           << csv_number(q.goal.x) << ',' << csv_number(q.goal.y) << ','
@@ -210,8 +206,7 @@ int run_scen(const ScenArgs& args, const SceneOptions& options) {
             << format_number(p95, 4) << " us; build " << format_number(planner.build_ms(), 4)
             << " ms\n";
   if (!args.csv.empty()) {
-    csv.close();
-    if (!csv) throw InputError({args.csv, 0, 0, "--csv"}, "cannot write: the write failed");
+    write_output_file(args.csv, csv.str());
     std::cout << "wrote " << args.csv << "\n";
   }
   if (internal_errors > 0) return exit_internal;

@@ -1,12 +1,11 @@
 #include "polynav/io/canvas.hpp"
 
+#include "polynav/io/output_file.hpp"
+
 #include <algorithm>
-#include <cerrno>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
-#include <cstring>
-#include <fstream>
 #include <numbers>
 #include <ostream>
 #include <stdexcept>
@@ -402,15 +401,7 @@ void SvgCanvas::write(std::ostream& out) const {
 }
 
 void SvgCanvas::save(const std::filesystem::path& path) const {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out)
-    throw InputError({path.string(), 0, 0, ""},
-                     std::string("cannot write: ") + std::strerror(errno));
-  out << str();
-  out.close();
-  if (!out)
-    throw InputError({path.string(), 0, 0, ""},
-                     std::string("cannot write: ") + std::strerror(errno));
+  write_output_file(path, str());
 }
 
 }  // namespace polynav
