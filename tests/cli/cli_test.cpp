@@ -842,6 +842,38 @@ TEST_F(Cli, SetRefusesUnknownOptionsAndBadValuesNamingThem) {
   EXPECT_TRUE(contains(method.err, "did you mean 'visgraph'")) << method.err;
 }
 
+TEST_F(Cli, OptionValuesAreCheckedInTheirTypeAndInfinityOnlyMeansNoLimit) {
+  const fs::path scene = write("corridor.yaml", corridor_scene);
+  const auto plan = [&](const std::string& assignment) {
+    return run({"plan", scene.string(), "--query", "over-the-wall", "--set", assignment});
+  };
+  for (const std::string too_large : {"18446744073709551616", "1e20"}) {
+    const RunResult r = plan("grid.max_cells=" + too_large);
+    expect_usage_error(r);
+    EXPECT_TRUE(contains(r.err, "error: grid.max_cells: out of range")) << r.err;
+    EXPECT_TRUE(contains(r.err, "'" + too_large + "'")) << r.err;
+  }
+  // The budget is the number written, not the double nearest it.
+  const RunResult exact =
+      run({"plan", scene.string(), "--set", "grid.max_cells=9223372036854775807", "--set",
+           "grid.resolution=1e-9"});
+  expect_usage_error(exact);
+  EXPECT_TRUE(contains(exact.err, "budget of 9223372036854775807 ")) << exact.err;
+  for (const std::string key : {"search.weight", "grid.resolution", "quadtree.min_cell",
+                                "space.inflation_tolerance", "space.clearance_factor"}) {
+    const RunResult r = plan(key + "=inf");
+    expect_usage_error(r);
+    EXPECT_TRUE(contains(r.err, "error: " + key + ": must be a finite number, found 'inf'"))
+        << r.err;
+  }
+  for (const std::string unlimited :
+       {"search.max_cost=inf", "search.time_limit_ms=inf", "space.max_build_seconds=inf",
+        "grid.max_cells=inf", "search.time_limit_ms=1e300"}) {
+    const RunResult r = plan(unlimited);
+    EXPECT_EQ(r.exit_code, 0) << unlimited << ": " << r.err;
+  }
+}
+
 TEST_F(Cli, SearchOptionsReachTheSearch) {
   const fs::path scene = write("corridor.yaml", corridor_scene);
   // Too few expansions: the limit is reported; with the partial fallback a partial path comes
