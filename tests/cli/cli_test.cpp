@@ -687,6 +687,33 @@ TEST_F(Cli, YamlAliasesCountAgainstThePointBudgetWhichAnOptionRaises) {
   expect_one_error_line(r);
 }
 
+TEST_F(Cli, MaxPointsOutsideItsRangeIsRefusedNamingTheValue) {
+  const fs::path scene = write("two-rooms.yaml", two_rooms().yaml());
+  struct Case {
+    std::string value, says;
+  };
+  const Case cases[] = {
+      {"0", "must be at least 1, found 0"},
+      {"-1", "must be at least 1, found -1"},
+      {"-18446744073709551616", "must be at least 1, found -18446744073709551616"},
+      {"18446744073709551616", "must be at most 18446744073709551615, found 18446744073709551616"},
+      {"1e3", "expected a whole number, found '1e3'"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.value);
+    for (const bool before : {true, false}) {
+      const std::vector<std::string> args =
+          before ? std::vector<std::string>{"--max-points", c.value, "validate", scene.string()}
+                 : std::vector<std::string>{"validate", scene.string(), "--max-points", c.value};
+      const RunResult r = run(args);
+      expect_usage_error(r);
+      EXPECT_TRUE(contains(r.err, "error: --max-points: ")) << r.err;
+      EXPECT_TRUE(contains(r.err, c.says)) << r.err;
+    }
+  }
+  EXPECT_EQ(run({"--max-points", "18446744073709551615", "validate", scene.string()}).exit_code, 0);
+}
+
 TEST_F(Cli, ABuildOverItsTimeBudgetIsStoppedNamingTheOption) {
   const std::string maze = (fs::path(POLYNAV_SOURCE_DIR) / "scenes" / "maze.yaml").string();
   RunResult r =
