@@ -291,6 +291,8 @@ int run_experiment(const ExperimentArgs& args, const SceneOptions& scene_options
 }
 
 int run_merge(const MergeArgs& args) {
+  // Every input before any is read, as every other subcommand checks its files.
+  for (const std::string& input : args.inputs) check_input_file(input);
   std::vector<std::vector<experiment::Row>> shards;
   for (const std::string& input : args.inputs) shards.push_back(experiment::read_csv(input));
   const std::vector<experiment::Row> rows = experiment::merge_shards(shards, args.inputs);

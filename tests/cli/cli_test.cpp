@@ -217,6 +217,34 @@ class Cli : public ::testing::Test {
     return r;
   }
 
+  // As run(), but a run still going after `seconds` is killed and reported as a failure: for
+  // inputs that must be refused at once rather than read (a FIFO, a device, a huge count).
+  RunResult run_within(const std::vector<std::string>& args, int seconds) const {
+    const std::string out_path = (dir_ / "stdout.txt").string();
+    const std::string err_path = (dir_ / "stderr.txt").string();
+    RunResult r;
+    const pid_t pid = test_support::start_program(POLYNAV_CLI, args, out_path, err_path);
+    if (pid < 0) {
+      ADD_FAILURE() << (r.problem = "cannot start the tool");
+      return r;
+    }
+    int status = 0;
+    for (int waited_ms = 0; waitpid(pid, &status, WNOHANG) != pid; waited_ms += 20) {
+      if (waited_ms >= seconds * 1000) {
+        kill(pid, SIGKILL);
+        waitpid(pid, &status, 0);
+        r.problem = "still running after " + std::to_string(seconds) + " s";
+        ADD_FAILURE() << r.problem;
+        return r;
+      }
+      usleep(20000);
+    }
+    if (WIFEXITED(status)) r.exit_code = WEXITSTATUS(status);
+    r.out = read_file(out_path);
+    r.err = read_file(err_path);
+    return r;
+  }
+
   // Every failure the tool reports is one line on stderr starting with "error: ".
   static void expect_one_error_line(const RunResult& r) {
     EXPECT_EQ(line_count(r.err), 1u) << r.err;
@@ -619,6 +647,31 @@ TEST_F(Cli, APipeOrDeviceIsRefusedWithoutWaitingOnIt) {
     EXPECT_EQ(d.exit_code, 2) << device;
     expect_one_error_line(d);
   }
+}
+
+TEST_F(Cli, MergeRefusesAPipeOrDeviceBeforeOpeningIt) {
+  const fs::path fifo = dir_ / "shard.csv";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  std::vector<std::string> inputs = {fifo.string()};
+  if (fs::exists("/dev/zero")) inputs.push_back("/dev/zero");  // read, it never ends
+  const fs::path out = dir_ / "all.csv";
+  for (const std::string& input : inputs) {
+    SCOPED_TRACE(input);
+    // Nobody writes to the FIFO: opening it to read would block forever.
+    const RunResult r = run_within({"merge", input, "--out", out.string()}, 20);
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    expect_one_error_line(r);
+    EXPECT_TRUE(contains(r.err, "error: " + input + ": it is not a regular file")) << r.err;
+    EXPECT_FALSE(fs::exists(out));
+  }
+  // Every input is checked before any is read.
+  const RunResult later =
+      run_within({"merge", "/no/such/shard.csv", fifo.string(), "--out", out.string()}, 20);
+  EXPECT_EQ(later.exit_code, 2);
+  EXPECT_TRUE(contains(later.err, "/no/such/shard.csv: no such file")) << later.err;
+  const RunResult folder = run_within({"merge", dir_.string(), "--out", out.string()}, 20);
+  EXPECT_EQ(folder.exit_code, 2);
+  EXPECT_TRUE(contains(folder.err, "it is a directory")) << folder.err;
 }
 
 TEST_F(Cli, NamesMustBeUtf8AndSayWhereTheyAreNot) {
