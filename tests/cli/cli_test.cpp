@@ -767,6 +767,38 @@ TEST_F(Cli, MaxPointsOutsideItsRangeIsRefusedNamingTheValue) {
   EXPECT_EQ(run({"--max-points", "18446744073709551615", "validate", scene.string()}).exit_code, 0);
 }
 
+TEST_F(Cli, ExperimentCountsHaveBudgetsCheckedUpFront) {
+  const std::string maze = (fs::path(POLYNAV_SOURCE_DIR) / "scenes" / "maze.yaml").string();
+  const fs::path out = dir_ / "out.csv";
+  struct Case {
+    std::vector<std::string> args;
+    std::string says;
+  };
+  const std::vector<Case> cases = {
+      {{"--random", "1000000000000"},
+       "--random: the number of random queries per scene must be at most 1000000, found "
+       "1000000000000"},
+      {{"--random", "1000001"}, "must be at most 1000000, found 1000001"},
+      {{"--random", "-1"}, "--random: the number of random queries per scene must be at least 0"},
+      {{"--random", "99999999999999999999999"}, "must be at most 1000000"},
+      {{"--random", "2", "--seed", "-1"}, "--seed: the seed must be at least 0, found -1"},
+      {{"--random", "2", "--reference-max-corners", "-1"}, "--reference-max-corners: "},
+      // 2 scenes x 4 methods x 2 smoothers x 1000000 queries: more rows than one run holds.
+      {{maze, "--random", "1000000"}, "more than 10000000 rows"},
+  };
+  for (const Case& c : cases) {
+    std::vector<std::string> args = {"experiment", maze, "--out", out.string(), "--no-progress"};
+    args.insert(args.end(), c.args.begin(), c.args.end());
+    const RunResult r = run_within(args, 60);
+    EXPECT_EQ(r.exit_code, 2) << c.says << ": " << r.err;
+    expect_one_error_line(r);
+    EXPECT_TRUE(contains(r.err, c.says)) << r.err;
+    EXPECT_FALSE(fs::exists(out)) << c.says;
+  }
+  const RunResult help = run({"experiment", "--help"});
+  EXPECT_TRUE(contains(help.out, "at most 1000000")) << help.out;
+}
+
 TEST_F(Cli, ABuildOverItsTimeBudgetIsStoppedNamingTheOption) {
   const std::string maze = (fs::path(POLYNAV_SOURCE_DIR) / "scenes" / "maze.yaml").string();
   RunResult r =
