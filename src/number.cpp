@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <system_error>
 
@@ -70,6 +71,28 @@ ParsedNumber parse_number(std::string_view text) {
     return {std::numeric_limits<double>::quiet_NaN(), NumberStatus::not_a_number};
   }
   return {0.0, NumberStatus::malformed};
+}
+
+ParsedWhole parse_whole(std::string_view text) {
+  ParsedWhole out;
+  std::size_t i = 0;
+  if (!text.empty() && (text[0] == '-' || text[0] == '+')) {
+    out.negative = text[0] == '-';
+    i = 1;
+  }
+  if (i == text.size()) return {};
+  bool too_large = false;
+  for (; i < text.size(); ++i) {
+    if (!is_digit(text[i])) return {};
+    const auto digit = static_cast<std::uint64_t>(text[i] - '0');
+    constexpr std::uint64_t max = std::numeric_limits<std::uint64_t>::max();
+    if (out.magnitude > (max - digit) / 10) too_large = true;
+    if (!too_large) out.magnitude = out.magnitude * 10 + digit;
+  }
+  if (out.magnitude == 0) out.negative = false;
+  out.status = too_large ? WholeStatus::out_of_range : WholeStatus::whole;
+  if (too_large) out.magnitude = 0;
+  return out;
 }
 
 std::optional<double> parse_finite(std::string_view text) {

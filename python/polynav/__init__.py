@@ -184,7 +184,7 @@ def run_experiment(scenes, methods=None, smoothers=("none", "shortcut"), *, scen
     The arguments are the command line's: scenes (SCENE...), methods (--methods: specs such as
     "grid:connectivity=4"; default every method), smoothers (--smoothers), scen (--scen: one
     MovingAI .scen per scene; default the scenes' own queries, else SCENE.scen), random and seed
-    (--random, --seed), any_component (--any-component), settings (--set, as
+    (--random, at most 1000000 per scene, and --seed), any_component (--any-component), settings (--set, as
     {"group.name": value}), jobs (--jobs), shard (--shard K/N as (K, N)), points (--points:
     "auto", "centres" or "corners"), reference_max_corners (--reference-max-corners), out
     (--out: the CSV) and plot (--plot: the SVG figures); radius, inflation,

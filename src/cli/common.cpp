@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <charconv>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -42,18 +41,6 @@ double finite_value(const CLI::Option& option) {
   throw InputError({"", 0, 0, option.get_name()}, "expected a finite number, found '" + text + "'");
 }
 
-// The value of a count option: a whole number written in decimal digits.
-std::size_t whole_value(const CLI::Option& option) {
-  const std::string text = option.as<std::string>();
-  std::size_t value = 0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (text.empty() || ec != std::errc() || end != text.data() + text.size()) {
-    throw InputError({"", 0, 0, option.get_name()},
-                     "expected a whole number, found '" + text + "'");
-  }
-  return value;
-}
-
 const CLI::App& root_of(const CLI::App& app) {
   const CLI::App* a = &app;
   while (a->get_parent() != nullptr) a = a->get_parent();
@@ -61,6 +48,20 @@ const CLI::App& root_of(const CLI::App& app) {
 }
 
 }  // namespace
+
+std::uint64_t whole_in_range(const std::string& text, const std::string& option, std::uint64_t low,
+                             std::uint64_t high, std::string_view what) {
+  const ParsedWhole w = parse_whole(text);
+  if (w.status == WholeStatus::malformed)
+    throw InputError({"", 0, 0, option}, "expected a whole number, found '" + text + "'");
+  if (w.negative || (w.status == WholeStatus::whole && w.magnitude < low))
+    throw InputError({"", 0, 0, option}, std::string(what) + " must be at least " +
+                                             std::to_string(low) + ", found " + text);
+  if (w.status == WholeStatus::out_of_range || w.magnitude > high)
+    throw InputError({"", 0, 0, option}, std::string(what) + " must be at most " +
+                                             std::to_string(high) + ", found " + text);
+  return w.magnitude;
+}
 
 Scene load_scene_with_options(const std::filesystem::path& path, const SceneOptions& options) {
   // Checked here so a missing file gets the same one-line message whatever the format reader.
@@ -192,7 +193,10 @@ SceneOptions scene_options(const CLI::App& command) {
     options.load.simplify = finite_value(*o);
   }
   if (const CLI::Option* o = root.get_option_no_throw("--max-points"); o && o->count() > 0) {
-    options.load.max_points = whole_value(*o);
+    // The same words as check_load_options' for 0.
+    options.load.max_points = whole_in_range(o->as<std::string>(), "--max-points", 1,
+                                             std::numeric_limits<std::size_t>::max(),
+                                             "the most points a native scene may hold");
   }
   if (const CLI::Option* o = root.get_option_no_throw("--repair"); o && o->count() > 0) {
     options.load.repair = true;

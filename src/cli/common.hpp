@@ -3,10 +3,12 @@
 // printing and number formatting.
 
 #include <CLI/CLI.hpp>
+#include <cstdint>
 #include <filesystem>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 
 #include "polynav/geometry.hpp"
 #include "polynav/scene/scene.hpp"
@@ -51,6 +53,29 @@ CLI::Validator number_in_range(double low, double high);
 // conversion) after the option's checks have passed: add non_negative_finite or number_in_range.
 CLI::Option* add_number_option(CLI::App& app, const std::string& name, double& value,
                                const std::string& description);
+
+// The text of a whole-number option read into [low, high] by polynav::parse_whole (decimal
+// digits with an optional sign, checked in the range before anything is converted: CLI11's own
+// conversion wraps "-1" round to the largest count). Refused with an InputError naming `option`
+// and the text: "expected a whole number, found 'x'", or "<what> must be at least <low> (at
+// most <high>), found <text>".
+std::uint64_t whole_in_range(const std::string& text, const std::string& option, std::uint64_t low,
+                             std::uint64_t high, std::string_view what);
+
+// An option whose value is a whole number from `low` to `high`, read into `value` by
+// whole_in_range when the option is parsed (`what` names the quantity in its messages).
+template <class T>
+requires std::is_unsigned_v<T> CLI::Option* add_whole_option(CLI::App& app, const std::string& name,
+                                                             T& value, T low, T high,
+                                                             std::string what,
+                                                             const std::string& description) {
+  return app.add_option_function<std::string>(
+      name,
+      [&value, name, low, high, what = std::move(what)](const std::string& text) {
+        value = static_cast<T>(whole_in_range(text, name, low, high, what));
+      },
+      description);
+}
 
 // A scene read with the global options applied (a missing file gets a one-line message).
 Scene load_scene_with_options(const std::filesystem::path& path, const SceneOptions& options);

@@ -10,11 +10,13 @@
 #include <cerrno>
 #include <chrono>
 #include <csignal>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <limits>
 #include <memory>
 #include <set>
 #include <sstream>
@@ -291,6 +293,8 @@ int run_experiment(const ExperimentArgs& args, const SceneOptions& scene_options
 }
 
 int run_merge(const MergeArgs& args) {
+  // Every input before any is read, as every other subcommand checks its files.
+  for (const std::string& input : args.inputs) check_input_file(input);
   std::vector<std::vector<experiment::Row>> shards;
   for (const std::string& input : args.inputs) shards.push_back(experiment::read_csv(input));
   const std::vector<experiment::Row> rows = experiment::merge_shards(shards, args.inputs);
@@ -319,11 +323,16 @@ void add_experiment_command(CLI::App& app) {
                   "MovingAI scenario per scene, in scene order (default: the scene's own queries, "
                   "else SCENE.scen when it exists)")
       ->type_name("FILE");
-  cmd->add_option("--random", args->random, "Draw N random queries per scene instead")
+  add_whole_option(*cmd, "--random", args->random, std::size_t{0}, experiment::max_random_queries,
+                   "the number of random queries per scene",
+                   "Draw N random queries per scene instead (at most " +
+                       std::to_string(experiment::max_random_queries) + ")")
       ->type_name("N");
-  cmd->add_option("--seed", args->seed,
-                  "Seed of the random queries (printed, and recorded in the OMPL log)")
-      ->capture_default_str();
+  add_whole_option(*cmd, "--seed", args->seed, std::uint64_t{0},
+                   std::numeric_limits<std::uint64_t>::max(), "the seed",
+                   "Seed of the random queries (printed, and recorded in the OMPL log)")
+      ->type_name("UINT")
+      ->default_str("1");
   cmd->add_flag("--any-component", args->any_component,
                 "Random goals anywhere in free space (by default in the start's component)");
   cmd->add_option("--methods", args->methods,
@@ -343,7 +352,8 @@ void add_experiment_command(CLI::App& app) {
       ->check(CLI::Range(1u, 1024u));
   cmd->add_option("--shard", args->shard,
                   "Run part K of N (the queries i with i % N == K-1); join parts with "
-                  "'polynav merge'")
+                  "'polynav merge'. A run holds at most " +
+                      std::to_string(experiment::max_rows) + " rows: run more in shards")
       ->type_name("K/N");
   cmd->add_option("--out", args->out, "CSV of one row per run")->required()->type_name("FILE");
   cmd->add_option("--plot", args->plot,
@@ -360,11 +370,12 @@ void add_experiment_command(CLI::App& app) {
                   "has align=corner), centres or corners")
       ->check(CLI::IsMember({"auto", "centres", "corners"}))
       ->capture_default_str();
-  cmd->add_option("--reference-max-corners", args->reference_max_corners,
-                  "Scenes with more corners are scored against navmesh.search=optimal "
-                  "(Polyanya) instead of the visibility graph (none with weighted regions)")
+  add_whole_option(*cmd, "--reference-max-corners", args->reference_max_corners, std::size_t{0},
+                   std::numeric_limits<std::size_t>::max(), "the most corners",
+                   "Scenes with more corners are scored against navmesh.search=optimal "
+                   "(Polyanya) instead of the visibility graph (none with weighted regions)")
       ->type_name("N")
-      ->capture_default_str();
+      ->default_str("20000");
   cmd->add_flag("!--no-progress", args->progress, "No progress bar (shown only on a terminal)");
   cmd->footer(
       std::string(

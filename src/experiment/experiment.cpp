@@ -179,6 +179,41 @@ std::vector<Query> random_queries(const FreeSpace& space, const RandomQueries& r
   return queries;
 }
 
+namespace {
+
+// Refuses, before anything is built, more random queries per scene than max_random_queries and
+// more rows in all than max_rows.
+void check_size(const std::vector<SceneInput>& scenes, const Options& options) {
+  if (options.random && options.random->count > max_random_queries)
+    throw InputError({"", 0, 0, "random"},
+                     "the number of random queries per scene must be at most " +
+                         std::to_string(max_random_queries) + ", found " +
+                         std::to_string(options.random->count));
+  const std::size_t runs_per_query = options.methods.size() * options.smoothers.size();
+  const Shard& shard = options.shard;
+  std::size_t rows = 0;
+  bool over = false;
+  for (const SceneInput& scene : scenes) {
+    const std::size_t n = options.random ? options.random->count : scene.queries.size();
+    // The queries i < n with i % N == K - 1.
+    const std::size_t in_shard =
+        shard.count == 0 ? n : n / shard.count + (n % shard.count > shard.index - 1 ? 1 : 0);
+    if (runs_per_query != 0 && in_shard > (max_rows - rows) / runs_per_query) {
+      over = true;
+      break;
+    }
+    rows += in_shard * runs_per_query;
+  }
+  if (over)
+    throw InputError({"", 0, 0, ""},
+                     "the experiment would make more than " + std::to_string(max_rows) +
+                         " rows (scenes x method specs x smoothers x queries), the most one run "
+                         "holds: run it in shards (--shard K/N, Options::shard) and join them "
+                         "(polynav merge), or give fewer queries");
+}
+
+}  // namespace
+
 Results run(const std::vector<SceneInput>& scenes, const Options& options) {
   if (options.methods.empty()) throw InputError({"", 0, 0, "methods"}, "no method to run");
   if (options.smoothers.empty()) throw InputError({"", 0, 0, "smoothers"}, "no smoother to run");
@@ -186,6 +221,7 @@ Results run(const std::vector<SceneInput>& scenes, const Options& options) {
   for (const MethodSpec& spec : options.methods)
     check_settings(spec_settings(options.settings, spec), spec.method, options.smoothers[0]);
   const FreeSpaceOptions space_options = free_space_options(options.settings);
+  check_size(scenes, options);
 
   // The queries of each scene in this shard, drawn up front so the progress total is known.
   struct Work {

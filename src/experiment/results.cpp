@@ -20,6 +20,7 @@
 #include "polynav/number.hpp"
 #include "polynav/plan/options.hpp"
 #include "polynav/plan/registry.hpp"
+#include "polynav/scene/scene.hpp"
 #include "polynav/version.hpp"
 #include "statistics.hpp"
 
@@ -127,6 +128,8 @@ void write_csv(std::ostream& out, const std::vector<Row>& rows) {
 }
 
 std::vector<Row> read_csv(const std::filesystem::path& path) {
+  // Before the open: a FIFO would block it, a device never end.
+  check_input_file(path);
   std::ifstream in(path, std::ios::binary);
   const std::string file = path.string();
   if (!in) throw InputError({file, 0, 0, {}}, "cannot read the file");

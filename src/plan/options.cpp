@@ -3,10 +3,12 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <limits>
 #include <optional>
 #include <stdexcept>
+#include <string>
 
 #include "polynav/error.hpp"
 #include "polynav/number.hpp"
@@ -20,6 +22,80 @@ std::string join(const std::vector<std::string>& words) {
   return s;
 }
 
+// 2^64 as a double: every whole double of smaller magnitude converts to std::uint64_t exactly.
+constexpr double two_to_64 = 18446744073709551616.0;
+
+// An integer option's text as an exact whole number: decimal digits with an optional sign; a
+// number parse_number reads that is exactly whole ("1e3", "2.0"), converted only once it is
+// known to fit; "inf" where the option is unlimited, as its type's largest value.
+ParsedWhole whole_value(const std::string& text, const OptionSpec& spec) {
+  const ParsedWhole digits = parse_whole(text);
+  if (digits.status != WholeStatus::malformed) return digits;
+  const ParsedNumber n = parse_number(text);
+  if (n.status == NumberStatus::infinite) {
+    if (n.value > 0 && spec.unlimited) return {false, spec.integer_max, WholeStatus::whole};
+    return {n.value < 0, 0, WholeStatus::out_of_range};
+  }
+  if (!n.is_finite() || std::floor(n.value) != n.value) return {};
+  const double magnitude = std::fabs(n.value);
+  if (magnitude >= two_to_64) return {false, 0, WholeStatus::out_of_range};
+  const auto m = static_cast<std::uint64_t>(magnitude);
+  return {n.value < 0 && m != 0, m, WholeStatus::whole};
+}
+
+// Whether the whole number lies in [low, high].
+bool within(const ParsedWhole& w, std::int64_t low, std::uint64_t high) {
+  if (!w.negative) return w.magnitude <= high;
+  if (low >= 0) return false;
+  // -magnitude >= low, that is magnitude <= -low, computed without overflow.
+  return w.magnitude - 1 <= static_cast<std::uint64_t>(-(low + 1));
+}
+
+// The whole number compared with a limit declared as a double: -1, 0 or 1 (w < d, ==, >).
+int compare(const ParsedWhole& w, double d) {
+  if (d >= two_to_64) return -1;
+  if (d <= -two_to_64) return 1;
+  // |d| < 2^64: compare the whole parts exactly, then the fraction.
+  const double whole_part = std::trunc(d);
+  const bool d_negative = whole_part < 0;
+  const auto d_magnitude = static_cast<std::uint64_t>(std::fabs(whole_part));
+  const double fraction = d - whole_part;  // exact
+  const auto sign_of = [](bool negative, std::uint64_t magnitude) {
+    return magnitude == 0 ? 0 : negative ? -1 : 1;
+  };
+  const int ws = sign_of(w.negative, w.magnitude), ds = sign_of(d_negative, d_magnitude);
+  if (ws != ds) return ws < ds ? -1 : 1;
+  if (w.magnitude != d_magnitude) {
+    const bool larger = w.magnitude > d_magnitude;
+    return (larger != (ws < 0)) ? 1 : -1;
+  }
+  // Equal whole parts: w is d's whole part, so the fraction decides.
+  return fraction > 0 ? -1 : fraction < 0 ? 1 : 0;
+}
+
+bool below_min(const ParsedWhole& w, const OptionSpec& spec) {
+  const int c = compare(w, spec.min);
+  return spec.min_exclusive ? c <= 0 : c < 0;
+}
+
+bool above_max(const ParsedWhole& w, const OptionSpec& spec) {
+  return spec.max < 1e308 && compare(w, spec.max) > 0;
+}
+
+double to_double(const ParsedWhole& w) {
+  const auto m = static_cast<double>(w.magnitude);
+  return w.negative ? -m : m;
+}
+
+// "the largest value is 18446744073709551615 ('inf': no limit)" and the like, for a value
+// beyond the integer's type.
+std::string type_range_text(const OptionSpec& spec) {
+  std::string s = "the largest value is " + std::to_string(spec.integer_max);
+  if (spec.unlimited) s += " ('inf': no limit)";
+  if (spec.integer_min < 0) s += ", the smallest " + std::to_string(spec.integer_min);
+  return s;
+}
+
 }  // namespace
 
 std::string option_number_text(double v) {
@@ -30,7 +106,11 @@ std::string option_number_text(double v) {
 }
 
 std::size_t option_count(double v) {
-  return v >= 1.8e19 ? std::numeric_limits<std::size_t>::max() : std::size_t(v);
+  // 2^64 as a double; every double below it converts exactly (after dropping the fraction).
+  constexpr double beyond = 18446744073709551616.0;
+  if (!(v > 0.0)) return 0;
+  if (v >= beyond) return std::numeric_limits<std::size_t>::max();
+  return static_cast<std::size_t>(v);
 }
 
 std::string OptionSpec::limits_text() const {
@@ -108,28 +188,49 @@ OptionValues::OptionValues(std::string_view group, const std::vector<OptionSpec>
   for (const OptionSpec& spec : specs) {
     const std::string key = prefix + spec.name;
     const auto it = settings.values().find(key);
-    Value v{it != settings.values().end() ? it->second : spec.default_value, 0.0,
-            it != settings.values().end()};
+    Value v{it != settings.values().end() ? it->second : spec.default_value,
+            0.0,
+            it != settings.values().end(),
+            {}};
     const auto fail = [&](const std::string& what) {
       throw InputError({"", 0, 0, key}, what + ", found '" + v.text + "'");
     };
     switch (spec.type) {
-      case OptionType::number:
-      case OptionType::integer: {
-        if (spec.type == OptionType::number && v.text == "auto" && spec.default_value == "auto")
+      case OptionType::number: {
+        if (v.text == "auto" && spec.default_value == "auto")
           break;  // the method's own rule, read as 0
-        // "inf" is the largest number, which only an unlimited option takes.
-        const std::optional<double> n =
-            v.text == "inf" || v.text == "infinity" ? std::optional(1e308) : parse_finite(v.text);
-        const bool whole = n && (spec.type == OptionType::number || std::floor(*n) == *n);
-        if (!whole)
-          fail(spec.type == OptionType::number ? "expected a number" : "expected a whole number");
-        v.number = *n;
+        const ParsedNumber n = parse_number(v.text);
+        if (n.status == NumberStatus::malformed || n.status == NumberStatus::out_of_range)
+          fail("expected a number");
+        // Infinity is "no limit", which only an unlimited option takes; NaN is nothing.
+        const bool no_limit = n.status == NumberStatus::infinite && n.value > 0 && spec.unlimited;
+        if (n.status == NumberStatus::not_a_number ||
+            (n.status == NumberStatus::infinite && !no_limit && !spec.unlimited))
+          fail("must be a finite number");
+        v.number = n.value;
+        const bool below = spec.min_exclusive ? !(v.number > spec.min) : v.number < spec.min;
+        if (below || (v.number > spec.max && !no_limit)) fail("out of range " + spec.limits_text());
+        break;
+      }
+      case OptionType::integer: {
+        v.whole = whole_value(v.text, spec);
+        if (v.whole.status == WholeStatus::malformed) fail("expected a whole number");
+        if (v.whole.status == WholeStatus::out_of_range ||
+            !within(v.whole, spec.integer_min, spec.integer_max)) {
+          // The declared limit when there is one on that side, else the type's.
+          const bool declared = v.whole.negative ? spec.min > -1e308 : spec.max < 1e308;
+          fail(declared ? "out of range " + spec.limits_text()
+                        : "out of range: " + type_range_text(spec));
+        }
         if (!spec.choices.empty() &&
             std::find(spec.choices.begin(), spec.choices.end(), v.text) == spec.choices.end())
           fail("expected one of " + join(spec.choices));
-        const bool below = spec.min_exclusive ? !(v.number > spec.min) : v.number < spec.min;
-        if (below || v.number > spec.max) fail("out of range " + spec.limits_text());
+        if (below_min(v.whole, spec) || above_max(v.whole, spec))
+          fail("out of range " + spec.limits_text());
+        v.number = to_double(v.whole);
+        // A count at its largest value has no limit, as "inf" says.
+        if (spec.unlimited && !v.whole.negative && v.whole.magnitude == spec.integer_max)
+          v.number = std::numeric_limits<double>::infinity();
         break;
       }
       case OptionType::flag:
@@ -166,7 +267,7 @@ double OptionValues::number(std::string_view name) const {
   return at(name).number;
 }
 long long OptionValues::integer(std::string_view name) const {
-  return static_cast<long long>(at(name).number);
+  return whole<long long>(name);
 }
 bool OptionValues::flag(std::string_view name) const {
   return at(name).text == "true";

@@ -304,9 +304,10 @@ const OptionTable<search::SearchOptions>& search_option_table() {
   static const OptionSpec time_limit = [] {
     OptionSpec s;
     s.name = "time_limit_ms";
-    s.doc = "wall-clock budget of one search (limit_reached)";
+    s.doc = "wall-clock budget of one search (limit_reached); inf = none";
     s.unit = "ms";
     s.min = 0.0;
+    s.unlimited = true;
     return s;
   }();
   static const OptionTable<O> table =
@@ -315,15 +316,17 @@ const OptionTable<search::SearchOptions>& search_option_table() {
                   "heuristic weight w of weighted A*: paths cost at most w times the optimum", "",
                   {.min = 1.0})
           .number("max_cost", &O::max_cost,
-                  "paths costing more are not searched for (limit_reached)", "cost", {.min = 0.0})
+                  "paths costing more are not searched for (limit_reached); inf = none", "cost",
+                  {.min = 0.0, .unlimited = true})
           .integer("max_expanded", &O::max_expansions,
                    "most nodes to expand before giving up (limit_reached)", {.min = 0.0})
           .custom(
               time_limit,
               [](const OptionValues& v, O& o) {
-                const double ms = v.number("time_limit_ms");
-                o.max_time = ms >= 1e308 ? std::chrono::nanoseconds::max()
-                                         : std::chrono::nanoseconds(std::int64_t(ms * 1e6));
+                // Budgets beyond what the nanosecond count holds (292 years) are none.
+                const double ns = v.number("time_limit_ms") * 1e6;
+                o.max_time = ns >= 9.2e18 ? std::chrono::nanoseconds::max()
+                                          : std::chrono::nanoseconds(std::int64_t(ns));
               },
               [](const O& o) {
                 return o.max_time == std::chrono::nanoseconds::max()
@@ -374,8 +377,8 @@ const OptionTable<FreeSpaceOptions>& space_option_table() {
           .number("max_build_seconds", &O::max_build_seconds,
                   "wall-clock budget of building free space, and of building the method over "
                   "it, checked between steps (the exact union is bounded by max_vertices "
-                  "instead)",
-                  "s", {.min = 0.0, .min_exclusive = true});
+                  "instead); inf = none",
+                  "s", {.min = 0.0, .min_exclusive = true, .unlimited = true});
   return table;
 }
 

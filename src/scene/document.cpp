@@ -541,6 +541,14 @@ Document parse_document(std::string_view text, const std::string& source_name,
                         std::string_view what) {
   const bool json = is_json_name(source_name);
   if (json) check_strict_json(text, source_name);
+  // YAML allows no NUL byte, and yaml-cpp misreads one (as an escape, further on); it is a
+  // syntax error at its own place, the character shown as yaml-cpp's complaints show one.
+  if (const std::size_t nul = text.find('\0'); !json && nul != std::string_view::npos) {
+    const TextPlace place = place_of(text, nul);
+    std::string message = "syntax error: YAML text may not contain a NUL byte, found ";
+    append_one_line(message, text.substr(nul, 1), message.size() + 4);
+    throw InputError({source_name, place.line, place.column, ""}, message);
+  }
   if (json && text.find("\\u") != std::string_view::npos) {
     return parse_tree(rewrite_json_surrogates(text), source_name, what);
   }

@@ -19,17 +19,7 @@
 #include "readers.hpp"
 
 namespace polynav {
-namespace reader_text {
-
-std::string read_file(const std::filesystem::path& path, std::size_t max_bytes) {
-  const auto too_large = [&] {
-    return InputError({path.string(), 0, 0, {}}, "the file is larger than " +
-                                                     std::to_string(max_bytes >> 20) +
-                                                     " MiB, the most this format allows");
-  };
-  const auto cannot = [&](const std::string& what) {
-    return InputError({path.string(), 0, 0, {}}, what + ": " + std::strerror(errno));
-  };
+void check_input_file(const std::filesystem::path& path) {
   std::error_code ec;
   const std::filesystem::file_status st = std::filesystem::status(path, ec);
   if (st.type() == std::filesystem::file_type::not_found)
@@ -43,8 +33,23 @@ std::string read_file(const std::filesystem::path& path, std::size_t max_bytes) 
   if (!std::filesystem::is_regular_file(st)) {
     throw InputError({path.string(), 0, 0, {}},
                      "it is not a regular file (a pipe, socket or device); polynav reads "
-                     "scenes, maps and scenarios from files");
+                     "its inputs from files");
   }
+}
+
+namespace reader_text {
+
+std::string read_file(const std::filesystem::path& path, std::size_t max_bytes) {
+  const auto too_large = [&] {
+    return InputError({path.string(), 0, 0, {}}, "the file is larger than " +
+                                                     std::to_string(max_bytes >> 20) +
+                                                     " MiB, the most this format allows");
+  };
+  const auto cannot = [&](const std::string& what) {
+    return InputError({path.string(), 0, 0, {}}, what + ": " + std::strerror(errno));
+  };
+  check_input_file(path);
+  std::error_code ec;
   if (std::filesystem::file_size(path, ec) > max_bytes) throw too_large();
   std::ifstream in(path, std::ios::binary);
   if (!in) throw cannot("cannot open the file");

@@ -217,6 +217,34 @@ class Cli : public ::testing::Test {
     return r;
   }
 
+  // As run(), but a run still going after `seconds` is killed and reported as a failure: for
+  // inputs that must be refused at once rather than read (a FIFO, a device, a huge count).
+  RunResult run_within(const std::vector<std::string>& args, int seconds) const {
+    const std::string out_path = (dir_ / "stdout.txt").string();
+    const std::string err_path = (dir_ / "stderr.txt").string();
+    RunResult r;
+    const pid_t pid = test_support::start_program(POLYNAV_CLI, args, out_path, err_path);
+    if (pid < 0) {
+      ADD_FAILURE() << (r.problem = "cannot start the tool");
+      return r;
+    }
+    int status = 0;
+    for (int waited_ms = 0; waitpid(pid, &status, WNOHANG) != pid; waited_ms += 20) {
+      if (waited_ms >= seconds * 1000) {
+        kill(pid, SIGKILL);
+        waitpid(pid, &status, 0);
+        r.problem = "still running after " + std::to_string(seconds) + " s";
+        ADD_FAILURE() << r.problem;
+        return r;
+      }
+      usleep(20000);
+    }
+    if (WIFEXITED(status)) r.exit_code = WEXITSTATUS(status);
+    r.out = read_file(out_path);
+    r.err = read_file(err_path);
+    return r;
+  }
+
   // Every failure the tool reports is one line on stderr starting with "error: ".
   static void expect_one_error_line(const RunResult& r) {
     EXPECT_EQ(line_count(r.err), 1u) << r.err;
@@ -621,6 +649,31 @@ TEST_F(Cli, APipeOrDeviceIsRefusedWithoutWaitingOnIt) {
   }
 }
 
+TEST_F(Cli, MergeRefusesAPipeOrDeviceBeforeOpeningIt) {
+  const fs::path fifo = dir_ / "shard.csv";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  std::vector<std::string> inputs = {fifo.string()};
+  if (fs::exists("/dev/zero")) inputs.push_back("/dev/zero");  // read, it never ends
+  const fs::path out = dir_ / "all.csv";
+  for (const std::string& input : inputs) {
+    SCOPED_TRACE(input);
+    // Nobody writes to the FIFO: opening it to read would block forever.
+    const RunResult r = run_within({"merge", input, "--out", out.string()}, 20);
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    expect_one_error_line(r);
+    EXPECT_TRUE(contains(r.err, "error: " + input + ": it is not a regular file")) << r.err;
+    EXPECT_FALSE(fs::exists(out));
+  }
+  // Every input is checked before any is read.
+  const RunResult later =
+      run_within({"merge", "/no/such/shard.csv", fifo.string(), "--out", out.string()}, 20);
+  EXPECT_EQ(later.exit_code, 2);
+  EXPECT_TRUE(contains(later.err, "/no/such/shard.csv: no such file")) << later.err;
+  const RunResult folder = run_within({"merge", dir_.string(), "--out", out.string()}, 20);
+  EXPECT_EQ(folder.exit_code, 2);
+  EXPECT_TRUE(contains(folder.err, "it is a directory")) << folder.err;
+}
+
 TEST_F(Cli, NamesMustBeUtf8AndSayWhereTheyAreNot) {
   const fs::path scene = write("names.yaml",
                                "version: 1\n"
@@ -685,6 +738,65 @@ TEST_F(Cli, YamlAliasesCountAgainstThePointBudgetWhichAnOptionRaises) {
   r = run({"validate", scene.string(), "--max-points", "0"});
   EXPECT_EQ(r.exit_code, 2);
   expect_one_error_line(r);
+}
+
+TEST_F(Cli, MaxPointsOutsideItsRangeIsRefusedNamingTheValue) {
+  const fs::path scene = write("two-rooms.yaml", two_rooms().yaml());
+  struct Case {
+    std::string value, says;
+  };
+  const Case cases[] = {
+      {"0", "must be at least 1, found 0"},
+      {"-1", "must be at least 1, found -1"},
+      {"-18446744073709551616", "must be at least 1, found -18446744073709551616"},
+      {"18446744073709551616", "must be at most 18446744073709551615, found 18446744073709551616"},
+      {"1e3", "expected a whole number, found '1e3'"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.value);
+    for (const bool before : {true, false}) {
+      const std::vector<std::string> args =
+          before ? std::vector<std::string>{"--max-points", c.value, "validate", scene.string()}
+                 : std::vector<std::string>{"validate", scene.string(), "--max-points", c.value};
+      const RunResult r = run(args);
+      expect_usage_error(r);
+      EXPECT_TRUE(contains(r.err, "error: --max-points: ")) << r.err;
+      EXPECT_TRUE(contains(r.err, c.says)) << r.err;
+    }
+  }
+  EXPECT_EQ(run({"--max-points", "18446744073709551615", "validate", scene.string()}).exit_code, 0);
+}
+
+TEST_F(Cli, ExperimentCountsHaveBudgetsCheckedUpFront) {
+  const std::string maze = (fs::path(POLYNAV_SOURCE_DIR) / "scenes" / "maze.yaml").string();
+  const fs::path out = dir_ / "out.csv";
+  struct Case {
+    std::vector<std::string> args;
+    std::string says;
+  };
+  const std::vector<Case> cases = {
+      {{"--random", "1000000000000"},
+       "--random: the number of random queries per scene must be at most 1000000, found "
+       "1000000000000"},
+      {{"--random", "1000001"}, "must be at most 1000000, found 1000001"},
+      {{"--random", "-1"}, "--random: the number of random queries per scene must be at least 0"},
+      {{"--random", "99999999999999999999999"}, "must be at most 1000000"},
+      {{"--random", "2", "--seed", "-1"}, "--seed: the seed must be at least 0, found -1"},
+      {{"--random", "2", "--reference-max-corners", "-1"}, "--reference-max-corners: "},
+      // 2 scenes x 4 methods x 2 smoothers x 1000000 queries: more rows than one run holds.
+      {{maze, "--random", "1000000"}, "more than 10000000 rows"},
+  };
+  for (const Case& c : cases) {
+    std::vector<std::string> args = {"experiment", maze, "--out", out.string(), "--no-progress"};
+    args.insert(args.end(), c.args.begin(), c.args.end());
+    const RunResult r = run_within(args, 60);
+    EXPECT_EQ(r.exit_code, 2) << c.says << ": " << r.err;
+    expect_one_error_line(r);
+    EXPECT_TRUE(contains(r.err, c.says)) << r.err;
+    EXPECT_FALSE(fs::exists(out)) << c.says;
+  }
+  const RunResult help = run({"experiment", "--help"});
+  EXPECT_TRUE(contains(help.out, "at most 1000000")) << help.out;
 }
 
 TEST_F(Cli, ABuildOverItsTimeBudgetIsStoppedNamingTheOption) {
@@ -840,6 +952,38 @@ TEST_F(Cli, SetRefusesUnknownOptionsAndBadValuesNamingThem) {
   const RunResult method = run({"plan", scene.string(), "--method", "visgrahp"});
   expect_usage_error(method);
   EXPECT_TRUE(contains(method.err, "did you mean 'visgraph'")) << method.err;
+}
+
+TEST_F(Cli, OptionValuesAreCheckedInTheirTypeAndInfinityOnlyMeansNoLimit) {
+  const fs::path scene = write("corridor.yaml", corridor_scene);
+  const auto plan = [&](const std::string& assignment) {
+    return run({"plan", scene.string(), "--query", "over-the-wall", "--set", assignment});
+  };
+  for (const std::string too_large : {"18446744073709551616", "1e20"}) {
+    const RunResult r = plan("grid.max_cells=" + too_large);
+    expect_usage_error(r);
+    EXPECT_TRUE(contains(r.err, "error: grid.max_cells: out of range")) << r.err;
+    EXPECT_TRUE(contains(r.err, "'" + too_large + "'")) << r.err;
+  }
+  // The budget is the number written, not the double nearest it.
+  const RunResult exact =
+      run({"plan", scene.string(), "--set", "grid.max_cells=9223372036854775807", "--set",
+           "grid.resolution=1e-9"});
+  expect_usage_error(exact);
+  EXPECT_TRUE(contains(exact.err, "budget of 9223372036854775807 ")) << exact.err;
+  for (const std::string key : {"search.weight", "grid.resolution", "quadtree.min_cell",
+                                "space.inflation_tolerance", "space.clearance_factor"}) {
+    const RunResult r = plan(key + "=inf");
+    expect_usage_error(r);
+    EXPECT_TRUE(contains(r.err, "error: " + key + ": must be a finite number, found 'inf'"))
+        << r.err;
+  }
+  for (const std::string unlimited :
+       {"search.max_cost=inf", "search.time_limit_ms=inf", "space.max_build_seconds=inf",
+        "grid.max_cells=inf", "search.time_limit_ms=1e300"}) {
+    const RunResult r = plan(unlimited);
+    EXPECT_EQ(r.exit_code, 0) << unlimited << ": " << r.err;
+  }
 }
 
 TEST_F(Cli, SearchOptionsReachTheSearch) {

@@ -230,6 +230,51 @@ TEST(Experiment, ShardsMergeToTheUnshardedRun) {
   }
 }
 
+TEST(Experiment, RandomQueriesAndRowsHaveABudgetCheckedBeforeAnyWork) {
+  // An empty room: the budget is checked before free space is built or a query drawn, so even
+  // the largest counts return at once.
+  SceneInput room;
+  room.name = "room";
+  room.scene.bounds = {{0, 0}, {10, 0}, {10, 10}, {0, 10}};
+  Options options;
+  options.methods = {parse_method_spec("grid")};
+  options.smoothers = {"none"};
+  options.random = RandomQueries{max_random_queries + 1, 1, true};
+  try {
+    run({room}, options);
+    ADD_FAILURE() << "more random queries than the budget were accepted";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.where().key_path, "random");
+    EXPECT_NE(e.message().find("at most 1000000"), std::string::npos) << e.message();
+    EXPECT_NE(e.message().find("1000001"), std::string::npos) << e.message();
+  }
+  options.random->count = std::size_t{1'000'000'000'000};
+  EXPECT_THROW(run({room}, options), InputError);
+
+  // Rows: scenes x specs x smoothers x queries (of the shard), over max_rows, refused whole.
+  options.random->count = max_random_queries;
+  options.methods = {parse_method_spec("grid"), parse_method_spec("grid:connectivity=4"),
+                     parse_method_spec("quadtree")};
+  options.smoothers = {"none", "shortcut", "tentpole", "funnel", "spline"};
+  ASSERT_GT(3 * 5 * max_random_queries, max_rows);
+  try {
+    run({room}, options);
+    ADD_FAILURE() << "more rows than the budget were accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(e.message().find("more than 10000000 rows"), std::string::npos) << e.message();
+    EXPECT_NE(e.message().find("shards"), std::string::npos) << e.message();
+  }
+  // Given queries count the same way.
+  Query q;
+  q.start = {1, 1};
+  q.goal = {9, 9};
+  SceneInput many = room;
+  many.queries.assign(max_rows / 15 + 1, q);
+  Options given = options;
+  given.random.reset();
+  EXPECT_THROW(run({many}, given), InputError);
+}
+
 TEST(Experiment, CsvReadsBackBitForBit) {
   Options options = random_options(4, 2);
   options.smoothers = {"none", "shortcut"};

@@ -7,6 +7,7 @@
 
 #include <clocale>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <limits>
@@ -127,6 +128,60 @@ TEST(ParseNumber, DoesNotDependOnTheLocale) {
   EXPECT_FALSE(parse_finite("1,5"));
   EXPECT_EQ(parse_number("1,5").status, NumberStatus::malformed);
   std::setlocale(LC_NUMERIC, previous.c_str());
+}
+
+TEST(ParseWhole, ReadsDigitsWithASignExactly) {
+  const struct {
+    std::string_view text;
+    bool negative;
+    std::uint64_t magnitude;
+  } cases[] = {
+      {"0", false, 0},
+      {"-0", false, 0},
+      {"+0", false, 0},
+      {"7", false, 7},
+      {"+7", false, 7},
+      {"-7", true, 7},
+      {"007", false, 7},
+      {"9223372036854775807", false, 9223372036854775807u},
+      {"9223372036854775808", false, 9223372036854775808u},
+      {"18446744073709551615", false, 18446744073709551615u},
+      {"-18446744073709551615", true, 18446744073709551615u},
+  };
+  for (const auto& c : cases) {
+    SCOPED_TRACE(std::string(c.text));
+    const ParsedWhole w = parse_whole(c.text);
+    EXPECT_EQ(w.status, WholeStatus::whole);
+    EXPECT_EQ(w.negative, c.negative);
+    EXPECT_EQ(w.magnitude, c.magnitude);
+  }
+  for (const std::string_view text : {"18446744073709551616", "-18446744073709551616",
+                                      "99999999999999999999999999999999", "0018446744073709551616"})
+    EXPECT_EQ(parse_whole(text).status, WholeStatus::out_of_range) << text;
+  EXPECT_TRUE(parse_whole("-18446744073709551616").negative);
+  using namespace std::string_view_literals;
+  for (const std::string_view text :
+       {""sv, "+"sv, "-"sv, " 1"sv, "1 "sv, "1.0"sv, "1e3"sv, "0x10"sv, "1_000"sv, "--1"sv, "+-1"sv,
+        "inf"sv, "nan"sv, "\xef\xbc\x91"sv, "1\0"sv})
+    EXPECT_EQ(parse_whole(text).status, WholeStatus::malformed) << text;
+}
+
+TEST(ParseWhole, ConvertsOnlyWhatTheTypeHolds) {
+  EXPECT_EQ(parse_whole("255").as<std::uint8_t>(), std::uint8_t{255});
+  EXPECT_FALSE(parse_whole("256").as<std::uint8_t>());
+  EXPECT_FALSE(parse_whole("-1").as<std::uint64_t>());
+  EXPECT_EQ(parse_whole("-0").as<std::uint64_t>(), 0u);
+  EXPECT_EQ(parse_whole("-128").as<std::int8_t>(), std::int8_t{-128});
+  EXPECT_FALSE(parse_whole("-129").as<std::int8_t>());
+  EXPECT_FALSE(parse_whole("128").as<std::int8_t>());
+  EXPECT_EQ(parse_whole("-9223372036854775808").as<long long>(),
+            std::numeric_limits<long long>::min());
+  EXPECT_FALSE(parse_whole("-9223372036854775809").as<long long>());
+  EXPECT_FALSE(parse_whole("9223372036854775808").as<long long>());
+  EXPECT_EQ(parse_whole("18446744073709551615").as<std::size_t>(),
+            std::numeric_limits<std::size_t>::max());
+  EXPECT_FALSE(parse_whole("18446744073709551616").as<std::size_t>());
+  EXPECT_FALSE(parse_whole("1.5").as<int>());
 }
 
 TEST(TidyFixed, DropsTrailingZerosAndAPointAndWritesMinusZeroAsZero) {

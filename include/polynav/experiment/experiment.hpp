@@ -51,9 +51,20 @@ struct Shard {
 /// Parses "K/N" with 1 <= K <= N. @throws InputError (key "shard")
 Shard parse_shard(std::string_view text);
 
+/// The most random queries drawn per scene (RandomQueries::count, `polynav experiment --random`):
+/// every query is drawn up front and gives a row per method spec and smoother, all kept until the
+/// run ends. More is refused before anything is built.
+inline constexpr std::size_t max_random_queries = 1'000'000;
+
+/// The most runs (rows) one run() returns: scenes x method specs x smoothers x the queries of
+/// its shard, each row held until the run ends (about 400 bytes each, so 4 GB at the limit).
+/// More is refused before anything is built: run the experiment in shards (Options::shard,
+/// `--shard K/N`) and join them with merge_shards (`polynav merge`).
+inline constexpr std::size_t max_rows = 10'000'000;
+
 /// Random queries drawn for each scene (instead of its own).
 struct RandomQueries {
-  std::size_t count = 0;
+  std::size_t count = 0;  ///< per scene, at most max_random_queries
   std::uint64_t seed = 0;
   /// Draw each goal in the start's connected component of free space (so a path exists).
   bool same_component = true;
@@ -147,8 +158,9 @@ struct Results {
 };
 
 /// Runs the experiment. Free space is built once per scene and shared by every method and the
-/// reference. @throws InputError for an unknown method, smoother or option, or a method that
-/// cannot be built on a scene (the message names the scene)
+/// reference. @throws InputError for an unknown method, smoother or option, more random queries
+/// than max_random_queries (key "random") or more rows than max_rows (both before anything is
+/// built), or a method that cannot be built on a scene (the message names the scene)
 Results run(const std::vector<SceneInput>& scenes, const Options& options);
 
 /// Where an experiment puts MovingAI scenario points: `choice` "centres", "corners", or "auto"

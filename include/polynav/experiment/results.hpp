@@ -25,7 +25,8 @@ void write_csv(std::ostream& out, const std::vector<Row>& rows);
 std::string csv_line(const Row& row);
 
 /// Reads a CSV written by write_csv; an empty `options` field (as files written before
-/// default_options was introduced have) reads as default_options.
+/// default_options was introduced have) reads as default_options. The path must be a regular
+/// file (check_input_file: a FIFO or device is refused before it is opened).
 /// @throws InputError (file:line:column) for anything else
 std::vector<Row> read_csv(const std::filesystem::path& path);
 

@@ -11,6 +11,8 @@
 #include <functional>
 #include <limits>
 #include <map>
+#include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -18,12 +20,13 @@
 #include <vector>
 
 #include "polynav/enum_names.hpp"
+#include "polynav/number.hpp"
 
 namespace polynav {
 
 enum class OptionType : std::uint8_t {
-  number,   ///< a finite real number (or "inf" where the upper limit is infinite)
-  integer,  ///< a whole number
+  number,   ///< a finite real number, or "inf" where the option says it means no limit
+  integer,  ///< a whole number (or "inf", a count's largest value, where it means no limit)
   flag,     ///< true or false
   choice,   ///< one of a list of words
 };
@@ -50,6 +53,14 @@ struct OptionSpec {
   double max = 1e308;                ///< highest allowed value (number, integer); 1e308 = no limit
   bool min_exclusive = false;        ///< the value must be > min rather than >= min
   std::vector<std::string> choices;  ///< the allowed words (choice), or values (integer)
+  /// "inf" (any spelling parse_number reads as +infinity) is taken and means no limit: a
+  /// number reads as +infinity, an integer as its type's largest value. Without it a number
+  /// must be finite and an integer whole.
+  bool unlimited = false;
+  /// An integer's type, the range the value is read into (OptionTable sets it from the member's
+  /// type): a value outside it is refused, whatever `min` and `max` allow.
+  std::int64_t integer_min = std::numeric_limits<std::int64_t>::min();
+  std::uint64_t integer_max = std::numeric_limits<std::int64_t>::max();
 
   /// "[Limit: > 0] [Units: scene units] [Default: 0]" for help texts.
   std::string limits_text() const;
@@ -88,8 +99,21 @@ class OptionValues {
   OptionValues(std::string_view group, const std::vector<OptionSpec>& specs,
                const Settings& settings);
 
+  /// A number option's value (+infinity for "inf"); for an integer option, its value as a
+  /// double (+infinity for its largest value when it is unlimited).
   double number(std::string_view name) const;
+  /// An integer option's value, exactly. @throws std::logic_error when its declared type
+  /// (OptionSpec::integer_min, integer_max) is wider than long long's
   long long integer(std::string_view name) const;
+  /// An integer option's value as T, exactly (checked against the declared type when the
+  /// settings were; T must hold that type). @throws std::logic_error when T cannot hold it
+  template <class T>
+  T whole(std::string_view name) const {
+    const Value& v = at(name);
+    if (const std::optional<T> x = v.whole.as<T>()) return *x;
+    throw std::logic_error("option " + group_ + "." + std::string(name) + " is not a " +
+                           "whole number its reader's type holds");
+  }
   bool flag(std::string_view name) const;
   const std::string& text(std::string_view name) const;
   /// Whether the user set it (rather than the default applying).
@@ -100,18 +124,19 @@ class OptionValues {
     std::string text;
     double number = 0.0;
     bool given = false;
+    ParsedWhole whole;  ///< an integer option's value, exactly
   };
   const Value& at(std::string_view name) const;
   std::string group_;
   std::map<std::string, Value, std::less<>> values_;
 };
 
-/// A number as option text: "inf" for 1e308 and above (and infinity), else the shortest text
-/// that reads back as the same double.
+/// A number as option text: "inf" for +infinity (and the no-limit sentinel 1e308 and above),
+/// else the shortest text that reads back as the same double.
 std::string option_number_text(double v);
 
-/// A count option's value as read (OptionValues::number): "inf", and anything beyond what a
-/// std::size_t holds, is the largest one (no limit).
+/// A count from a double: +infinity, and anything beyond what a std::size_t holds, is the
+/// largest one (no limit); a negative value or NaN is 0; a fraction is dropped.
 std::size_t option_count(double v);
 
 /// One group's options, each declared once and bound to the member of the options struct O it
@@ -135,47 +160,44 @@ class OptionTable {
     double min = -1e308;
     bool min_exclusive = false;
     double max = 1e308;
+    /// A number: "inf" is taken, as no limit (OptionSpec::unlimited); otherwise it must be
+    /// finite. (An unsigned integer with no upper limit always takes "inf".)
+    bool unlimited = false;
   };
 
   explicit OptionTable(O defaults = O{}) : defaults_(std::move(defaults)) {}
 
   /// A real number. `zero_is_auto`: the member's 0 is the method's own rule, written and read as
-  /// "auto". Infinity is written and read as "inf".
+  /// "auto". Infinity, where range.unlimited allows it, is written and read as "inf".
   OptionTable& number(std::string name, double O::*member, std::string doc, std::string unit,
                       Range range, bool zero_is_auto = false) {
     OptionSpec spec = make_spec(std::move(name), OptionType::number, std::move(doc), range);
     spec.unit = std::move(unit);
     return add(
         std::move(spec),
-        [member](const OptionValues& v, const std::string& n, O& o) {
-          const double x = v.number(n);
-          o.*member = x >= 1e308 ? std::numeric_limits<double>::infinity() : x;
-        },
+        [member](const OptionValues& v, const std::string& n, O& o) { o.*member = v.number(n); },
         [member, zero_is_auto](const O& o) {
           return zero_is_auto && o.*member == 0.0 ? std::string("auto")
                                                   : option_number_text(o.*member);
         });
   }
 
-  /// A whole number. An unsigned member is a count: its largest value is "inf" (no limit).
-  /// `choices`: the only values allowed, as text.
+  /// A whole number, checked against `range` and the range of T. An unsigned member without an
+  /// upper limit is a count: its largest value is "inf" (no limit). `choices`: the only values
+  /// allowed, as text.
   template <class T, class C>
-  requires std::is_integral_v<T> && std::is_base_of_v<C, O> OptionTable& integer(
-      std::string name, T C::*declared, std::string doc, Range range,
-      std::vector<std::string> choices = {}) {
+  requires std::is_integral_v<T> && std::is_base_of_v<C, O> &&
+      (sizeof(T) <= 8) OptionTable& integer(std::string name, T C::*declared, std::string doc,
+                                            Range range, std::vector<std::string> choices = {}) {
     T O::*member = declared;
     OptionSpec spec = make_spec(std::move(name), OptionType::integer, std::move(doc), range);
     spec.choices = std::move(choices);
+    spec.integer_min = std::numeric_limits<T>::min();
+    spec.integer_max = std::numeric_limits<T>::max();
+    spec.unlimited = std::is_unsigned_v<T> && range.max >= 1e308;
     return add(
         std::move(spec),
-        [member](const OptionValues& v, const std::string& n, O& o) {
-          if constexpr (std::is_unsigned_v<T>) {
-            const std::size_t c = option_count(v.number(n));
-            o.*member = c > std::numeric_limits<T>::max() ? std::numeric_limits<T>::max() : T(c);
-          } else {
-            o.*member = T(v.integer(n));
-          }
-        },
+        [member](const OptionValues& v, const std::string& n, O& o) { o.*member = v.whole<T>(n); },
         [member](const O& o) {
           if constexpr (std::is_unsigned_v<T>) {
             if (o.*member == std::numeric_limits<T>::max()) return std::string("inf");
@@ -250,6 +272,7 @@ class OptionTable {
     spec.min = range.min;
     spec.min_exclusive = range.min_exclusive;
     spec.max = range.max;
+    spec.unlimited = range.unlimited;
     return spec;
   }
 

@@ -241,6 +241,13 @@ void check_load_options(const LoadOptions& options, std::string_view simplify_ke
 /// @throws InputError
 void check_agent_radius(double radius, std::string_view key = "radius");
 
+/// Refuses, before anything opens it, a path that cannot be read as an input file: one that does
+/// not exist or cannot be looked at, a directory, or anything but a regular file (a FIFO, a
+/// socket or a device, whose open or read could block forever or never end). Every reader of
+/// scenes, maps, scenarios and images checks its file so, and so does experiment::read_csv.
+/// @throws InputError naming the path (no line or key)
+void check_input_file(const std::filesystem::path& path);
+
 /// Loads a scene, choosing the reader by extension and content: native YAML/JSON (`.yaml`,
 /// `.yml`, `.json`), ROS map_server maps (`.yaml`/`.yml` with `image:` and `resolution:` keys),
 /// MovingAI `.map`, Polyanya `.mesh`, WKT (`.wkt`) and GeoJSON (`.geojson`) polygons. Throws
