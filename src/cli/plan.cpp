@@ -19,6 +19,7 @@
 #include "polynav/number.hpp"
 #include "polynav/plan/json.hpp"
 #include "polynav/plan/ros_path.hpp"
+#include "polynav/text.hpp"
 
 namespace polynav::cli {
 namespace {
@@ -111,14 +112,12 @@ struct RosPathOptions {
 void print_ros_path(const PlanResult& r, const std::string& name, bool first,
                     const RosPathOptions& options, std::optional<double> goal_yaw) {
   if (!first) std::cout << "---\n";
-  std::cout << "# " << (name.empty() ? "query" : name) << ": " << search::to_string(r.status);
+  // Comments are one line each, whatever the query's name or the message holds.
+  std::cout << "# " << (name.empty() ? "query" : one_line(name)) << ": "
+            << search::to_string(r.status);
   if (r.found()) std::cout << ", length " << shortest_text(r.length);
   std::cout << "\n";
-  if (!r.message.empty()) {
-    std::string message = r.message;
-    std::replace(message.begin(), message.end(), '\n', ' ');
-    std::cout << "# " << message << "\n";
-  }
+  if (!r.message.empty()) std::cout << "# " << one_line(r.message) << "\n";
   const std::string header =
       "{frame_id: " + yaml_frame_id(options.frame_id) + ", stamp: {sec: 0, nanosec: 0}}";
   std::cout << "header: " << header << "\n";
