@@ -137,6 +137,27 @@ void print_ros_path(const PlanResult& r, const std::string& name, bool first,
   }
 }
 
+// Why a query is invalid, located at the query when the scene file gave it.
+std::string invalid_query_reason(const Query& q, const PlanResult& r) {
+  const std::string name = q.name.empty() ? std::string("query") : "query '" + q.name + "'";
+  const std::string where = q.where.file.empty() ? "" : q.where.to_string() + ": ";
+  return where + name + ": " + r.message;
+}
+
+// The one error line of a run with invalid queries (every failure is one `error:` line): the
+// reason of the one, or how many of the `planned` queries are invalid and the reasons of the
+// first few. Each reason is also in its query's output.
+std::string invalid_queries_error(const std::vector<std::string>& reasons, std::size_t planned) {
+  if (reasons.size() == 1) return reasons.front();
+  constexpr std::size_t shown = 3;
+  std::string s = std::to_string(reasons.size()) + " of " + std::to_string(planned) +
+                  " queries are invalid (each reason is also in the output): ";
+  for (std::size_t i = 0; i < reasons.size() && i < shown; ++i)
+    s += (i > 0 ? "; " : "") + reasons[i];
+  if (reasons.size() > shown) s += "; and " + std::to_string(reasons.size() - shown) + " more";
+  return s;
+}
+
 int run_plan(const PlanArgs& args, const SceneOptions& options) {
   if (args.json && args.format != "text" && args.format != "json")
     throw InputError({"", 0, 0, "--format"},
@@ -192,6 +213,7 @@ int run_plan(const PlanArgs& args, const SceneOptions& options) {
     std::cout << planner.discretisation().method() << ": " << summary << "\n";
   std::vector<PlanResult> results;
   std::vector<std::optional<double>> goal_yaws;  // per result: the yaw of the goal it reached
+  std::vector<std::string> invalid;              // why each invalid query is, in order
   for (const Query& q : queries) {
     if (goal_set.empty()) {
       results.push_back(planner.plan(q.start, q.goal));
@@ -199,12 +221,8 @@ int run_plan(const PlanArgs& args, const SceneOptions& options) {
       results.push_back(planner.plan(q.start, goal_set));
     }
     goal_yaws.push_back(reached_goal_yaw(results.back(), goals));
-    if (results.back().status == search::SearchStatus::invalid_query) {
-      // The reason goes to stderr too, located at the query when the scene file gave it.
-      const std::string name = q.name.empty() ? std::string("query") : "query '" + q.name + "'";
-      const std::string where = q.where.file.empty() ? "" : q.where.to_string() + ": ";
-      print_error(where + name + ": " + results.back().message);
-    }
+    if (results.back().status == search::SearchStatus::invalid_query)
+      invalid.push_back(invalid_query_reason(q, results.back()));
     if (format == "json") {
       std::cout << plan_result_json(results.back(), q.name, goal_yaws.back()) << "\n";
     } else if (format == "text") {
@@ -227,6 +245,8 @@ int run_plan(const PlanArgs& args, const SceneOptions& options) {
         .save(args.svg);
     if (format == "text") std::cout << "wrote " << args.svg << "\n";
   }
+  // Last, so that a failure after planning (an output that cannot be written) is the one line.
+  if (!invalid.empty()) print_error(invalid_queries_error(invalid, queries.size()));
   return exit_code_for(results);
 }
 

@@ -775,6 +775,53 @@ TEST_F(Cli, PlanStartInsideAnObstacleIsAnInvalidQuery) {
   EXPECT_EQ(snapped.exit_code, 0) << snapped.out << snapped.err;
 }
 
+// Several invalid queries are still one error line: how many, and the first reasons; each
+// reason is in its query's output as well, which keeps its format.
+TEST_F(Cli, PlanWithSeveralInvalidQueriesPrintsOneErrorLine) {
+  const fs::path scene = write("two-rooms.yaml", two_rooms().yaml());
+  const RunResult r = run({"plan", scene.string(), "--json"});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  expect_one_error_line(r);
+  EXPECT_TRUE(contains(r.err, "error: 2 of 4 queries are invalid")) << r.err;
+  EXPECT_TRUE(contains(r.err, scene.string() + ":")) << r.err;
+  EXPECT_TRUE(contains(r.err, "queries[1]: query 'into-wall': start (6, 4) is not in free space"))
+      << r.err;
+  EXPECT_TRUE(contains(r.err, "; ")) << r.err;
+  EXPECT_TRUE(contains(r.err, "query 'outside': goal (25, 5) is not in free space")) << r.err;
+  std::istringstream lines(r.out);
+  std::string line;
+  std::vector<std::string> statuses;
+  while (std::getline(lines, line)) {
+    const json j = json::parse(line);
+    statuses.push_back(j.at("status"));
+    if (j.at("status") == "invalid_query") {
+      EXPECT_TRUE(contains(r.err, j.at("message").get<std::string>())) << line;
+    }
+  }
+  EXPECT_EQ(statuses,
+            (std::vector<std::string>{"found", "invalid_query", "no_path", "invalid_query"}));
+  // In text too; with more invalid queries than the line names, it says how many more.
+  SceneSpec many = two_rooms();
+  for (int i = 0; i < 4; ++i)
+    many.queries.push_back({"wall-" + std::to_string(i), {6.5, 3 + 0.5 * i}, {1, 1}});
+  const RunResult text = run({"plan", write("many.yaml", many.yaml()).string()});
+  EXPECT_EQ(text.exit_code, 2) << text.err;
+  expect_one_error_line(text);
+  EXPECT_TRUE(contains(text.err, "error: 6 of 8 queries are invalid")) << text.err;
+  EXPECT_TRUE(contains(text.err, "; and 3 more\n")) << text.err;
+  EXPECT_FALSE(contains(text.err, "wall-1")) << text.err;
+  EXPECT_TRUE(contains(text.out, "wall-3: invalid_query")) << text.out;
+  // One invalid query keeps its own line, located at the query.
+  SceneSpec one = two_rooms();
+  one.queries.erase(one.queries.begin() + 3);
+  const fs::path one_path = write("one.yaml", one.yaml());
+  const RunResult single = run({"plan", one_path.string()});
+  EXPECT_EQ(single.exit_code, 2);
+  expect_one_error_line(single);
+  EXPECT_EQ(single.err.rfind("error: " + one_path.string() + ":", 0), 0u) << single.err;
+  EXPECT_TRUE(contains(single.err, ": queries[1]: query 'into-wall': start (6, 4)")) << single.err;
+}
+
 TEST_F(Cli, PlanWithoutAPathExitsOne) {
   const fs::path scene = write("walled.yaml",
                                "version: 1\n"
