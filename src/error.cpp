@@ -1,5 +1,6 @@
 #include "polynav/error.hpp"
 #include "polynav/enum_names.hpp"
+#include "polynav/text.hpp"
 
 #include <algorithm>
 #include <sstream>
@@ -19,9 +20,11 @@ std::string InputLocation::to_string() const {
 }
 
 namespace {
+// The one-line text of an error: file names, keys and values quoted in the message may hold any
+// bytes, line breaks included (polynav/text.hpp).
 std::string compose(const InputLocation& where, const std::string& message) {
   const std::string prefix = where.to_string();
-  return prefix.empty() ? message : prefix + ": " + message;
+  return one_line(prefix.empty() ? message : prefix + ": " + message);
 }
 }  // namespace
 
@@ -66,7 +69,9 @@ std::string_view closest_name(std::string_view name, std::span<const std::string
 }
 
 InputError::InputError(InputLocation where, const std::string& message)
-    : std::runtime_error(compose(where, message)), where_(std::move(where)), message_(message) {}
+    : std::runtime_error(compose(where, message)),
+      where_(std::move(where)),
+      message_(one_line(message)) {}
 
 std::string or_list(const std::vector<std::string>& words) {
   std::string s;

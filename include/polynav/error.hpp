@@ -25,6 +25,10 @@ struct InputLocation {
 /// Thrown at load or validation time only; nothing downstream re-validates. `what()` is the
 /// complete one-line message, e.g.
 /// `warehouse.yaml:12:5: obstacles[3]: ring is self-intersecting near (4, 5)`.
+/// `what()` and `message()` are always one line of UTF-8, whatever the file names, keys and
+/// values quoted in them hold: line breaks and other control characters are escaped (`\n`,
+/// `\xNN`), as are bytes that are not UTF-8 (polynav/text.hpp, `one_line`). `where()` keeps the
+/// file name and key as given.
 class InputError : public std::runtime_error {
  public:
   InputError(InputLocation where, const std::string& message);

@@ -31,6 +31,7 @@
 #include "polynav/plan/registry.hpp"
 #include "polynav/plan/ros_path.hpp"
 #include "polynav/scene/scene.hpp"
+#include "polynav/text.hpp"
 #include "polynav/version.hpp"
 
 namespace py = pybind11;
@@ -448,7 +449,8 @@ class InputError(ValueError):
 
     A ValueError, raised for a broken scene file, an unknown method or option, an option out
     of its limits, or an argument of the wrong shape or value; `key` names the scene key or the
-    argument ("agent.radius", "grid.resolution", "goal").
+    argument ("agent.radius", "grid.resolution", "goal"). The message is always one line: line
+    breaks and bytes that are not UTF-8 in what it quotes from the input are escaped.
 
     >>> try:
     ...     polynav.Planner(polynav.load_scene("scenes/maze.yaml"), resolutoin=0.5)
@@ -471,7 +473,17 @@ class InputError(ValueError):
       if (p) std::rethrow_exception(p);
     } catch (const InputError& e) {
       const InputLocation& w = e.where();
-      py::object instance = input_error(e.what(), w.file, w.line, w.column, w.key_path);
+      // The message is one line of UTF-8 (polynav/text.hpp); the file name and key are as
+      // given, which need not be UTF-8: they are decoded as Python decodes file names
+      // (os.fsdecode), so that `file` names the same file.
+      const auto decoded = [](const std::string& text) -> py::object {
+        PyObject* s = PyUnicode_DecodeFSDefaultAndSize(text.data(), Py_ssize_t(text.size()));
+        if (s != nullptr) return py::reinterpret_steal<py::object>(s);
+        PyErr_Clear();
+        return py::str(valid_utf8(text));
+      };
+      py::object instance =
+          input_error(e.what(), decoded(w.file), w.line, w.column, decoded(w.key_path));
       PyErr_SetObject(input_error.ptr(), instance.ptr());
     }
   });

@@ -102,6 +102,30 @@ def test_bad_input_raises_input_error_with_the_location(tmp_path):
     assert planner.plan((-5, -5), (1, 1)).status == "invalid_query"
 
 
+def test_input_errors_are_one_line_whatever_the_file_holds(tmp_path):
+    # A map whose image name holds a line break: the message quotes it escaped.
+    ros_map = tmp_path / "broken.yaml"
+    ros_map.write_text('image: "a\\nb.pgm"\nresolution: 0.05\norigin: [0, 0, 0]\nnegate: 0\n'
+                       "occupied_thresh: 0.65\nfree_thresh: 0.2\n")
+    with pytest.raises(polynav.InputError) as error:
+        polynav.load_scene(str(ros_map))
+    message = str(error.value)
+    assert "\n" not in message and len(message.splitlines()) == 1
+    assert "cannot read the image 'a\\x0ab.pgm'" in message
+    assert error.value.file == str(ros_map)
+    assert error.value.key == "image"
+    # A file name that is not UTF-8: the scene is named with U+FFFD, and an error's `file` is
+    # the name as os.fsdecode gives it, which opens the same file.
+    named = tmp_path / os.fsdecode(b"bad\xff.yaml")
+    named.write_text("version: 1\nbounds: [[0, 0], [4, 0], [4, 3], [0, 3]]\n")
+    assert polynav.load_scene(str(named)).name == "bad\ufffd"
+    named.write_text("version: 1\nbounds: [[0, 0], [4, 0]]\n")
+    with pytest.raises(polynav.InputError) as error:
+        polynav.load_scene(str(named))
+    assert error.value.file == str(named)
+    assert "bad\\xff.yaml:2:9: bounds" in str(error.value)
+
+
 def test_scenes_from_arrays_plan_like_scene_files():
     square = np.array([[4, 4], [6, 4], [6, 6], [4, 6]], dtype=float)
     scene = polynav.scene_from_polygons([[0, 0], [10, 0], [10, 10], [0, 10]], [square])

@@ -16,6 +16,7 @@
 
 #include "polynav/error.hpp"
 #include "polynav/number.hpp"
+#include "polynav/text.hpp"
 
 namespace polynav::cli {
 
@@ -76,22 +77,24 @@ Scene load_scene_with_options(const std::filesystem::path& path, const SceneOpti
   // Checked when the options were read (scene_options).
   if (options.radius) scene.agent.radius = *options.radius;
   // Map options on other scenes change nothing; say so rather than let them pass unnoticed.
+  // Notes are messages: one line each, whatever the file name holds.
+  const std::string file = one_line(path.string());
   if (options.load.simplify > 0 && !scene.vectorisation) {
-    std::cerr << "note: --map-simplify applies to raster maps (ROS, MovingAI); " << path.string()
-              << " is a " << scene_format(scene).description << ", read as it is\n";
+    std::cerr << "note: --map-simplify applies to raster maps (ROS, MovingAI); " << file << " is a "
+              << scene_format(scene).description << ", read as it is\n";
   }
   if (options.load.unknown == UnknownCells::free && !scene.occupancy) {
-    std::cerr << "note: --map-unknown applies to ROS maps; " << path.string() << " is a "
+    std::cerr << "note: --map-unknown applies to ROS maps; " << file << " is a "
               << scene_format(scene).description << ", read as it is\n";
   }
   if (options.load.repair && !scene.free_boundary.empty()) {
-    std::cerr << "note: --repair applies to polygons (native scenes, WKT, GeoJSON); "
-              << path.string() << " is a " << scene_format(scene).description
-              << ", read as it is\n";
+    std::cerr << "note: --repair applies to polygons (native scenes, WKT, GeoJSON); " << file
+              << " is a " << scene_format(scene).description << ", read as it is\n";
   }
   // Nothing is changed unseen: every command says what --repair did (validate in its summary).
   if (options.report_repairs) {
-    for (const std::string& r : scene.repairs) std::cerr << "note: repaired " << r << "\n";
+    for (const std::string& r : scene.repairs)
+      std::cerr << "note: repaired " << one_line(r) << "\n";
   }
   return scene;
 }
@@ -238,8 +241,8 @@ SceneFormat scene_format(const Scene& scene) {
 }
 
 std::string scene_display_name(const Scene& scene) {
-  if (!scene.name.empty()) return scene.name;
-  return scene.source.stem().string();
+  if (!scene.name.empty()) return valid_utf8(scene.name);
+  return valid_utf8(scene.source.stem().string());
 }
 
 std::string format_number(double v, int significant) {
@@ -263,10 +266,12 @@ std::string format_point(Point p) {
 }
 
 void print_error(std::string_view message) {
-  // The contract is one line per error, whatever the message contains.
+  // The contract is one line per error, whatever the message contains. InputError's messages
+  // are one line already; others (the command-line parser's, internal ones) may wrap lines,
+  // which read as spaces, and anything else is escaped by the rule every message follows.
   std::string line(message);
   std::replace(line.begin(), line.end(), '\n', ' ');
-  std::cerr << "error: " << line << '\n';
+  std::cerr << "error: " << one_line(line) << '\n';
 }
 
 void check_output_path(const std::string& path, const char* option) {

@@ -13,6 +13,7 @@
 #include "common.hpp"
 #include "polynav/error.hpp"
 #include "polynav/io/output_file.hpp"
+#include "polynav/text.hpp"
 
 namespace polynav::cli {
 namespace {
@@ -36,7 +37,7 @@ int run_convert(const ConvertArgs& args, SceneOptions options) {
   check_output_path(args.output, "--output");
   const Scene scene = load_scene_with_options(args.input, options);
   const NativeExport exported = export_native_scene(scene);
-  for (const std::string& note : exported.notes) std::cerr << "note: " << note << "\n";
+  for (const std::string& note : exported.notes) std::cerr << "note: " << one_line(note) << "\n";
   if (args.output == "-") {
     std::cout << exported.text;
     std::cout.flush();

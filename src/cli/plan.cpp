@@ -19,6 +19,7 @@
 #include "polynav/number.hpp"
 #include "polynav/plan/json.hpp"
 #include "polynav/plan/ros_path.hpp"
+#include "polynav/text.hpp"
 
 namespace polynav::cli {
 namespace {
@@ -111,14 +112,12 @@ struct RosPathOptions {
 void print_ros_path(const PlanResult& r, const std::string& name, bool first,
                     const RosPathOptions& options, std::optional<double> goal_yaw) {
   if (!first) std::cout << "---\n";
-  std::cout << "# " << (name.empty() ? "query" : name) << ": " << search::to_string(r.status);
+  // Comments are one line each, whatever the query's name or the message holds.
+  std::cout << "# " << (name.empty() ? "query" : one_line(name)) << ": "
+            << search::to_string(r.status);
   if (r.found()) std::cout << ", length " << shortest_text(r.length);
   std::cout << "\n";
-  if (!r.message.empty()) {
-    std::string message = r.message;
-    std::replace(message.begin(), message.end(), '\n', ' ');
-    std::cout << "# " << message << "\n";
-  }
+  if (!r.message.empty()) std::cout << "# " << one_line(r.message) << "\n";
   const std::string header =
       "{frame_id: " + yaml_frame_id(options.frame_id) + ", stamp: {sec: 0, nanosec: 0}}";
   std::cout << "header: " << header << "\n";
@@ -136,6 +135,27 @@ void print_ros_path(const PlanResult& r, const std::string& name, bool first,
               << "      orientation: {x: 0, y: 0, z: " << shortest_text(std::sin(pose.yaw / 2))
               << ", w: " << shortest_text(std::cos(pose.yaw / 2)) << "}\n";
   }
+}
+
+// Why a query is invalid, located at the query when the scene file gave it.
+std::string invalid_query_reason(const Query& q, const PlanResult& r) {
+  const std::string name = q.name.empty() ? std::string("query") : "query '" + q.name + "'";
+  const std::string where = q.where.file.empty() ? "" : q.where.to_string() + ": ";
+  return where + name + ": " + r.message;
+}
+
+// The one error line of a run with invalid queries (every failure is one `error:` line): the
+// reason of the one, or how many of the `planned` queries are invalid and the reasons of the
+// first few. Each reason is also in its query's output.
+std::string invalid_queries_error(const std::vector<std::string>& reasons, std::size_t planned) {
+  if (reasons.size() == 1) return reasons.front();
+  constexpr std::size_t shown = 3;
+  std::string s = std::to_string(reasons.size()) + " of " + std::to_string(planned) +
+                  " queries are invalid (each reason is also in the output): ";
+  for (std::size_t i = 0; i < reasons.size() && i < shown; ++i)
+    s += (i > 0 ? "; " : "") + reasons[i];
+  if (reasons.size() > shown) s += "; and " + std::to_string(reasons.size() - shown) + " more";
+  return s;
 }
 
 int run_plan(const PlanArgs& args, const SceneOptions& options) {
@@ -193,6 +213,7 @@ int run_plan(const PlanArgs& args, const SceneOptions& options) {
     std::cout << planner.discretisation().method() << ": " << summary << "\n";
   std::vector<PlanResult> results;
   std::vector<std::optional<double>> goal_yaws;  // per result: the yaw of the goal it reached
+  std::vector<std::string> invalid;              // why each invalid query is, in order
   for (const Query& q : queries) {
     if (goal_set.empty()) {
       results.push_back(planner.plan(q.start, q.goal));
@@ -200,12 +221,8 @@ int run_plan(const PlanArgs& args, const SceneOptions& options) {
       results.push_back(planner.plan(q.start, goal_set));
     }
     goal_yaws.push_back(reached_goal_yaw(results.back(), goals));
-    if (results.back().status == search::SearchStatus::invalid_query) {
-      // The reason goes to stderr too, located at the query when the scene file gave it.
-      const std::string name = q.name.empty() ? std::string("query") : "query '" + q.name + "'";
-      const std::string where = q.where.file.empty() ? "" : q.where.to_string() + ": ";
-      print_error(where + name + ": " + results.back().message);
-    }
+    if (results.back().status == search::SearchStatus::invalid_query)
+      invalid.push_back(invalid_query_reason(q, results.back()));
     if (format == "json") {
       std::cout << plan_result_json(results.back(), q.name, goal_yaws.back()) << "\n";
     } else if (format == "text") {
@@ -228,6 +245,8 @@ int run_plan(const PlanArgs& args, const SceneOptions& options) {
         .save(args.svg);
     if (format == "text") std::cout << "wrote " << args.svg << "\n";
   }
+  // Last, so that a failure after planning (an output that cannot be written) is the one line.
+  if (!invalid.empty()) print_error(invalid_queries_error(invalid, queries.size()));
   return exit_code_for(results);
 }
 

@@ -6,6 +6,7 @@
 
 #include "polynav/error.hpp"
 #include "polynav/experiment/experiment.hpp"
+#include "polynav/text.hpp"
 
 namespace polynav::experiment {
 
@@ -51,7 +52,8 @@ std::vector<SceneInput> read_scene_inputs(
     SceneInput input = load(path);
     input.name =
         !input.scene.name.empty() ? input.scene.name : std::filesystem::path(path).stem().string();
-    if (!names.insert(input.name).second) input.name = path;
+    // A name is written to CSV and SVG as text: a path that is not UTF-8 is made so.
+    if (!names.insert(input.name).second) input.name = valid_utf8(path);
     names.insert(input.name);
     if (!options.random) {
       std::string scen = files.scens.empty() ? std::string() : files.scens[i];

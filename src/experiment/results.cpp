@@ -21,6 +21,7 @@
 #include "polynav/plan/options.hpp"
 #include "polynav/plan/registry.hpp"
 #include "polynav/scene/scene.hpp"
+#include "polynav/text.hpp"
 #include "polynav/version.hpp"
 #include "statistics.hpp"
 
@@ -35,7 +36,10 @@ std::string number(double v) {
   return ec == std::errc() ? std::string(buffer, end) : std::string("nan");
 }
 
-std::string quoted(const std::string& field) {
+// A CSV field: valid UTF-8 (a scene named after a file may not be: polynav/text.hpp), quoted
+// when it holds a separator, a quote or a line break.
+std::string quoted(const std::string& raw) {
+  const std::string field = valid_utf8(raw);
   if (field.find_first_of(",\"\n\r") == std::string::npos) return field;
   std::string out = "\"";
   for (char c : field) {
@@ -422,7 +426,7 @@ OmplLogHeader ompl_log_header(const Options& options, const SceneReport& scene,
                   {"search_beam_width REAL", number(search("beam_width"))},
                   {"space_max_build_seconds REAL", number(space("max_build_seconds"))}};
 
-  h.setup.push_back("polynav experiment on scene " + scene.name + " (scene index " +
+  h.setup.push_back("polynav experiment on scene " + one_line(scene.name) + " (scene index " +
                     std::to_string(scene_index) +
                     "): one planner per method spec x smoother, one run per query");
   if (options.random) {
@@ -462,9 +466,11 @@ void write_ompl_log(std::ostream& out, const std::vector<Row>& all, const OmplLo
     if (r.scene == header.scene) rows.push_back(r);
   const std::vector<ConfigKey> configs = configs_of(rows);
   // One word: the statistics script keeps the last word of the line; a line break would end it.
+  // Spaces become '_', and what else would break the line is escaped (polynav/text.hpp).
   std::string experiment = header.scene.empty() ? std::string("polynav") : header.scene;
   for (char& c : experiment)
     if (std::isspace(static_cast<unsigned char>(c))) c = '_';
+  experiment = one_line(experiment);
   const std::string host = header.host.empty() ? host_name() : header.host;
   const std::time_t now = std::time(nullptr);
   char date[64];

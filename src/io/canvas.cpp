@@ -12,16 +12,27 @@
 
 #include "polynav/error.hpp"
 #include "polynav/number.hpp"
+#include "polynav/text.hpp"
 
 namespace polynav {
 
 // ---------------------------------------------------------------------------------------------
 // Text and numbers
 
-std::string svg_escape(std::string_view text) {
+std::string svg_escape(std::string_view raw) {
+  // Names come from input, file names too: XML must be well-formed UTF-8 (polynav/text.hpp).
+  const std::string text = valid_utf8(raw);
   std::string out;
   out.reserve(text.size());
-  for (const char c : text) {
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    // U+FFFE and U+FFFF are not XML characters either.
+    if (c == '\xEF' && text.compare(i, 2, "\xEF\xBF") == 0 && i + 2 < text.size() &&
+        (text[i + 2] == '\xBE' || text[i + 2] == '\xBF')) {
+      out += "\xEF\xBF\xBD";
+      i += 2;
+      continue;
+    }
     switch (c) {
       case '&':
         out += "&amp;";

@@ -12,6 +12,7 @@
 #include "polynav/io/theme.hpp"
 #include "polynav/scene/scene.hpp"
 #include "polynav/space/free_space.hpp"
+#include "polynav/text.hpp"
 
 namespace polynav {
 
@@ -137,7 +138,7 @@ double nice_length(double x) {
 
 std::string scene_title(const Scene& scene) {
   if (!scene.name.empty()) return scene.name;
-  if (!scene.source.empty()) return scene.source.stem().string();
+  if (!scene.source.empty()) return valid_utf8(scene.source.stem().string());
   return "scene";
 }
 

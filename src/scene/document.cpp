@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "polynav/number.hpp"
+#include "polynav/text.hpp"
 #include "strict_json.hpp"
 
 namespace polynav::detail {
@@ -34,25 +35,6 @@ std::string lower(std::string_view s) {
   std::string out(s);
   for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return out;
-}
-
-// Messages stay on one line and short whatever the user wrote.
-void append_one_line(std::string& out, std::string_view s, std::size_t limit) {
-  for (const char c : s) {
-    if (out.size() >= limit) return;
-    if (c == '\n') {
-      out += "\\n";
-    } else if (c == '\t') {
-      out += "\\t";
-    } else if (static_cast<unsigned char>(c) < 0x20 || c == '\x7f') {
-      constexpr char hex[] = "0123456789abcdef";
-      out += "\\x";
-      out += hex[static_cast<unsigned char>(c) >> 4];
-      out += hex[c & 15];
-    } else {
-      out += c;
-    }
-  }
 }
 
 namespace {
@@ -447,52 +429,16 @@ double DocumentReader::finite(const Item& item, std::string_view what) const {
   return v;
 }
 
-namespace {
-
-// The length of the UTF-8 sequence starting at s[i], or 0 when it is not well formed (RFC 3629:
-// no overlong forms, no surrogates, nothing above U+10FFFF).
-std::size_t utf8_sequence(std::string_view s, std::size_t i) {
-  const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(s[k]); };
-  const unsigned char b = byte(i);
-  if (b < 0x80) return 1;
-  std::size_t n = 0;
-  unsigned char low = 0x80, high = 0xBF;  // the range of the second byte
-  if (b >= 0xC2 && b <= 0xDF)
-    n = 2;
-  else if (b == 0xE0)
-    n = 3, low = 0xA0;
-  else if (b >= 0xE1 && b <= 0xEF)
-    n = 3, high = b == 0xED ? 0x9F : 0xBF;
-  else if (b == 0xF0)
-    n = 4, low = 0x90;
-  else if (b >= 0xF1 && b <= 0xF3)
-    n = 4;
-  else if (b == 0xF4)
-    n = 4, high = 0x8F;
-  else
-    return 0;
-  if (i + n > s.size() || byte(i + 1) < low || byte(i + 1) > high) return 0;
-  for (std::size_t k = 2; k < n; ++k)
-    if (byte(i + k) < 0x80 || byte(i + k) > 0xBF) return 0;
-  return n;
-}
-
-}  // namespace
-
 std::string DocumentReader::text(const Item& item) const {
   if (kind(item.node) == Kind::null) return {};
   if (kind(item.node) != Kind::scalar) fail(item, "expected a name, got " + kind_of(item.node));
   const std::string_view t = doc_.text(item.node);
   // Names reach JSON, CSV and SVG output, which are UTF-8: refuse what cannot be written there.
-  for (std::size_t i = 0; i < t.size();) {
-    const std::size_t n = utf8_sequence(t, i);
-    if (n == 0) {
-      char hex[8];
-      std::snprintf(hex, sizeof hex, "0x%02X", static_cast<unsigned char>(t[i]));
-      fail(item, "the name is not valid UTF-8: byte " + std::string(hex) + " at offset " +
-                     std::to_string(i) + " of the name");
-    }
-    i += n;
+  if (const std::size_t i = first_invalid_utf8(t); i != std::string_view::npos) {
+    char hex[8];
+    std::snprintf(hex, sizeof hex, "0x%02X", static_cast<unsigned char>(t[i]));
+    fail(item, "the name is not valid UTF-8: byte " + std::string(hex) + " at offset " +
+                   std::to_string(i) + " of the name");
   }
   return std::string(t);
 }

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "polynav/error.hpp"
+#include "polynav/text.hpp"
 
 namespace polynav::detail {
 
@@ -65,9 +66,7 @@ Document parse_document(std::string_view text, const std::string& source_name,
 
 // Text helpers for messages.
 std::string lower(std::string_view s);
-// Appends `s` with newlines and tabs escaped (\n, \t) and other control characters as \xNN,
-// stopping when `out` reaches `limit` characters.
-void append_one_line(std::string& out, std::string_view s, std::size_t limit);
+// append_one_line (polynav/text.hpp): user text on one line in a message.
 // A value in compact flow notation, shortened with "..." when long.
 std::string describe(const Document& doc, NodeId id);
 // What a value is, for "expected X, got Y" messages: `the string "a"`, `a list [1, 2]`, ...

@@ -217,7 +217,7 @@ Scene parse_geojson_scene(std::string_view text, const std::string& file_name, b
   reader.read(raw, bbox);
 
   Scene scene;
-  scene.name = std::filesystem::path(file_name).stem().string();
+  scene.name = valid_utf8(std::filesystem::path(file_name).stem().string());
   for (const RawPolygon& p : raw) add_obstacle(p, repair, scene.obstacles, scene.repairs);
   Box box;
   for (const Obstacle& o : scene.obstacles) box.expand(bounding_box(o.shape.outer));

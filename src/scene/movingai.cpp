@@ -16,6 +16,7 @@
 #include "free_boundary_trace.hpp"
 #include "polynav/error.hpp"
 #include "polynav/number.hpp"
+#include "polynav/text.hpp"
 #include "readers.hpp"
 
 namespace polynav {
@@ -293,7 +294,7 @@ Scene parse_movingai_map(std::string_view text, const std::string& file_name) {
   }
 
   Scene scene;
-  scene.name = std::filesystem::path(file_name).stem().string();
+  scene.name = valid_utf8(std::filesystem::path(file_name).stem().string());
   const double w = *width;
   const double h = *height;
   scene.bounds = {{0.0, 0.0}, {w, 0.0}, {w, h}, {0.0, h}};

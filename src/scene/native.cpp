@@ -25,6 +25,7 @@
 #include "document.hpp"
 #include "polynav/number.hpp"
 #include "polynav/scene/scene.hpp"
+#include "polynav/text.hpp"
 #include "repair.hpp"
 #include "validate.hpp"
 
@@ -273,7 +274,8 @@ Scene parse_native_scene(std::string_view text, const std::string& source_name,
                      "the scene is empty; a scene is a map with at least version: and bounds:");
   }
   Scene scene = NativeReader(doc, source_name, max_points, repair).read();
-  if (scene.name.empty()) scene.name = std::filesystem::path(source_name).stem().string();
+  if (scene.name.empty())
+    scene.name = valid_utf8(std::filesystem::path(source_name).stem().string());
   return scene;
 }
 

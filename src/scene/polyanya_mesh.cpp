@@ -22,6 +22,7 @@
 #include "polynav/error.hpp"
 #include "polynav/kernel/exact.hpp"
 #include "polynav/number.hpp"
+#include "polynav/text.hpp"
 #include "readers.hpp"
 #include "validate.hpp"
 
@@ -713,7 +714,7 @@ Scene parse_polyanya_mesh(std::string_view text, const std::string& file_name) {
 
   Box box;
   for (const Point& p : points) box.expand(p);
-  scene.name = std::filesystem::path(file_name).stem().string();
+  scene.name = valid_utf8(std::filesystem::path(file_name).stem().string());
   scene.bounds = {box.min, {box.max.x, box.min.y}, box.max, {box.min.x, box.max.y}};
   // The bounds come from the vertices: checks of the scene as a whole (a scene too far from the
   // origin for its size) name the file.

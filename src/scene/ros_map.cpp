@@ -13,6 +13,7 @@
 #include "document.hpp"
 #include "polynav/error.hpp"
 #include "polynav/number.hpp"
+#include "polynav/text.hpp"
 #include "readers.hpp"
 #include "vectorise.hpp"
 
@@ -299,7 +300,7 @@ Scene read_ros_map(std::string_view text, const std::filesystem::path& path,
   map.cells.resize(count);
   for (std::size_t i = 0; i < count; ++i) map.cells[i] = classify_ros_pixel(image, i, p);
   Scene scene = occupancy_scene(std::move(map), options, file);
-  scene.name = path.stem().string();
+  scene.name = valid_utf8(path.stem().string());
   scene.unused = m.unused;
   return scene;
 }

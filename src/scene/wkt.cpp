@@ -22,6 +22,7 @@
 
 #include "polygon_files.hpp"
 #include "polynav/number.hpp"
+#include "polynav/text.hpp"
 #include "readers.hpp"
 #include "repair.hpp"
 #include "strict_json.hpp"
@@ -281,7 +282,7 @@ Scene parse_wkt_scene(std::string_view text, const std::string& file_name, bool 
                                                 " MiB");
   }
   Scene scene;
-  scene.name = std::filesystem::path(file_name).stem().string();
+  scene.name = valid_utf8(std::filesystem::path(file_name).stem().string());
   WktReader(text, file_name, repair).read(scene);
   Box box;
   for (const Obstacle& o : scene.obstacles) box.expand(bounding_box(o.shape.outer));

@@ -12,6 +12,7 @@
 
 #include "polynav/kernel/exact.hpp"
 #include "polynav/scene/scene.hpp"
+#include "polynav/text.hpp"
 #include "validate.hpp"
 
 namespace polynav {
@@ -46,10 +47,16 @@ std::string ring(const Ring& r) {
   return s + "]";
 }
 
-// A YAML double-quoted string.
-std::string yaml_quoted(std::string_view text) {
+// A YAML double-quoted string that reads back as `text`, or as valid_utf8(text) where `text`
+// is not UTF-8 (a name taken from a file name: polynav/text.hpp). What YAML 1.2 does not count
+// as printable is escaped: control characters (\n, \t, \xNN for C0 and C1), and U+FFFE and
+// U+FFFF (\uNNNN).
+std::string yaml_quoted(std::string_view raw) {
+  constexpr char hex[] = "0123456789abcdef";
+  const std::string text = valid_utf8(raw);
   std::string s = "\"";
-  for (const char c : text) {
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
     const auto u = static_cast<unsigned char>(c);
     if (c == '"' || c == '\\') {
       s += '\\';
@@ -58,11 +65,19 @@ std::string yaml_quoted(std::string_view text) {
       s += "\\n";
     } else if (c == '\t') {
       s += "\\t";
-    } else if (u < 0x20 || u == 0x7f) {
-      constexpr char hex[] = "0123456789abcdef";
+    } else if (u < 0x20 || u == 0x7f ||
+               (u == 0xC2 && static_cast<unsigned char>(text[i + 1]) <= 0x9F &&
+                text[i + 1] != '\x85')) {
+      // A C0 control, DEL, or a C1 control (U+0080 to U+009F, written C2 80 to C2 9F) other
+      // than U+0085, which YAML counts as printable.
+      const unsigned v = u == 0xC2 ? static_cast<unsigned char>(text[++i]) : u;
       s += "\\x";
-      s += hex[u >> 4];
-      s += hex[u & 15];
+      s += hex[v >> 4];
+      s += hex[v & 15];
+    } else if (u == 0xEF && text.compare(i + 1, 1, "\xBF") == 0 &&
+               (text[i + 2] == '\xBE' || text[i + 2] == '\xBF')) {
+      s += text[i + 2] == '\xBE' ? "\\ufffe" : "\\uffff";
+      i += 2;
     } else {
       s += c;
     }
@@ -236,9 +251,10 @@ NativeExport export_native_scene(const Scene& scene) {
 
   std::string& y = out.text;
   y += "# Native polynav scene (docs/scene-format.md)";
-  if (!source.empty()) y += ", converted from " + source;
+  // Comments are messages: one line of UTF-8 each, whatever a file name or key in them holds.
+  if (!source.empty()) y += ", converted from " + one_line(source);
   y += ".\n";
-  for (const std::string& note : out.notes) y += "# Note: " + note + ".\n";
+  for (const std::string& note : out.notes) y += "# Note: " + one_line(note) + ".\n";
   y += "version: 1\n";
   if (!scene.name.empty()) y += "name: " + yaml_quoted(scene.name) + "\n";
   if (scene.native_cell_size) y += "cell_size: " + number(*scene.native_cell_size) + "\n";

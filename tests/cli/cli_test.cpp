@@ -23,6 +23,7 @@
 #include "cli/xml_check.hpp"
 #include "polynav/geometry.hpp"
 #include "polynav/plan/registry.hpp"
+#include "polynav/text.hpp"
 #include "support/run_cli.hpp"
 
 namespace polynav {
@@ -886,6 +887,53 @@ TEST_F(Cli, PlanStartInsideAnObstacleIsAnInvalidQuery) {
   EXPECT_EQ(snapped.exit_code, 0) << snapped.out << snapped.err;
 }
 
+// Several invalid queries are still one error line: how many, and the first reasons; each
+// reason is in its query's output as well, which keeps its format.
+TEST_F(Cli, PlanWithSeveralInvalidQueriesPrintsOneErrorLine) {
+  const fs::path scene = write("two-rooms.yaml", two_rooms().yaml());
+  const RunResult r = run({"plan", scene.string(), "--json"});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  expect_one_error_line(r);
+  EXPECT_TRUE(contains(r.err, "error: 2 of 4 queries are invalid")) << r.err;
+  EXPECT_TRUE(contains(r.err, scene.string() + ":")) << r.err;
+  EXPECT_TRUE(contains(r.err, "queries[1]: query 'into-wall': start (6, 4) is not in free space"))
+      << r.err;
+  EXPECT_TRUE(contains(r.err, "; ")) << r.err;
+  EXPECT_TRUE(contains(r.err, "query 'outside': goal (25, 5) is not in free space")) << r.err;
+  std::istringstream lines(r.out);
+  std::string line;
+  std::vector<std::string> statuses;
+  while (std::getline(lines, line)) {
+    const json j = json::parse(line);
+    statuses.push_back(j.at("status"));
+    if (j.at("status") == "invalid_query") {
+      EXPECT_TRUE(contains(r.err, j.at("message").get<std::string>())) << line;
+    }
+  }
+  EXPECT_EQ(statuses,
+            (std::vector<std::string>{"found", "invalid_query", "no_path", "invalid_query"}));
+  // In text too; with more invalid queries than the line names, it says how many more.
+  SceneSpec many = two_rooms();
+  for (int i = 0; i < 4; ++i)
+    many.queries.push_back({"wall-" + std::to_string(i), {6.5, 3 + 0.5 * i}, {1, 1}});
+  const RunResult text = run({"plan", write("many.yaml", many.yaml()).string()});
+  EXPECT_EQ(text.exit_code, 2) << text.err;
+  expect_one_error_line(text);
+  EXPECT_TRUE(contains(text.err, "error: 6 of 8 queries are invalid")) << text.err;
+  EXPECT_TRUE(contains(text.err, "; and 3 more\n")) << text.err;
+  EXPECT_FALSE(contains(text.err, "wall-1")) << text.err;
+  EXPECT_TRUE(contains(text.out, "wall-3: invalid_query")) << text.out;
+  // One invalid query keeps its own line, located at the query.
+  SceneSpec one = two_rooms();
+  one.queries.erase(one.queries.begin() + 3);
+  const fs::path one_path = write("one.yaml", one.yaml());
+  const RunResult single = run({"plan", one_path.string()});
+  EXPECT_EQ(single.exit_code, 2);
+  expect_one_error_line(single);
+  EXPECT_EQ(single.err.rfind("error: " + one_path.string() + ":", 0), 0u) << single.err;
+  EXPECT_TRUE(contains(single.err, ": queries[1]: query 'into-wall': start (6, 4)")) << single.err;
+}
+
 TEST_F(Cli, PlanWithoutAPathExitsOne) {
   const fs::path scene = write("walled.yaml",
                                "version: 1\n"
@@ -1221,6 +1269,63 @@ TEST_F(Cli, ExperimentWritesOneOmplLogPerScene) {
   EXPECT_TRUE(contains(csv, ",visgraph,default,none,")) << csv;
   EXPECT_TRUE(contains(csv, ",grid,connectivity=4,none,")) << csv;
   EXPECT_FALSE(contains(csv, ",visgraph,,")) << csv;
+}
+
+// A scene named after a file whose name is not UTF-8: every output is valid UTF-8 and reads
+// back (U+FFFD in place of the bad byte), and messages are one line of UTF-8.
+TEST_F(Cli, FileNameThatIsNotUtf8IsWrittenAsValidUtf8Everywhere) {
+  SceneSpec spec = two_rooms();
+  spec.name.clear();
+  spec.queries.resize(1);
+  const fs::path scene = write("bad\xff.yaml", spec.yaml());
+  const std::string name = "bad\xEF\xBF\xBD";
+
+  const fs::path svg = dir_ / "render.svg";
+  const RunResult render = run({"render", scene.string(), "-o", svg.string()});
+  ASSERT_EQ(render.exit_code, 0) << render.err;
+  const std::string picture = read_file(svg);
+  EXPECT_EQ(test::check_xml(picture).problem, "");
+  EXPECT_TRUE(contains(picture, name)) << picture;
+  const fs::path plan_svg = dir_ / "plan.svg";
+  ASSERT_EQ(run({"plan", scene.string(), "--svg", plan_svg.string()}).exit_code, 0);
+  EXPECT_EQ(test::check_xml(read_file(plan_svg)).problem, "");
+
+  const fs::path converted = dir_ / "converted.yaml";
+  const RunResult convert = run({"convert", scene.string(), "-o", converted.string()});
+  ASSERT_EQ(convert.exit_code, 0) << convert.err;
+  EXPECT_TRUE(is_valid_utf8(read_file(converted))) << read_file(converted);
+  EXPECT_TRUE(is_valid_utf8(convert.out)) << convert.out;
+  const RunResult back = run({"validate", converted.string(), "--json"});
+  ASSERT_EQ(back.exit_code, 0) << back.err;
+  EXPECT_EQ(json::parse(back.out).at("name"), name);
+
+  const RunResult summary = run({"validate", scene.string(), "--json"});
+  ASSERT_EQ(summary.exit_code, 0) << summary.err;
+  EXPECT_EQ(json::parse(summary.out).at("name"), name);
+
+  const fs::path csv = dir_ / "runs.csv", plot = dir_ / "runs.svg", log = dir_ / "runs.log";
+  const RunResult experiment =
+      run({"experiment", scene.string(), "--random", "2", "--methods", "visgraph", "--smoothers",
+           "none", "--out", csv.string(), "--plot", plot.string(), "--ompl-log", log.string(),
+           "--no-progress"});
+  ASSERT_EQ(experiment.exit_code, 0) << experiment.err;
+  const std::string rows = read_file(csv);
+  EXPECT_TRUE(is_valid_utf8(rows)) << rows;
+  EXPECT_TRUE(contains(rows, "\n" + name + ",visgraph,")) << rows;
+  EXPECT_TRUE(is_valid_utf8(read_file(log)));
+  EXPECT_EQ(test::check_xml(read_file(plot)).problem, "");
+  const fs::path merged = dir_ / "merged.csv";
+  const RunResult merge = run({"merge", csv.string(), "--out", merged.string()});
+  ASSERT_EQ(merge.exit_code, 0) << merge.err;
+  EXPECT_TRUE(contains(read_file(merged), "\n" + name + ",visgraph,")) << read_file(merged);
+
+  // An error about the file names it escaped, on one line of UTF-8.
+  const fs::path broken = write("worse\xfe\nname.yaml", "version: 1\nbounds: [[0, 0]]\n");
+  const RunResult refused = run({"validate", broken.string()});
+  EXPECT_EQ(refused.exit_code, 2);
+  expect_one_error_line(refused);
+  EXPECT_TRUE(is_valid_utf8(refused.err)) << refused.err;
+  EXPECT_TRUE(contains(refused.err, "worse\\xfe\\nname.yaml:2:9: bounds")) << refused.err;
 }
 
 TEST_F(Cli, ExperimentWritesRowsSummaryPlotAndLogAndMergesShards) {

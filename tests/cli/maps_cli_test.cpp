@@ -546,6 +546,21 @@ TEST_F(MapsCli, RosPathQuotesAFrameYamlWouldReadOtherwise) {
   read_ros_poses(YAML::Load(r.out), "yes");
 }
 
+// A query's name goes into a comment line: a line break in it must not end the comment.
+TEST_F(MapsCli, RosPathCommentsStayCommentsWhateverAQueryIsNamed) {
+  const fs::path scene = write("named.yaml",
+                               "version: 1\n"
+                               "bounds: [[0, 0], [10, 0], [10, 10], [0, 10]]\n"
+                               "queries:\n"
+                               "  - {name: \"q\\nextra\", start: [1, 1], goal: [9, 9]}\n");
+  const RunResult r = run({"plan", scene.string(), "--format", "ros-path"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out.rfind("# q\\nextra: found, length ", 0), 0u) << r.out;
+  const YAML::Node doc = YAML::Load(r.out);
+  EXPECT_FALSE(doc["extra"]) << r.out;
+  EXPECT_EQ(read_ros_poses(doc, "map").size(), 2u);
+}
+
 TEST_F(MapsCli, RosPathRefusesBadValuesBeforeWritingAnything) {
   const std::string scene = (scenes / "ros" / "depot.yaml").string();
   const fs::path svg = dir_ / "plan.svg";

@@ -104,6 +104,25 @@ TEST(SvgEscape, ReplacesControlCharactersAndKeepsUtf8) {
   EXPECT_EQ(svg_escape("cost \u00d72 \u2014 r\u00e9gion"), "cost \u00d72 \u2014 r\u00e9gion");
 }
 
+// Names taken from file names need not be UTF-8; XML must be (polynav/text.hpp: U+FFFD).
+TEST(SvgEscape, ReplacesWhatIsNotUtf8OrAnXmlCharacter) {
+  const std::string fffd = "\xEF\xBF\xBD";
+  EXPECT_EQ(svg_escape("bad\xFF.yaml"), "bad" + fffd + ".yaml");
+  EXPECT_EQ(svg_escape("cut \xE2\x82<"), "cut " + fffd + "&lt;");
+  EXPECT_EQ(svg_escape("\xED\xA0\x80"), fffd + fffd + fffd);
+  EXPECT_EQ(svg_escape("no\xEF\xBF\xBEn\xEF\xBF\xBF"), "no" + fffd + "n" + fffd);
+}
+
+TEST(SvgCanvas, TextThatIsNotUtf8GivesWellFormedXml) {
+  SvgCanvas canvas(Box{{0, 0}, {10, 10}});
+  canvas.set_title("bad\xFF\x01");
+  canvas.group("labels\xC3");
+  canvas.text({5, 5}, "a\xF0\x9F\x98 & \xFE", {});
+  canvas.polygon(Polygon{{{0, 0}, {1, 0}, {1, 1}}, {}}, {.fill = "#000"}, "tip\xC0\xAF");
+  const auto check = test::check_xml(canvas.str());
+  EXPECT_EQ(check.problem, "");
+}
+
 TEST(SvgNumber, IsCompactAndRounded) {
   EXPECT_EQ(svg_number(2.0, 2), "2");
   EXPECT_EQ(svg_number(1.5, 2), "1.5");

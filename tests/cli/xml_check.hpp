@@ -1,7 +1,8 @@
 #pragma once
-// A small well-formedness check for the XML that polynav writes (SVG): elements nest and close,
-// attribute values are quoted, `&` starts a known entity, there is one root element. Not a full
-// XML parser: enough to catch broken output without a dependency.
+// A small well-formedness check for the XML that polynav writes (SVG): the text is UTF-8 of XML
+// characters only, elements nest and close, attribute values are quoted, `&` starts a known
+// entity, there is one root element. Not a full XML parser: enough to catch broken output
+// without a dependency.
 
 #include <cctype>
 #include <string>
@@ -32,8 +33,39 @@ inline bool valid_entity(std::string_view text, std::size_t amp) {
   return false;
 }
 
+// The offset of the first byte that does not begin an XML character (XML 1.0, production 2:
+// tab, line feed, carriage return, U+0020 to U+D7FF, U+E000 to U+FFFD, U+10000 to U+10FFFF)
+// written as well-formed UTF-8 (shortest form), or npos.
+inline std::size_t first_non_xml_character(std::string_view text) {
+  for (std::size_t i = 0; i < text.size();) {
+    const auto b = static_cast<unsigned char>(text[i]);
+    std::size_t n = b < 0x80             ? 1
+                    : (b & 0xE0) == 0xC0 ? 2
+                    : (b & 0xF0) == 0xE0 ? 3
+                    : (b & 0xF8) == 0xF0 ? 4
+                                         : 0;
+    if (n == 0 || i + n > text.size()) return i;
+    char32_t c = n == 1 ? b : n == 2 ? (b & 0x1F) : n == 3 ? (b & 0x0F) : (b & 0x07);
+    for (std::size_t k = 1; k < n; ++k) {
+      const auto cont = static_cast<unsigned char>(text[i + k]);
+      if ((cont & 0xC0) != 0x80) return i;
+      c = (c << 6) | (cont & 0x3F);
+    }
+    const char32_t shortest_from[] = {0, 0, 0x80, 0x800, 0x10000};
+    const bool is_char = c == 0x9 || c == 0xA || c == 0xD || (c >= 0x20 && c <= 0xD7FF) ||
+                         (c >= 0xE000 && c <= 0xFFFD) || (c >= 0x10000 && c <= 0x10FFFF);
+    if (c < shortest_from[n] || !is_char) return i;
+    i += n;
+  }
+  return std::string_view::npos;
+}
+
 inline XmlCheck check_xml(std::string_view text) {
   XmlCheck result;
+  if (const std::size_t bad = first_non_xml_character(text); bad != std::string_view::npos) {
+    result.problem = "not an XML character in UTF-8 at offset " + std::to_string(bad);
+    return result;
+  }
   std::vector<std::string> open;
   int roots = 0;
   std::size_t i = 0;

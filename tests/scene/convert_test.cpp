@@ -17,6 +17,7 @@
 #include "polynav/plan/planner.hpp"
 #include "polynav/scene/scene.hpp"
 #include "polynav/space/free_space.hpp"
+#include "polynav/text.hpp"
 #include "scene/error_of.hpp"
 
 namespace polynav {
@@ -206,6 +207,31 @@ TEST(Convert, NamesAndNumbersSurviveExactly) {
   ASSERT_EQ(back.queries.size(), 1u);
   EXPECT_EQ(back.queries[0].name, "q:1");
   EXPECT_EQ(back.queries[0].start, (Point{0.3, 0.4}));
+}
+
+// Names need not be UTF-8 (a scene named after a file name) nor printable: the export is valid
+// UTF-8 that reads back, with U+FFFD for what is not UTF-8 (text.hpp) and every other character
+// kept; the comment lines stay comments, whatever the source's name holds.
+TEST(Convert, NamesThatAreNotUtf8OrPrintableReadBack) {
+  Scene scene;
+  scene.source = "maps/bad\xFF\nname.yaml";
+  scene.name = "bad\xFF";
+  scene.bounds = {{0, 0}, {4, 0}, {4, 3}, {0, 3}};
+  scene.unused.push_back("the key 'odd\nkey' is not read");
+  const std::string controls = "c1\xC2\x80\xC2\x85\xC2\x9F bell\x07 bom\xEF\xBB\xBF ff\xEF\xBF\xBF";
+  scene.regions.push_back({controls, 2, std::nullopt, {{1, 1}, {2, 1}, {2, 2}}, {}});
+  scene.queries.push_back({"q\xE2\x82", {0.5, 0.5}, {3, 2}, std::nullopt, {}});
+  const std::string text = export_native_scene(scene).text;
+  EXPECT_TRUE(is_valid_utf8(text)) << text;
+  std::size_t comments = 0;
+  for (std::size_t at = 0; (at = text.find("\n#", at)) != std::string::npos; ++at) ++comments;
+  EXPECT_EQ(comments, 1u) << text;  // the first line is one too, and one note follows it
+  const Scene back = parse_native_scene(text, "n.yaml");
+  EXPECT_EQ(back.name, "bad\xEF\xBF\xBD");
+  ASSERT_EQ(back.regions.size(), 1u);
+  EXPECT_EQ(back.regions[0].name, controls);
+  ASSERT_EQ(back.queries.size(), 1u);
+  EXPECT_EQ(back.queries[0].name, "q\xEF\xBF\xBD");
 }
 
 }  // namespace

@@ -751,6 +751,28 @@ TEST(RosMap, BadMapFilesAreLocated) {
   }
 }
 
+// A value holding a line break (a double-quoted escape, or a block scalar) is quoted into the
+// message escaped, and the path it resolves to as well: what() is one line.
+TEST(RosMap, ImageNameWithALineBreakGivesAOneLineMessage) {
+  const TempDir dir;
+  const std::string base =
+      "resolution: 0.05\norigin: [0, 0, 0]\nnegate: 0\noccupied_thresh: 0.65\nfree_thresh: 0.2\n";
+  for (const char* image : {"image: \"a\\nb.pgm\"\n", "image: |-\n  a\n  b.pgm\n"}) {
+    SCOPED_TRACE(image);
+    const fs::path yaml = dir.write("line_break.yaml", std::string(image) + base);
+    try {
+      load_scene(yaml);
+      ADD_FAILURE() << "no error";
+    } catch (const InputError& e) {
+      const std::string what = e.what();
+      EXPECT_EQ(what.find('\n'), std::string::npos) << what;
+      EXPECT_EQ(e.message().find('\n'), std::string::npos) << e.message();
+      EXPECT_EQ(what, yaml.string() + ":1:8: image: cannot read the image 'a\\x0ab.pgm' (" +
+                          dir.path().string() + "/a\\nb.pgm): no such file");
+    }
+  }
+}
+
 TEST(RosMap, ImageFormatsRefuseBrokenData) {
   const auto message = [](const std::string& bytes) {
     try {

@@ -165,7 +165,8 @@ class SvgCanvas {
 };
 
 /// Escapes text for XML character data and attribute values (`&`, `<`, `>`, `"`, `'`); control
-/// characters, which XML 1.0 forbids, become spaces.
+/// characters, which XML 1.0 forbids, become spaces, and bytes that are not UTF-8 (a file name's)
+/// and the non-characters U+FFFE and U+FFFF become U+FFFD (polynav/text.hpp).
 std::string svg_escape(std::string_view text);
 
 /// `v` with at most `decimals` digits after the point, trailing zeros dropped ("12.5", "3",
