@@ -24,7 +24,7 @@
 #include "polynav/geometry.hpp"
 #include "polynav/plan/registry.hpp"
 #include "polynav/text.hpp"
-#include "support/run_cli.hpp"
+#include "support/cli_fixture.hpp"
 
 namespace polynav {
 namespace {
@@ -190,34 +190,8 @@ SceneSpec two_rooms() {
   return s;
 }
 
-class Cli : public ::testing::Test {
+class Cli : public test_support::CliTest {
  protected:
-  void SetUp() override {
-    std::string pattern = (fs::temp_directory_path() / "polynav-cli-XXXXXX").string();
-    ASSERT_NE(mkdtemp(pattern.data()), nullptr);
-    dir_ = pattern;
-  }
-  void TearDown() override {
-    std::error_code ec;
-    fs::remove_all(dir_, ec);
-  }
-
-  const fs::path& dir() const { return dir_; }
-
-  fs::path write(const std::string& name, const std::string& text) const {
-    const fs::path path = dir_ / name;
-    std::ofstream(path, std::ios::binary) << text;
-    return path;
-  }
-
-  // Runs the tool with `args`, capturing its output through files (no pipes to drain).
-  // stdout_to: where standard output goes instead of a file read back (e.g. /dev/full).
-  RunResult run(const std::vector<std::string>& args, const std::string& stdout_to = {}) const {
-    RunResult r = test_support::run_program(POLYNAV_CLI, args, dir_, stdout_to);
-    if (!r.problem.empty()) ADD_FAILURE() << r.problem;
-    return r;
-  }
-
   // As run(), but a run still going after `seconds` is killed and reported as a failure: for
   // inputs that must be refused at once rather than read (a FIFO, a device, a huge count).
   RunResult run_within(const std::vector<std::string>& args, int seconds) const {
@@ -256,8 +230,6 @@ class Cli : public ::testing::Test {
     EXPECT_EQ(r.exit_code, 2) << r.err;
     expect_one_error_line(r);
   }
-
-  fs::path dir_;
 };
 
 const json* find_query(const json& summary, const std::string& name) {

@@ -22,7 +22,7 @@
 #include <vector>
 
 #include "cli/xml_check.hpp"
-#include "support/run_cli.hpp"
+#include "support/cli_fixture.hpp"
 
 namespace polynav {
 namespace {
@@ -35,32 +35,7 @@ const fs::path scenes = fs::path(POLYNAV_SOURCE_DIR) / "scenes";
 using test_support::read_file;
 using test_support::RunResult;
 
-class MapsCli : public ::testing::Test {
- protected:
-  void SetUp() override {
-    std::string pattern = (fs::temp_directory_path() / "polynav-maps-cli-XXXXXX").string();
-    ASSERT_NE(mkdtemp(pattern.data()), nullptr);
-    dir_ = pattern;
-  }
-  void TearDown() override {
-    std::error_code ec;
-    fs::remove_all(dir_, ec);
-  }
-
-  fs::path write(const std::string& name, const std::string& text) const {
-    std::ofstream(dir_ / name, std::ios::binary) << text;
-    return dir_ / name;
-  }
-
-  // Runs the tool, capturing its output through files.
-  RunResult run(const std::vector<std::string>& args) const {
-    RunResult r = test_support::run_program(POLYNAV_CLI, args, dir_);
-    if (!r.problem.empty()) ADD_FAILURE() << r.problem;
-    return r;
-  }
-
-  fs::path dir_;
-};
+using MapsCli = test_support::CliTest;
 
 // "error: FILE:LINE:COLUMN: KEY: WHAT" on one line, exit 2.
 void expect_located_error(const RunResult& r, const fs::path& file, const std::string& key,

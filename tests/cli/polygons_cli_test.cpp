@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "support/run_cli.hpp"
+#include "support/cli_fixture.hpp"
 
 namespace polynav {
 namespace {
@@ -43,32 +43,7 @@ const char* const bow_tie_wkt =
     "POLYGON ((0 0, 10 10, 10 0, 0 10, 0 0))\n"
     "POLYGON ((20 0, 24 0, 24 4, 20 4, 20 0))\n";
 
-class PolygonsCli : public ::testing::Test {
- protected:
-  void SetUp() override {
-    std::string pattern = (fs::temp_directory_path() / "polynav-polygons-XXXXXX").string();
-    ASSERT_NE(mkdtemp(pattern.data()), nullptr);
-    dir_ = pattern;
-  }
-  void TearDown() override {
-    std::error_code ec;
-    fs::remove_all(dir_, ec);
-  }
-
-  fs::path write(const std::string& name, const std::string& text) const {
-    const fs::path path = dir_ / name;
-    std::ofstream(path, std::ios::binary) << text;
-    return path;
-  }
-
-  RunResult run(const std::vector<std::string>& args) const {
-    RunResult r = test_support::run_program(POLYNAV_CLI, args, dir_);
-    if (!r.problem.empty()) ADD_FAILURE() << r.problem;
-    return r;
-  }
-
-  fs::path dir_;
-};
+using PolygonsCli = test_support::CliTest;
 
 TEST_F(PolygonsCli, ARoomTouchingItsObstacleIsReachedOnlyThroughOpenGaps) {
   const std::string scene = write("room.yaml", room_scene).string();

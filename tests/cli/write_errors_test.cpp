@@ -7,15 +7,13 @@
 
 #include <gtest/gtest.h>
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <string>
 #include <vector>
 
-#include "support/run_cli.hpp"
+#include "support/cli_fixture.hpp"
 
 namespace fs = std::filesystem;
 using polynav::test_support::read_file;
@@ -23,20 +21,8 @@ using polynav::test_support::RunResult;
 
 namespace {
 
-class WriteErrors : public testing::Test {
+class WriteErrors : public polynav::test_support::CliTest {
  protected:
-  void SetUp() override {
-    dir_ =
-        fs::temp_directory_path() / ("polynav-write-errors-" + std::to_string(::getpid()) + "-" +
-                                     testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override {
-    std::error_code ec;
-    fs::remove_all(dir_, ec);
-  }
-
   // The tool with `args` under a file size limit of 512 bytes; standard output to a file in dir.
   RunResult run_limited(const std::vector<std::string>& args) const {
     std::vector<std::string> shell = {"-c", "ulimit -f 1 && trap '' XFSZ && exec \"$0\" \"$@\"",
@@ -47,13 +33,11 @@ class WriteErrors : public testing::Test {
     return r;
   }
 
-  // Nothing but the given names is in dir (the run's own stdout.txt and stderr.txt aside).
-  void expect_only(const std::vector<std::string>& names) const {
+  // Nothing is left in dir but the run's own stdout.txt and stderr.txt.
+  void expect_nothing_left() const {
     for (const fs::directory_entry& e : fs::directory_iterator(dir_)) {
       const std::string name = e.path().filename().string();
-      if (name == "stdout.txt" || name == "stderr.txt") continue;
-      EXPECT_NE(std::find(names.begin(), names.end(), name), names.end())
-          << "left behind: " << name;
+      EXPECT_TRUE(name == "stdout.txt" || name == "stderr.txt") << "left behind: " << name;
     }
   }
 
@@ -63,8 +47,6 @@ class WriteErrors : public testing::Test {
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
     EXPECT_NE(r.err.find(text), std::string::npos) << r.err;
   }
-
-  fs::path dir_;
 };
 
 const std::string scene = std::string(POLYNAV_SOURCE_DIR) + "/scenes/warehouse.yaml";
@@ -96,7 +78,7 @@ TEST_F(WriteErrors, FileOutputsAreWrittenWholeOrNotAtAll) {
     const RunResult again = run_limited(c.args);
     expect_one_error_line(again, c.output);
     EXPECT_FALSE(fs::exists(existing));
-    expect_only({});
+    expect_nothing_left();
   }
 }
 
