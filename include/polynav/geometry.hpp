@@ -54,6 +54,10 @@ struct Box {
   Point max{-INFINITY, -INFINITY};
 
   bool empty() const { return min.x > max.x || min.y > max.y; }
+  /// Whether `b` lies within this box (its sides included).
+  bool contains(const Box& b) const {
+    return b.min.x >= min.x && b.min.y >= min.y && b.max.x <= max.x && b.max.y <= max.y;
+  }
   double width() const { return max.x - min.x; }
   double height() const { return max.y - min.y; }
   void expand(Point p) {

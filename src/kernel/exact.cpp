@@ -108,4 +108,10 @@ Side side_of_ring(const Ring& ring, Point p) {
   return inside ? Side::inside : Side::outside;
 }
 
+Side side_of_ring(const Ring& outer, const Ring& inner) {
+  for (const Point& p : inner)
+    if (const Side side = side_of_ring(outer, p); side != Side::boundary) return side;
+  return Side::boundary;
+}
+
 }  // namespace polynav::exact

@@ -377,11 +377,6 @@ std::vector<KPoint> to_k(const CleanRing& ring) {
   return k;
 }
 
-bool box_inside(const Box& inner, const Box& outer) {
-  return inner.min.x >= outer.min.x && inner.min.y >= outer.min.y && inner.max.x <= outer.max.x &&
-         inner.max.y <= outer.max.y;
-}
-
 // Whether edges a and b (of different rings) meet other than at a single point that is an end of
 // one of them: they cross, or they overlap along a piece of positive length. The rings of a valid
 // polygon may touch at points, never so.
@@ -711,7 +706,7 @@ Polygon checked_polygon(const RawRing& outer, const std::vector<RawRing>& holes)
     }
     for (std::size_t i = 0; i < holes.size(); ++i) {
       for (std::size_t j = 0; j < holes.size(); ++j) {
-        if (i == j || !box_inside(boxes[j + 1], boxes[i + 1])) continue;
+        if (i == j || !boxes[i + 1].contains(boxes[j + 1])) continue;
         const KPoint& probe = k[j + 1].front();
         if (CGAL::bounded_side_2(k[i + 1].begin(), k[i + 1].end(), probe, K()) ==
             CGAL::ON_BOUNDED_SIDE) {

@@ -178,17 +178,9 @@ void split_pinched_component(std::vector<BoundaryRing>& rings, std::size_t first
     if (turn[i] >= 0) continue;
     const Box box = bounding_box(loops[i]);
     for (std::size_t k = 0; k < outers.size(); ++k) {
-      const Box& ob = boxes[k];
-      if (box.min.x < ob.min.x || box.min.y < ob.min.y || box.max.x > ob.max.x ||
-          box.max.y > ob.max.y)
-        continue;
       // Loops meet only at vertices: the first vertex not on the outer loop decides.
-      exact::Side side = exact::Side::boundary;
-      for (const Point& p : loops[i]) {
-        side = exact::side_of_ring(loops[outers[k]], p);
-        if (side != exact::Side::boundary) break;
-      }
-      if (side == exact::Side::inside) {
+      if (boxes[k].contains(box) &&
+          exact::side_of_ring(loops[outers[k]], loops[i]) == exact::Side::inside) {
         component[i] = component[outers[k]];
         break;
       }

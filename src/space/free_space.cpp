@@ -233,20 +233,12 @@ void FreeSpace::Impl::label_components_by_nesting() {
     ring.component = 0;
     const Box hole_box = bounding_box(ring.points);
     for (std::uint32_t c = 0; c < outers.size(); ++c) {
-      const Box& ob = outer_boxes[c];
-      if (hole_box.min.x < ob.min.x || hole_box.min.y < ob.min.y || hole_box.max.x > ob.max.x ||
-          hole_box.max.y > ob.max.y)
-        continue;
+      if (!outer_boxes[c].contains(hole_box)) continue;
       // A hole may touch its outer ring at shared vertices; the first vertex that is not on
-      // the outer ring decides.
-      exact::Side side = exact::Side::boundary;
-      for (const Point& p : ring.points) {
-        side = exact::side_of_ring(rings[outers[c]].points, p);
-        if (side != exact::Side::boundary) break;
-      }
-      // A hole with every vertex on this outer ring runs along it the other way (walls closing
-      // off a room: the room inside is this ring's component, the hole bounds the space around).
-      if (side == exact::Side::inside) {
+      // the outer ring decides. A hole with every vertex on this outer ring runs along it the
+      // other way (walls closing off a room: the room inside is this ring's component, the hole
+      // bounds the space around).
+      if (exact::side_of_ring(rings[outers[c]].points, ring.points) == exact::Side::inside) {
         ring.component = c;
         break;
       }

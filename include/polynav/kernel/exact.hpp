@@ -99,4 +99,9 @@ enum class Side { outside, boundary, inside };
 /// Where p is relative to a ring (either orientation, possibly touching itself at vertices).
 Side side_of_ring(const Ring& ring, Point p);
 
+/// Where the ring `inner` lies relative to `outer`, for rings that meet at most at vertices (the
+/// boundary rings of one free space): the side of inner's first vertex not on outer's boundary,
+/// or boundary when every vertex of inner is on it.
+Side side_of_ring(const Ring& outer, const Ring& inner);
+
 }  // namespace polynav::exact
