@@ -54,6 +54,11 @@ void append_hex(std::string& out, const char* prefix, unsigned value, int digits
 
 }  // namespace
 
+std::size_t utf8_sequence_length(std::string_view text, std::size_t i) {
+  const long n = sequence_at(text, i);
+  return n > 0 ? std::size_t(n) : 0;
+}
+
 std::size_t first_invalid_utf8(std::string_view text) {
   for (std::size_t i = 0; i < text.size();) {
     const long n = sequence_at(text, i);

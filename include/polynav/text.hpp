@@ -23,6 +23,11 @@ namespace polynav {
 /// std::string_view::npos when the whole text is well-formed.
 std::size_t first_invalid_utf8(std::string_view text);
 
+/// The length in bytes (1 to 4) of the well-formed UTF-8 sequence that starts at text[i], or 0
+/// when none starts there (a stray continuation byte, an overlong form, a surrogate, a sequence
+/// cut short). @pre i < text.size()
+std::size_t utf8_sequence_length(std::string_view text, std::size_t i);
+
 /// True when the whole text is well-formed UTF-8.
 inline bool is_valid_utf8(std::string_view text) {
   return first_invalid_utf8(text) == std::string_view::npos;

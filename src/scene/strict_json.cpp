@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "polynav/error.hpp"
+#include "polynav/text.hpp"
 
 namespace polynav::detail {
 namespace {
@@ -100,34 +101,6 @@ std::string hex(unsigned value, int digits) {
   return s;
 }
 
-// The length of the well-formed UTF-8 sequence (RFC 3629) at s[i], or 0 when there is none.
-std::size_t utf8_length(std::string_view s, std::size_t i) {
-  const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(s[k]); };
-  const unsigned c = byte(i);
-  if (c < 0x80) return 1;
-  std::size_t n = 0;
-  unsigned low = 0x80;
-  unsigned high = 0xBF;
-  if (c >= 0xC2 && c <= 0xDF) {
-    n = 2;
-  } else if (c >= 0xE0 && c <= 0xEF) {
-    n = 3;
-    if (c == 0xE0) low = 0xA0;
-    if (c == 0xED) high = 0x9F;  // no UTF-16 surrogates
-  } else if (c >= 0xF0 && c <= 0xF4) {
-    n = 4;
-    if (c == 0xF0) low = 0x90;
-    if (c == 0xF4) high = 0x8F;
-  } else {
-    return 0;
-  }
-  if (i + n > s.size() || byte(i + 1) < low || byte(i + 1) > high) return 0;
-  for (std::size_t k = 2; k < n; ++k) {
-    if (byte(i + k) < 0x80 || byte(i + k) > 0xBF) return 0;
-  }
-  return n;
-}
-
 // Text for a message: on one line, about `limit` characters at most, with control characters
 // escaped as JSON escapes them and bytes that are not UTF-8 shown as \xNN.
 std::string shown(std::string_view s, std::size_t limit = 40) {
@@ -147,7 +120,7 @@ std::string shown(std::string_view s, std::size_t limit = 40) {
       out += "\\r";
     } else if (u < 0x20 || u == 0x7F) {
       out += "\\u" + hex(u, 4);
-    } else if (const std::size_t n = utf8_length(s, i); n > 1) {
+    } else if (const std::size_t n = utf8_sequence_length(s, i); n > 1) {
       out += s.substr(i, n);
       i += n;
       continue;
@@ -368,7 +341,7 @@ Problem bad_word(std::string_view s, std::size_t bad, const Reason& r,
   } else if (is_literal_prefix(s.substr(word_start(s, bad), bad - word_start(s, bad)))) {
     start = word_start(s, bad);  // "nu]": a literal cut short
   } else if (bad < n) {
-    end = bad + std::max<std::size_t>(1, utf8_length(s, bad));
+    end = bad + std::max<std::size_t>(1, utf8_sequence_length(s, bad));
   }
   const std::string_view token = s.substr(start, end - start);
   const char first = start < n ? s[start] : '\0';
@@ -388,7 +361,7 @@ Problem bad_word(std::string_view s, std::size_t bad, const Reason& r,
                        shown(s.substr(start, to - start))};
   }
   if (r.detail.find("expected end of input") != npos) return {start, goes_on + found + one_value};
-  if (start < n && utf8_length(s, start) == 0) {
+  if (start < n && utf8_sequence_length(s, start) == 0) {
     return {start, "JSON text must be UTF-8, found the byte 0x" +
                        hex(static_cast<unsigned char>(first), 2)};
   }
@@ -404,7 +377,7 @@ Problem bad_word(std::string_view s, std::size_t bad, const Reason& r,
   if (const std::string l = lower(token); l == "true" || l == "false" || l == "null") {
     return {start, "JSON writes true, false and null in lower case" + found};
   }
-  if (r.context == "value" && (is_letter(first) || utf8_length(s, start) > 1)) {
+  if (r.context == "value" && (is_letter(first) || utf8_sequence_length(s, start) > 1)) {
     return {start, "strings must be in double quotes, found unquoted text " + quoted(token)};
   }
   return {start, unexpected(s, r, start, quoted(token), last_key)};
@@ -448,7 +421,8 @@ Problem bad_string(std::string_view s, std::size_t bad, const Reason& r) {
                      " (write \\u" + hex(c, 4) + ")"};
   }
   if (what.find("after backslash") != npos && bad > 0) {
-    const std::size_t to = bad < n ? bad + std::max<std::size_t>(1, utf8_length(s, bad)) : n;
+    const std::size_t to =
+        bad < n ? bad + std::max<std::size_t>(1, utf8_sequence_length(s, bad)) : n;
     return {bad - 1, "invalid escape in a string, found " +
                          quoted(s.substr(bad - 1, to - bad + 1)) +
                          "; JSON's escapes are \\\" \\\\ \\/ \\b \\f \\n \\r \\t and \\uXXXX"};
@@ -476,7 +450,7 @@ Problem bad_string(std::string_view s, std::size_t bad, const Reason& r) {
   if (what.find("UTF-8") != npos) {
     std::size_t at = std::min(bad, n - 1);
     for (std::size_t i = quote + 1; i < at;) {
-      const std::size_t len = utf8_length(s, i);
+      const std::size_t len = utf8_sequence_length(s, i);
       if (len == 0) {
         at = i;
         break;
