@@ -163,6 +163,14 @@ def _paths(value, what):
         raise InputError(f"{what} must be a path or a sequence of paths ({error})", key=what)
 
 
+def _write_experiment(rows, out, plot):
+    """Writes the rows as the experiment's CSV to `out` and its figures to `plot` (either may be
+    None), each whole or not at all."""
+    if out is not None or plot is not None:
+        _polynav._write_experiment(rows, "" if out is None else _os.fspath(out),
+                                   "" if plot is None else _os.fspath(plot))
+
+
 def _rows_as_dataframe(rows):
     try:
         import pandas
@@ -212,9 +220,7 @@ def run_experiment(scenes, methods=None, smoothers=("none", "shortcut"), *, scen
         scen or [], int(random), int(seed), not any_component, int(jobs), shard_index,
         shard_count, str(points), int(reference_max_corners), radius, inflation,
         inflation_tolerance, map_unknown, float(map_simplify), int(max_points), bool(repair))
-    if out is not None or plot is not None:
-        _polynav._write_experiment(rows, "" if out is None else _os.fspath(out),
-                                   "" if plot is None else _os.fspath(plot))
+    _write_experiment(rows, out, plot)
     return _rows_as_dataframe(rows) if dataframe else rows
 
 

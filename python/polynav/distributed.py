@@ -32,7 +32,5 @@ def run_experiment(client, scenes, *, shards=None, retries=3, dataframe=False, o
     futures = [client.submit(_shard, scenes, k, shards, options, retries=retries, pure=False)
                for k in range(1, shards + 1)]
     rows = polynav.merge_shards(client.gather(futures))
-    if out is not None or plot is not None:
-        polynav._polynav._write_experiment(rows, "" if out is None else str(out),
-                                           "" if plot is None else str(plot))
+    polynav._write_experiment(rows, out, plot)
     return polynav._rows_as_dataframe(rows) if dataframe else rows

@@ -92,8 +92,11 @@ Array as_array(const py::handle& object) {
   return Array::ensure(object);
 }
 
-std::string shape_text(const Array& a) {
-  std::string s = "(";
+// What the argument was, for a message: the array's shape, or the object itself when numpy
+// could not make an array of it.
+std::string found_text(const Array& a, const py::handle& object) {
+  if (!a) return py::repr(object).cast<std::string>();
+  std::string s = "shape (";
   for (py::ssize_t d = 0; d < a.ndim(); ++d) s += (d ? ", " : "") + std::to_string(a.shape(d));
   return s + (a.ndim() == 1 ? ",)" : ")");
 }
@@ -104,34 +107,44 @@ Point finite_point(double x, double y, const std::string& what) {
   return {x, y};
 }
 
-Point to_point(const py::handle& object, const std::string& what) {
-  const Array a = as_array(object);
+// The point (x, y) that `a` (made from `object`) holds.
+Point point_of(const Array& a, const py::handle& object, const std::string& what) {
   if (!a || a.ndim() != 1 || a.shape(0) != 2)
-    refuse(what, "must be a point (x, y), found " +
-                     (a ? "shape " + shape_text(a) : py::repr(object).cast<std::string>()));
+    refuse(what, "must be a point (x, y), found " + found_text(a, object));
   return finite_point(a.at(0), a.at(1), what);
 }
 
-std::vector<Point> to_points(const py::handle& object, const std::string& what) {
-  const Array a = as_array(object);
+// The points of the (N, 2) array `a` (made from `object`); a point that is not finite is
+// refused as what[i].
+std::vector<Point> points_of(const Array& a, const py::handle& object, const std::string& what) {
   if (!a || a.ndim() != 2 || a.shape(1) != 2)
-    refuse(what, "must be an (N, 2) array of points, found " +
-                     (a ? "shape " + shape_text(a) : py::repr(object).cast<std::string>()));
+    refuse(what, "must be an (N, 2) array of points, found " + found_text(a, object));
   std::vector<Point> out(std::size_t(a.shape(0)));
   auto view = a.unchecked<2>();
-  for (py::ssize_t i = 0; i < a.shape(0); ++i)
-    out[std::size_t(i)] =
-        finite_point(view(i, 0), view(i, 1), what + "[" + std::to_string(i) + "]");
+  for (py::ssize_t i = 0; i < a.shape(0); ++i) {
+    const double x = view(i, 0), y = view(i, 1);
+    out[std::size_t(i)] = std::isfinite(x) && std::isfinite(y)
+                              ? Point{x, y}
+                              : finite_point(x, y, what + "[" + std::to_string(i) + "]");
+  }
   return out;
+}
+
+Point to_point(const py::handle& object, const std::string& what) {
+  return point_of(as_array(object), object, what);
+}
+
+std::vector<Point> to_points(const py::handle& object, const std::string& what) {
+  return points_of(as_array(object), object, what);
 }
 
 // A goal or a goal set: (x, y), or an (N, 2) array of N >= 1 goals.
 std::vector<Point> to_goals(const py::handle& object) {
   const Array a = as_array(object);
-  if (a && a.ndim() == 1 && a.shape(0) == 2) return {to_point(object, "goal")};
-  if (a && a.ndim() == 2 && a.shape(1) == 2 && a.shape(0) >= 1) return to_points(object, "goal");
+  if (a && a.ndim() == 1 && a.shape(0) == 2) return {point_of(a, object, "goal")};
+  if (a && a.ndim() == 2 && a.shape(1) == 2 && a.shape(0) >= 1) return points_of(a, object, "goal");
   refuse("goal", "must be a point (x, y) or an (N, 2) array of N >= 1 goals, found " +
-                     (a ? "shape " + shape_text(a) : py::repr(object).cast<std::string>()));
+                     found_text(a, object));
 }
 
 // Option values as the registry reads them: text ("0.25", "true", "octile").
@@ -324,7 +337,7 @@ Scene occupancy_from_array(const py::array& grid, double resolution, const Point
   map.origin = to_point(origin.value, "origin");
   map.yaw = yaw;
   if (map.width > 0 && map.height > 0 &&
-      static_cast<long long>(map.width) * map.height <= (1LL << 26)) {
+      static_cast<long long>(map.width) * map.height <= max_occupancy_cells) {
     using Cell = OccupancyMap::Cell;
     map.cells.resize(std::size_t(map.width) * std::size_t(map.height));
     const auto h = py::ssize_t(map.height), w = py::ssize_t(map.width);
@@ -910,15 +923,9 @@ True)");
         for (const std::string& spec : methods)
           options.methods.push_back(experiment::parse_method_spec(spec));
         options.smoothers = smoothers;
-        for (const std::string& name : smoothers) {
-          try {
-            find_smoother(name);
-          } catch (const InputError& e) {
-            refuse("smoothers", e.message());
-          }
-        }
         set_free_space_keywords(options.settings, inflation, inflation_tolerance);
         add_settings(options.settings, settings);
+        experiment::check_options(options);
         if (random > 0) options.random = experiment::RandomQueries{random, seed, same_component};
         options.jobs = std::max(1u, jobs);
         if (shard_index < 1 || shard_index > shard_count)

@@ -214,19 +214,13 @@ int run_experiment(const ExperimentArgs& args, const SceneOptions& scene_options
   for (const std::string& spec : split(args.methods, ','))
     options.methods.push_back(experiment::parse_method_spec(spec));
   options.smoothers = split(args.smoothers, ',');
-  for (const std::string& s : options.smoothers) {
-    try {
-      find_smoother(s);
-    } catch (const InputError& e) {
-      throw InputError({"", 0, 0, "smoothers"}, e.message());
-    }
-  }
   if (scene_options.inflation_tolerance > 0.0)
     options.settings.set("space.inflation_tolerance", scene_options.inflation_tolerance);
   if (scene_options.inflation)
     options.settings.set("space.inflation",
                          std::string(name_of(inflation_names, *scene_options.inflation)));
   for (const std::string& assignment : args.set) options.settings.set_assignment(assignment);
+  experiment::check_options(options);
   options.jobs = std::max(1u, args.jobs);
   options.shard = experiment::parse_shard(args.shard);
   options.reference_max_corners = args.reference_max_corners;

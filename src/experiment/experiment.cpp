@@ -214,12 +214,22 @@ void check_size(const std::vector<SceneInput>& scenes, const Options& options) {
 
 }  // namespace
 
-Results run(const std::vector<SceneInput>& scenes, const Options& options) {
+void check_options(const Options& options) {
   if (options.methods.empty()) throw InputError({"", 0, 0, "methods"}, "no method to run");
   if (options.smoothers.empty()) throw InputError({"", 0, 0, "smoothers"}, "no smoother to run");
-  for (const std::string& s : options.smoothers) find_smoother(s);
+  for (const std::string& s : options.smoothers) {
+    try {
+      find_smoother(s);
+    } catch (const InputError& e) {
+      throw InputError({"", 0, 0, "smoothers"}, e.message());
+    }
+  }
   for (const MethodSpec& spec : options.methods)
     check_settings(spec_settings(options.settings, spec), spec.method, options.smoothers[0]);
+}
+
+Results run(const std::vector<SceneInput>& scenes, const Options& options) {
+  check_options(options);
   const FreeSpaceOptions space_options = free_space_options(options.settings);
   check_size(scenes, options);
 

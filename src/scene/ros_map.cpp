@@ -317,11 +317,10 @@ Scene scene_from_occupancy(OccupancyMap map, const LoadOptions& options, const s
   if (map.width <= 0 || map.height <= 0)
     refuse("grid", "the grid is empty: " + std::to_string(map.width) + " x " +
                        std::to_string(map.height) + " cells");
-  if (static_cast<long long>(map.width) * map.height > detail::max_ros_map_pixels)
-    refuse("grid", "the grid has " +
-                       std::to_string(static_cast<long long>(map.width) * map.height) +
-                       " cells, more than the " + std::to_string(detail::max_ros_map_pixels) +
-                       " a map may have");
+  if (static_cast<long long>(map.width) * map.height > max_occupancy_cells)
+    refuse("grid",
+           "the grid has " + std::to_string(static_cast<long long>(map.width) * map.height) +
+               " cells, more than the " + std::to_string(max_occupancy_cells) + " a map may have");
   if (map.cells.size() != std::size_t(map.width) * std::size_t(map.height))
     refuse("grid", "the grid has " + std::to_string(map.cells.size()) + " cells, not " +
                        std::to_string(map.width) + " x " + std::to_string(map.height));

@@ -56,7 +56,7 @@ Scene read_ros_map(std::string_view text, const std::filesystem::path& path,
 Scene occupancy_scene(OccupancyMap map, const LoadOptions& options, const std::string& file);
 
 // The largest image accepted, in pixels (as for MovingAI maps: 8192 x 8192).
-inline constexpr long long max_ros_map_pixels = 1LL << 26;
+inline constexpr long long max_ros_map_pixels = max_occupancy_cells;
 inline constexpr std::size_t max_ros_image_bytes = std::size_t{1} << 30;
 
 }  // namespace polynav::detail

@@ -157,6 +157,12 @@ struct Results {
   std::vector<SceneReport> scenes;
 };
 
+/// Refuses options run() cannot run, before any scene is read: no method or no smoother, an
+/// unknown smoother (key "smoothers", with the closest name), settings check_settings refuses for
+/// a method spec. run() calls it too; callers that read scenes first call it earlier, so that a
+/// mistyped option costs nothing. @throws InputError
+void check_options(const Options& options);
+
 /// Runs the experiment. Free space is built once per scene and shared by every method and the
 /// reference. @throws InputError for an unknown method, smoother or option, more random queries
 /// than max_random_queries (key "random") or more rows than max_rows (both before anything is

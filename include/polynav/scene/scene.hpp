@@ -254,6 +254,10 @@ void check_input_file(const std::filesystem::path& path);
 /// InputError with the file, line:column or key path, what is wrong and the offending value.
 Scene load_scene(const std::filesystem::path& path, const LoadOptions& options = {});
 
+/// The most cells an occupancy map may have, read from an image or given in memory (8192 x 8192,
+/// as for MovingAI maps).
+inline constexpr long long max_occupancy_cells = 1LL << 26;
+
 /// A scene from an occupancy grid held in memory (a nav_msgs/OccupancyGrid, a numpy array):
 /// the scene load_scene() makes of a ROS map file with the same cells, resolution, origin and
 /// yaw. `map.cells` are row-major from the top row (the row of largest y), as OccupancyMap says;
