@@ -82,7 +82,6 @@ void Planner::prepare(std::unique_ptr<Method> method) {
   for (const Smoother& s : smoothers_) query_options_.smoothed |= s.entry->name != "none";
   // The first query's search arrays are allocated now, not in that query's time.
   auto workspace = std::make_unique<QueryWorkspace>();
-  workspace->astar.reserve(method_->discretisation().node_count() + 2);
   method_->prepare(*workspace);
   pool_.push_back(std::move(workspace));
 }

@@ -601,6 +601,96 @@ TEST(AStarRandom, TieRulesExpandInTheOrderTheyDeclare) {
   EXPECT_GT(with_ties, 100u);
 }
 
+// The same graph declared sparse (SparseSearchGraph): A* keeps its records only for the nodes a
+// search reaches.
+struct SparseView {
+  static constexpr bool sparse_search = true;
+  const CsrGraph* graph;
+  std::size_t node_count() const { return graph->node_count(); }
+  template <class F>
+  void for_each_neighbour(NodeId n, F&& f) const {
+    graph->for_each_neighbour(n, f);
+  }
+};
+static_assert(SparseSearchGraph<SparseView> && !SparseSearchGraph<CsrGraph>);
+static_assert(SparseSearchGraph<AugmentedGraph<SparseView>> &&
+              !SparseSearchGraph<AugmentedGraph<CsrGraph>>);
+
+TEST(AStarRandom, SparseRecordsGiveTheDenseSearchsAnswers) {
+  // One A* alternates dense and sparse searches of each graph, so that every layout starts from
+  // the other's leftovers; with the same options the two must agree on everything: status, cost,
+  // path, expansions, every node's cost and parent, and reachability.
+  AStar astar;
+  SearchResult dense, sparse;
+  ReachableSet dense_set, sparse_set;
+  std::uint64_t compared = 0, partial = 0, dropped = 0;
+  for (std::uint64_t seed = 0; seed < graph_count && !HasFailure(); ++seed) {
+    const Instance in = random_instance(seed + 900000);
+    const SparseView view{&in.graph};
+    std::mt19937_64 rng(seed);
+    Heuristics hs;
+    const Query q = random_query(in, rng, 3, hs);
+    const std::vector<double> h = hs.scaled_exact(seed % 2 == 0 ? 1.0 : 0.5);
+    SearchOptions options;
+    switch (seed % 5) {
+      case 0:
+        break;
+      case 1:
+        options.ties = static_cast<TieBreak>(seed / 5 % 6);
+        break;
+      case 2:
+        options.max_expansions = seed / 5 % 4;
+        options.partial_fallback = true;
+        break;
+      case 3:
+        options.beam_width = 1 + seed / 5 % 3;
+        break;
+      case 4:
+        options.max_cost = q.optimal == inf ? 3.0 : q.optimal / 2;
+        break;
+    }
+    SCOPED_TRACE(::testing::Message() << "seed " << seed << " start " << q.start);
+    std::vector<NodeId> dense_order, sparse_order;
+    astar.search(in.graph, q.start, q.goals, table(h), options, dense, ExpansionLog{&dense_order});
+    std::vector<double> cost(in.n);
+    std::vector<NodeId> parent(in.n);
+    for (NodeId v = 0; v < in.n; ++v) {
+      cost[v] = astar.cost_to(v);
+      parent[v] = astar.parent_of(v);
+    }
+    astar.search(view, q.start, q.goals, table(h), options, sparse, ExpansionLog{&sparse_order});
+    EXPECT_EQ(sparse.status, dense.status) << sparse.explanation();
+    EXPECT_EQ(sparse.cost, dense.cost);
+    EXPECT_EQ(sparse.path, dense.path);
+    EXPECT_EQ(sparse.reached, dense.reached);
+    EXPECT_EQ(sparse.stats.expanded, dense.stats.expanded);
+    EXPECT_EQ(sparse.stats.dropped, dense.stats.dropped);
+    EXPECT_EQ(sparse_order, dense_order);
+    for (NodeId v = 0; v < in.n; ++v) {
+      EXPECT_EQ(astar.cost_to(v), cost[v]) << "node " << v;
+      EXPECT_EQ(astar.parent_of(v), parent[v]) << "node " << v;
+      EXPECT_EQ(astar.reached(v), cost[v] != inf) << "node " << v;
+    }
+    EXPECT_FALSE(astar.reached(static_cast<NodeId>(in.n)));  // beyond the graph
+
+    const double bound = q.optimal == inf ? 5.0 : q.optimal;
+    astar.reachable(in.graph, q.start, bound, dense_set);
+    astar.reachable(view, q.start, bound, sparse_set);
+    ASSERT_EQ(sparse_set.nodes.size(), dense_set.nodes.size());
+    for (std::size_t i = 0; i < dense_set.nodes.size(); ++i) {
+      EXPECT_EQ(sparse_set.nodes[i].node, dense_set.nodes[i].node);
+      EXPECT_EQ(sparse_set.nodes[i].cost, dense_set.nodes[i].cost);
+      EXPECT_EQ(sparse_set.nodes[i].parent, dense_set.nodes[i].parent);
+    }
+    ++compared;
+    partial += sparse.status == SearchStatus::partial;
+    dropped += sparse.stats.dropped > 0;
+  }
+  EXPECT_EQ(compared, graph_count);
+  EXPECT_GT(partial, graph_count / 20);
+  EXPECT_GT(dropped, graph_count / 50);
+}
+
 TEST(AStarRandom, BeamSearchIsRefusedWithTheBinaryHeapRule) {
   const Instance in = random_instance(3);
   SearchOptions options;

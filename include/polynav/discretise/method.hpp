@@ -11,6 +11,7 @@
 /// primitives); a *Method* is one built and ready to be queried; a *MethodEntry* is a registry
 /// row (name, options, factory).
 
+#include <algorithm>
 #include <cstddef>
 #include <span>
 #include <utility>
@@ -31,11 +32,29 @@ class Method {
                                    const QueryOptions& options, QueryWorkspace& workspace,
                                    std::size_t& reached_goal) const = 0;
   virtual Reach reach(Point from, double max_cost, QueryWorkspace& workspace) const = 0;
-  /// Readies a workspace for this method's queries before the first one (a method with search
-  /// state of its own makes it in QueryWorkspace::state, sized to the method, so that queries
-  /// do not allocate it).
-  virtual void prepare(QueryWorkspace& workspace) const { (void)workspace; }
+  /// Readies a workspace for this method's queries before the first one, so that the first
+  /// query neither allocates nor first touches its search state: by default the driver's A*
+  /// arrays for every node (prepare_search); a method with search state of its own makes it in
+  /// QueryWorkspace::state, sized to the method.
+  virtual void prepare(QueryWorkspace& workspace) const {
+    workspace.astar.reserve(discretisation().node_count() + 2);
+  }
 };
+
+/// Allocates (and so touches) the A* arrays for queries on d: for every node and a query's
+/// start and goal, or, where d's queries search a graph that reaches few of its nodes (jump
+/// points: HasSparseSearch), a slot per node and room for a share of them.
+template <class D>
+void prepare_search(const D& d, QueryWorkspace& workspace) {
+  const std::size_t nodes = d.node_count() + 2;
+  if constexpr (HasSparseSearch<D>) {
+    if (d.sparse_search()) {
+      workspace.astar.reserve_sparse(nodes, std::min<std::size_t>(nodes, std::size_t{1} << 14));
+      return;
+    }
+  }
+  workspace.astar.reserve(nodes);
+}
 
 /// The Method of a concrete discretisation, built in place.
 template <SearchableDiscretisation D>
@@ -56,6 +75,7 @@ class MethodOf final : public Method {
   Reach reach(Point from, double max_cost, QueryWorkspace& workspace) const override {
     return polynav::reach(d_, from, max_cost, workspace);
   }
+  void prepare(QueryWorkspace& workspace) const override { prepare_search(d_, workspace); }
 
  private:
   D d_;

@@ -175,6 +175,11 @@ struct ReachableSet {
 ///   heuristic, parent) only when a node is opened or improved and when a path is traced. Most
 ///   arcs lead to nodes already settled no cheaper, so the hot array alone decides them, four
 ///   nodes to a cache line.
+/// - A SparseSearchGraph (jump point search) reaches few of its nodes, so its records are made
+///   as the search reaches nodes, in that order, and found through a 4-byte slot per node (0:
+///   not reached); the next search clears the slots of the records it made. Its memory is then
+///   4 bytes per node plus the records of the largest search, instead of 32 bytes per node.
+///   Internally every record is named by its index (Ref): the node id itself in a dense search.
 /// - Records carry the generation stamp of the query that last touched them (warthog's "search
 ///   number"): a record whose stamp differs from the current generation is fresh, so nothing is
 ///   cleared between queries. When the Stamp counter wraps, every stamp is zeroed once (O(V)
@@ -262,16 +267,21 @@ class BasicAStar {
 
   /// Whether n got a finite cost in the latest search.
   bool reached(NodeId n) const noexcept {
-    return n < nodes_.size() && nodes_[n].stamp == generation_ &&
-           nodes_[n].g < std::numeric_limits<double>::infinity();
+    const Ref r = record_of(n);
+    return r != no_node && nodes_[r].g < std::numeric_limits<double>::infinity();
   }
   /// n's best known cost in the latest search (exact for expanded nodes with an admissible,
   /// consistent heuristic); +infinity if not reached.
   double cost_to(NodeId n) const noexcept {
-    return reached(n) ? nodes_[n].g : std::numeric_limits<double>::infinity();
+    const Ref r = record_of(n);
+    return r != no_node ? nodes_[r].g : std::numeric_limits<double>::infinity();
   }
   /// n's parent in the latest search; no_node for the start or an unreached node.
-  NodeId parent_of(NodeId n) const noexcept { return reached(n) ? info_[n].parent : no_node; }
+  NodeId parent_of(NodeId n) const noexcept {
+    const Ref r = record_of(n);
+    return r != no_node && nodes_[r].g < std::numeric_limits<double>::infinity() ? info_[r].parent
+                                                                                 : no_node;
+  }
   /// The path from the latest start to n (empty if n was not reached), into path.
   void path_to(NodeId n, std::vector<NodeId>& path) const {
     path.clear();
@@ -282,8 +292,17 @@ class BasicAStar {
   /// Grows the state arrays to hold n nodes now, so that a first search on a graph of n nodes
   /// spends no time allocating them.
   void reserve(std::size_t n) { grow(n); }
+  /// The same for searches of a SparseSearchGraph of n nodes: a slot per node and room for
+  /// `records` reached nodes (more are made as needed).
+  void reserve_sparse(std::size_t n, std::size_t records) {
+    if (slot_.size() < n) slot_.resize(n, 0);
+    grow(std::min(n, records));
+  }
 
  private:
+  // The index of a node's record (see the data layout).
+  using Ref = NodeId;
+
   enum class State : std::uint8_t { unseen, open, closed, dropped };
 
   // Read for every arc scanned: 16 bytes, four to a cache line.
@@ -297,6 +316,7 @@ class BasicAStar {
   struct NodeInfo {
     double h = 0.0;
     NodeId parent = no_node;
+    NodeId node = no_node;  // a sparse search's node of this record (in the padding)
   };
 
   // The tie rule's part of the key of node n opened at cost g: smaller comes first. For doubles
@@ -348,7 +368,7 @@ class BasicAStar {
   // is closed or its f, which changes with g alone, differs).
   struct HeapEntry {
     double f;
-    NodeId node;
+    Ref node;
   };
   // std::priority_queue's order for a min-heap on f: `a` sinks below `b` when its f is larger.
   struct LargerF {
@@ -362,7 +382,8 @@ class BasicAStar {
     L* inner;
     std::vector<ReachedNode>* out;
     void examine(NodeId n) {
-      out->push_back(ReachedNode{n, self->nodes_[n].g, self->info_[n].parent});
+      const Ref r = self->record_of(n);
+      out->push_back(ReachedNode{n, self->nodes_[r].g, self->info_[r].parent});
       inner->examine(n);
     }
     void relax(NodeId from, NodeId to, double g) { inner->relax(from, to, g); }
@@ -389,10 +410,19 @@ class BasicAStar {
     return true;
   }
 
-  // Starts a query on a graph of n nodes: grows the arrays, empties the heap, and moves to a
-  // new generation so that every record becomes stale at once.
+  // Starts a query on a graph of n nodes: clears the slots of the latest sparse search, grows
+  // the arrays, empties the heap, and moves to a new generation so that every record becomes
+  // stale at once.
+  template <bool Sparse>
   void begin(std::size_t n) {
-    grow(n);
+    for (Ref r = 0; r < used_; ++r) slot_[info_[r].node] = 0;
+    used_ = 0;
+    sparse_ = Sparse;
+    if constexpr (Sparse) {
+      if (slot_.size() < n) slot_.resize(n, 0);
+    } else {
+      grow(n);
+    }
     heap_.clear();
     entries_.clear();
     if (++generation_ == 0) {
@@ -409,28 +439,56 @@ class BasicAStar {
     heap_.reserve_ids(size);
   }
 
-  template <class H>
-  Node& touch(NodeId n, H& h) {
-    Node& r = nodes_[n];
-    if (r.stamp != generation_) {
-      r.g = std::numeric_limits<double>::infinity();
-      r.stamp = generation_;
-      r.state = State::unseen;
-      r.goal = false;
-      info_[n] = NodeInfo{static_cast<double>(h(n)), no_node};
+  // The record of node n, made fresh if this search has not reached n yet.
+  template <bool Sparse, class H>
+  Ref touch(NodeId n, H& h) {
+    if constexpr (Sparse) {
+      if (const std::uint32_t s = slot_[n]; s != 0) return s - 1;
+      const Ref r = used_++;
+      grow(std::size_t{r} + 1);
+      slot_[n] = r + 1;
+      nodes_[r] = Node{std::numeric_limits<double>::infinity(), generation_, State::unseen, false};
+      info_[r] = NodeInfo{static_cast<double>(h(n)), no_node, n};
+      return r;
+    } else {
+      Node& r = nodes_[n];
+      if (r.stamp != generation_) {
+        r.g = std::numeric_limits<double>::infinity();
+        r.stamp = generation_;
+        r.state = State::unseen;
+        r.goal = false;
+        info_[n] = NodeInfo{static_cast<double>(h(n)), no_node};
+      }
+      return n;
     }
-    return r;
+  }
+
+  // The node of record r.
+  template <bool Sparse>
+  NodeId node_of(Ref r) const noexcept {
+    if constexpr (Sparse) {
+      return info_[r].node;
+    } else {
+      return r;
+    }
+  }
+
+  // The record of node n in the latest search; no_node when that search did not reach n.
+  Ref record_of(NodeId n) const noexcept {
+    if (sparse_) return n < slot_.size() && slot_[n] != 0 ? slot_[n] - 1 : no_node;
+    return n < nodes_.size() && nodes_[n].stamp == generation_ ? n : no_node;
   }
 
   void build_path(NodeId end, std::vector<NodeId>& path) const {
-    for (NodeId n = end; n != no_node; n = info_[n].parent) path.push_back(n);
+    for (NodeId n = end; n != no_node; n = info_[record_of(n)].parent) path.push_back(n);
     std::reverse(path.begin(), path.end());
   }
 
   // What one search needs besides the node arrays, gathered so that the out-of-line part of a
   // relaxation can reach it through one pointer.
-  template <class H, class L>
+  template <class H, class L, bool Sparse>
   struct Context {
+    static constexpr bool sparse = Sparse;
     H& h;
     L& listener;
     double weight;
@@ -441,13 +499,13 @@ class BasicAStar {
     TieBreak ties;
     std::uint64_t order = 0;  // keys made so far (the lifo rule's rank)
     bool pruned = false;
-    NodeId current = no_node;
+    NodeId current = no_node;  // the node being expanded
     double current_g = 0.0;
-    NodeId best = no_node;
+    Ref best = no_node;
     double best_h = 0.0;
     double best_g = 0.0;
     // The open node that is certain to be expanded next, held outside the heap (see improve()).
-    NodeId next = no_node;
+    Ref next = no_node;
     Key next_key{};
     SearchStats st{};
   };
@@ -457,9 +515,10 @@ class BasicAStar {
   // cheaper) is a stamp and a compare, inlined at every neighbour of an implicit grid.
   template <class C>
   [[gnu::noinline]] void improve(C& c, NodeId to, double g) {
-    Node& r = touch(to, c.h);
+    const Ref i = touch<C::sparse>(to, c.h);
+    Node& r = nodes_[i];
     if (!(g < r.g)) return;
-    NodeInfo& info = info_[to];
+    NodeInfo& info = info_[i];
     if (g + info.h > c.max_cost) {
       c.pruned = true;
       return;
@@ -474,8 +533,8 @@ class BasicAStar {
     if (c.ties == TieBreak::binary_heap) [[unlikely]] {
       ++(r.state == State::open ? c.st.heap_decreases : c.st.heap_pushes);
       r.state = State::open;
-      push_entry(HeapEntry{g + c.weight * info.h, to});
-      track_best(c, to, info.h, g);
+      push_entry(HeapEntry{g + c.weight * info.h, i});
+      track_best(c, i, info.h, g);
       return;
     }
     const Key key = make_key(g + c.weight * info.h, tie_rank(c, to, g));
@@ -487,17 +546,17 @@ class BasicAStar {
     const KeyLess less;
     if (r.state == State::open) {
       ++c.st.heap_decreases;
-      if (to == c.next) {
+      if (i == c.next) {
         if (less(key, c.next_key)) {
           c.next_key = key;  // lower: still below the heap
         } else {
           // Not lower: f stayed the same (+infinity, h known not to reach a goal) while the
           // tie rank grew. Back into the heap, where its key decides its turn.
-          heap_.push(to, key);
+          heap_.push(i, key);
           c.next = no_node;
         }
       } else {
-        heap_.update(to, key);
+        heap_.update(i, key);
         if (c.next != no_node && !less(c.next_key, key)) {
           heap_.push(c.next, c.next_key);
           c.next = no_node;
@@ -508,24 +567,24 @@ class BasicAStar {
       ++c.st.heap_pushes;
       if (c.next != no_node ? less(key, c.next_key) : heap_.empty() || less(key, heap_.top_key())) {
         if (c.next != no_node) heap_.push(c.next, c.next_key);
-        c.next = to;
+        c.next = i;
         c.next_key = key;
       } else {
-        heap_.push(to, key);
+        heap_.push(i, key);
       }
       if (heap_.size() + (c.next != no_node) > c.beam) {
-        const NodeId worst = heap_.worst();
+        const Ref worst = heap_.worst();
         heap_.erase(worst);
         nodes_[worst].state = State::dropped;
         ++c.st.dropped;
       }
     }
-    track_best(c, to, info.h, g);
+    track_best(c, i, info.h, g);
   }
 
   // For the partial fallback: the reached node of least h (ties: the smaller g).
   template <class C>
-  static void track_best(C& c, NodeId n, double h, double g) noexcept {
+  static void track_best(C& c, Ref n, double h, double g) noexcept {
     if (c.track && (h < c.best_h || (h == c.best_h && g < c.best_g))) {
       c.best = n;
       c.best_h = h;
@@ -538,9 +597,10 @@ class BasicAStar {
     std::push_heap(entries_.begin(), entries_.end(), LargerF{});
   }
 
-  // The open node to expand next, taken off the open list; no_node when it is empty.
+  // The record of the open node to expand next, taken off the open list; no_node when it is
+  // empty.
   template <class C>
-  NodeId pop_open(C& c) {
+  Ref pop_open(C& c) {
     if (c.ties == TieBreak::binary_heap) [[unlikely]] {
       while (!entries_.empty()) {
         std::pop_heap(entries_.begin(), entries_.end(), LargerF{});
@@ -561,7 +621,8 @@ class BasicAStar {
   template <class G, class H, class L>
   void run(const G& graph, NodeId start, std::span<const NodeId> goals, H& h,
            const SearchOptions& o, const SearchBudget& budget, SearchResult& out, L& listener) {
-    begin(graph.node_count());
+    constexpr bool sparse = SparseSearchGraph<G>;
+    begin<sparse>(graph.node_count());
 
     if (o.components != nullptr && !o.partial_fallback && !goals.empty() &&
         start < o.components->size()) {
@@ -576,7 +637,7 @@ class BasicAStar {
       }
     }
 
-    Context<H, L> c{h,
+    Context<H, L, sparse> c{h,
                     listener,
                     o.weight,
                     budget.max_cost(),
@@ -584,44 +645,53 @@ class BasicAStar {
                     o.reopen_closed,
                     o.partial_fallback,
                     o.ties};
-    for (const NodeId goal : goals) touch(goal, h).goal = true;
+    for (const NodeId goal : goals) nodes_[touch<sparse>(goal, h)].goal = true;
     {
-      Node& rs = touch(start, h);
+      const Ref s = touch<sparse>(start, h);
+      Node& rs = nodes_[s];
       rs.g = 0.0;
       rs.state = State::open;
-      const double f = o.weight * info_[start].h;
+      const double f = o.weight * info_[s].h;
       if (c.ties == TieBreak::binary_heap) {
-        push_entry(HeapEntry{f, start});
+        push_entry(HeapEntry{f, s});
       } else {
-        heap_.push(start, make_key(f, tie_rank(c, start, 0.0)));
+        heap_.push(s, make_key(f, tie_rank(c, start, 0.0)));
       }
       ++c.st.heap_pushes;
-      c.best = start;
-      c.best_h = info_[start].h;
+      c.best = s;
+      c.best_h = info_[s].h;
     }
 
     const auto relax = [&](NodeId to, double cost) {
       ++c.st.generated;
-      if constexpr (GrowingGraph<G>) grow(std::size_t{to} + 1);
       const double g = c.current_g + cost;
-      const Node& r = nodes_[to];
-      if (r.stamp == generation_ && !(g < r.g)) return;
+      if constexpr (sparse) {
+        if constexpr (GrowingGraph<G>) {
+          if (slot_.size() <= to) slot_.resize(std::max<std::size_t>(to + 1, 2 * slot_.size()), 0);
+        }
+        if (const std::uint32_t s = slot_[to]; s != 0 && !(g < nodes_[s - 1].g)) return;
+      } else {
+        if constexpr (GrowingGraph<G>) grow(std::size_t{to} + 1);
+        const Node& r = nodes_[to];
+        if (r.stamp == generation_ && !(g < r.g)) return;
+      }
       if constexpr (PrefetchingGraph<G>) graph.prefetch(to);
       improve(c, to, g);
     };
 
-    NodeId found = no_node;
+    Ref found = no_node;
     SearchLimit stop = SearchLimit::none;
-    for (NodeId current = pop_open(c); current != no_node; current = pop_open(c)) {
+    for (Ref r = pop_open(c); r != no_node; r = pop_open(c)) {
       ++c.st.heap_pops;
-      Node& rc = nodes_[current];
+      Node& rc = nodes_[r];
       rc.state = State::closed;
       if (rc.goal) {
-        found = current;
+        found = r;
         break;
       }
       stop = budget.before_expansion(c.st.expanded);
       if (stop != SearchLimit::none) break;
+      const NodeId current = node_of<sparse>(r);
       c.current = current;
       c.current_g = rc.g;
       listener.examine(current);
@@ -640,10 +710,11 @@ class BasicAStar {
     if (o.partial_fallback) finish_path(c.best, out);
   }
 
-  void finish_path(NodeId end, SearchResult& out) const {
-    build_path(end, out.path);
+  void finish_path(Ref end, SearchResult& out) const {
+    const NodeId node = sparse_ ? info_[end].node : end;
+    build_path(node, out.path);
     out.cost = nodes_[end].g;
-    out.reached = end;
+    out.reached = node;
     out.reached_h = info_[end].h;
   }
 
@@ -651,6 +722,10 @@ class BasicAStar {
   std::vector<NodeInfo> info_;
   DAryHeap<Key, KeyLess, 4> heap_;
   std::vector<HeapEntry> entries_;  // the binary_heap rule's open list
+  // Sparse searches: per node, its record's index + 1 in the latest sparse search, 0 for none.
+  std::vector<std::uint32_t> slot_;
+  Ref used_ = 0;         // records made by the latest search, if sparse
+  bool sparse_ = false;  // whether the latest search was sparse
   Stamp generation_ = 0;
   SearchResult scratch_;
 };

@@ -121,6 +121,9 @@ class JumpPointGrid final : public Discretisation {
   const JumpOptions& options() const { return options_; }
   /// Whether queries jump; false when the method fell back to A* (fallback() says why).
   bool jumps() const { return fallback_.empty(); }
+  /// Whether queries search query_graph(), which reaches few cells (the search keeps records
+  /// for those only: search::SparseSearchGraph).
+  bool sparse_search() const { return jumps(); }
   /// Why jumping does not apply to this grid; empty when it does.
   const std::string& fallback() const { return fallback_; }
   /// The note every result carries when the method fell back to A*; empty otherwise.
@@ -151,6 +154,9 @@ class JumpPointGrid final : public Discretisation {
    public:
     Graph(const JumpPointGrid& grid, const search::AStar& astar,
           std::span<const search::NodeId> goals);
+
+    /// A search reaches jump points only, few of the cells (search::SparseSearchGraph).
+    static constexpr bool sparse_search = true;
 
     std::size_t node_count() const { return cells_; }
 
