@@ -638,13 +638,13 @@ class BasicAStar {
     }
 
     Context<H, L, sparse> c{h,
-                    listener,
-                    o.weight,
-                    budget.max_cost(),
-                    o.beam_width,
-                    o.reopen_closed,
-                    o.partial_fallback,
-                    o.ties};
+                            listener,
+                            o.weight,
+                            budget.max_cost(),
+                            o.beam_width,
+                            o.reopen_closed,
+                            o.partial_fallback,
+                            o.ties};
     for (const NodeId goal : goals) nodes_[touch<sparse>(goal, h)].goal = true;
     {
       const Ref s = touch<sparse>(start, h);
