@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdint>
+#include <optional>
 #include <sstream>
 
 #include "polynav/error.hpp"
@@ -63,10 +65,11 @@ void Planner::build_method() {
   std::unique_ptr<Method> built =
       method.build(*space_, OptionValues(method.name, method.options, options_.settings));
   build_ms_ += ms_since(t0);
-  prepare(std::move(built));
+  prepare(std::move(built));  // adds its own time
 }
 
 void Planner::prepare(std::unique_ptr<Method> method) {
+  const auto t0 = Clock::now();
   method_ = std::move(method);
   smoothers_.clear();
   for (const std::string* name = &options_.smoother;;) {
@@ -79,11 +82,44 @@ void Planner::prepare(std::unique_ptr<Method> method) {
       search_options(OptionValues("search", search_option_specs(), options_.settings));
   query_options_.record_expanded = options_.record_expanded;
   query_options_.smoothed = false;
-  for (const Smoother& s : smoothers_) query_options_.smoothed |= s.entry->name != "none";
+  query_options_.corridor = options_.corridor;
+  for (const Smoother& s : smoothers_) {
+    query_options_.smoothed |= s.entry->name != "none";
+    query_options_.corridor |= s.entry->uses_corridor;
+  }
   // The first query's search arrays are allocated now, not in that query's time.
   auto workspace = std::make_unique<QueryWorkspace>();
   method_->prepare(*workspace);
   pool_.push_back(std::move(workspace));
+  warm_up();
+  build_ms_ += ms_since(t0);
+}
+
+void Planner::warm_up() {
+  // A fresh process's first query otherwise pays for its first touch of the query code and of
+  // the memory it allocates: ten to thirty times a warm query on small maps. The query runs
+  // between two free node positions among the first nodes (the second the farthest from the
+  // first), its search held to a few hundred expansions, so that its cost stays small on any
+  // map; the free space and the method are left as they were.
+  const Discretisation& d = method_->discretisation();
+  const std::size_t scanned = std::min<std::size_t>(d.node_count(), 4096);
+  std::optional<Point> from, to;
+  double farthest = 0.0;
+  for (std::size_t i = 0; i < scanned; ++i) {
+    const Point p = d.node_position(search::NodeId(i));
+    if (!space_->is_free(p)) continue;
+    if (!from) {
+      from = p;
+    } else if (const double away = distance(*from, p); away > farthest) {
+      to = p;
+      farthest = away;
+    }
+  }
+  if (!to) return;
+  const search::SearchOptions search = query_options_.search;
+  query_options_.search.max_expansions = std::min<std::uint64_t>(search.max_expansions, 256);
+  (void)plan(*from, *to);
+  query_options_.search = search;
 }
 
 Planner::WorkspaceLease::WorkspaceLease(const Planner& planner) : planner_(&planner) {
@@ -167,9 +203,12 @@ RawPath Planner::search(PlanResult& result, std::span<const Point> goals_in) con
     }
   }
   result.goal = goals.front();
-  // A point where components touch (a closed zero-width gap) lies in each of them.
-  const std::vector<std::uint32_t> c_start = space_->components(result.start);
-  const bool reachable = std::any_of(goals.begin(), goals.end(), [&](Point g) {
+  // A point where components touch (a closed zero-width gap) lies in each of them. With one
+  // component every free point reaches every other, and locating them is not needed.
+  const bool one_component = space_->component_count() <= 1;
+  const std::vector<std::uint32_t> c_start =
+      one_component ? std::vector<std::uint32_t>{} : space_->components(result.start);
+  const bool reachable = one_component || std::any_of(goals.begin(), goals.end(), [&](Point g) {
     const std::vector<std::uint32_t> c_goal = space_->components(g);
     return c_start.empty() || c_goal.empty() ||
            std::find_first_of(c_start.begin(), c_start.end(), c_goal.begin(), c_goal.end()) !=

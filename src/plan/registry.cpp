@@ -429,7 +429,8 @@ const std::vector<SmootherEntry>& smoother_registry() {
        "string pulling through the raw path's corridor of portals (navmesh, grid): the shortest "
        "path within the corridor; per run of equal cost in weighted scenes, never costlier",
        {},
-       smooth_funnel},
+       smooth_funnel,
+       true},
       {"spline",
        "a centripetal Catmull-Rom curve through the waypoints (after the shortcut pass), sampled "
        "into waypoints; every sampled piece checked exactly and, where it would leave free "

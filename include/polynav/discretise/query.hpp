@@ -50,6 +50,11 @@ struct QueryOptions {
   /// The raw path will be smoothed, so which of the equally cheap paths it is matters (the grid's
   /// automatic tie rule, GridTies::automatic, picks by it).
   bool smoothed = false;
+  /// Fill RawPath::corridor. Stating a corridor walks the whole path cell by cell or polygon by
+  /// polygon, a third of a short grid query's time, so the Planner asks for it only where a
+  /// smoother uses it (funnel) or its caller does (PlanOptions::corridor). Without it
+  /// has_corridor is false.
+  bool corridor = true;
 };
 
 /// The search state of one query at a time; reuse one per thread so that nothing is allocated
@@ -245,9 +250,13 @@ void trace_points(const D& d, Point start, Point goal, QueryWorkspace& ws, RawPa
   if (out.status == search::SearchStatus::found) add(goal);
 }
 
-// The raw path's corridor, from its first point through its nodes to its last.
+// The raw path's corridor, from its first point through its nodes to its last, when asked for.
 template <class D>
-void set_corridor(const D& d, RawPath& out) {
+void set_corridor(const D& d, const QueryOptions& options, RawPath& out) {
+  if (!options.corridor) {
+    out.has_corridor = false;
+    return;
+  }
   std::optional<std::vector<Segment>> corridor =
       d.corridor(out.points.front(), out.nodes, out.points.back());
   out.has_corridor = corridor.has_value();
@@ -338,7 +347,7 @@ std::size_t search_to_goals(const D& d, Point start, std::span<const Point> goal
     goal = goals[reached];
   }
   trace_points(d, start, goal, ws, out);
-  set_corridor(d, out);
+  set_corridor(d, options, out);
   return reached;
 }
 
@@ -382,7 +391,7 @@ RawPath find_path(const D& d, Point start, Point goal, const QueryOptions& optio
   detail::add_note(d, out);
   if (result.path.empty()) return out;
   detail::trace_points(d, start, goal, ws, out);
-  detail::set_corridor(d, out);
+  detail::set_corridor(d, options, out);
   return out;
 }
 

@@ -40,6 +40,9 @@ struct PlanOptions {
   bool snap_to_free = false;
   /// Keep the positions of expanded nodes in PlanResult::expanded (for pictures).
   bool record_expanded = false;
+  /// State the raw path's corridor in PlanResult::corridor even when no smoother reads it
+  /// (funnel does). It walks the whole path, so it is off by default. [Default: false]
+  bool corridor = false;
 };
 
 struct PlanStats {
@@ -63,7 +66,9 @@ struct PlanResult {
   double length = 0.0;               ///< Euclidean length of waypoints
   double cost = 0.0;                 ///< exact cost of waypoints (FreeSpace::path_cost)
   std::vector<Point> raw_waypoints;  ///< the discretisation's path before smoothing
-  std::vector<Segment> corridor;     ///< the raw path's portals, where the method has them
+  /// The raw path's portals, where the method has them, when a smoother reads them (funnel) or
+  /// PlanOptions::corridor asks for them.
+  std::vector<Segment> corridor;
   double raw_length = 0.0;
   double raw_cost = 0.0;
   PlanStats stats;
@@ -113,12 +118,16 @@ class Planner {
   std::shared_ptr<const FreeSpace> shared_free_space() const { return space_; }
   const Discretisation& discretisation() const { return method_->discretisation(); }
   const PlanOptions& options() const { return options_; }
-  /// Free space (when built here) plus discretisation build time.
+  /// Free space (when built here) plus discretisation build time, with the readying of the
+  /// first query's workspace and the warm-up query (warm_up()).
   double build_ms() const { return build_ms_; }
 
  private:
   void build_method();
   void prepare(std::unique_ptr<Method> method);
+  // Plans one short query, its result dropped, so that the first real query finds the code,
+  // the workspace's memory and the caches warm.
+  void warm_up();
   // The start or goal as planned (snapped when asked), or the reason it cannot be.
   std::string check_point(Point& p, const char* name) const;
   // Searches (goals checked and non-empty); `result` gets status, stats and the raw path.

@@ -37,6 +37,8 @@ struct SmootherEntry {
   std::vector<OptionSpec> options;
   std::string (*run)(const FreeSpace& space, const RawPath& raw, const OptionValues& options,
                      std::vector<Point>& waypoints);
+  /// Reads the raw path's corridor (RawPath::corridor), which searches then state for it.
+  bool uses_corridor = false;
 };
 
 /// Every method, in the order `polynav methods` lists them.

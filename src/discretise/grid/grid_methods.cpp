@@ -126,7 +126,7 @@ struct CentralScratch {
 }  // namespace
 
 void centralise_grid_path(const OccupancyGrid& grid, std::string_view note, Point start, Point goal,
-                          QueryWorkspace& ws, RawPath& raw) {
+                          const QueryOptions& options, QueryWorkspace& ws, RawPath& raw) {
   if (raw.status != search::SearchStatus::found || raw.nodes.empty()) return;
   if (!note.empty()) {
     raw.message = raw.message.empty() ? std::string(note) : raw.message + "; " + std::string(note);
@@ -210,10 +210,13 @@ void centralise_grid_path(const OccupancyGrid& grid, std::string_view note, Poin
   };
   for (const search::NodeId n : raw.nodes) add(grid.node_position(n));
   add(goal);
-  std::optional<std::vector<Segment>> corridor = grid.corridor(start, raw.nodes, goal);
   raw.method_has_corridors = grid.has_corridors();
+  raw.corridor.clear();
+  raw.has_corridor = false;
+  if (!options.corridor) return;
+  std::optional<std::vector<Segment>> corridor = grid.corridor(start, raw.nodes, goal);
   raw.has_corridor = corridor.has_value();
-  raw.corridor = corridor ? std::move(*corridor) : std::vector<Segment>{};
+  if (corridor) raw.corridor = std::move(*corridor);
 }
 
 std::unique_ptr<Method> make_grid_method(const FreeSpace& space, const GridMethodOptions& options) {

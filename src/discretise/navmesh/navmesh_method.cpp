@@ -127,8 +127,8 @@ class NavMeshOptimal final : public Method {
     switch (r.status) {
       case search::SearchStatus::found:
         out.points = r.points;
-        out.corridor = r.corridor;
-        out.has_corridor = true;
+        if (options.corridor) out.corridor = r.corridor;
+        out.has_corridor = options.corridor;
         out.graph_cost = r.length;
         out.message = note();
         break;

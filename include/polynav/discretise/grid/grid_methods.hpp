@@ -80,7 +80,7 @@ class ThetaStarGrid final : public Method {
 /// joined the point to a neighbour at the same cost). `note` non-empty: central paths do not
 /// apply to the grid; the path is left alone and the note added to its message.
 void centralise_grid_path(const OccupancyGrid& grid, std::string_view note, Point start, Point goal,
-                          QueryWorkspace& workspace, RawPath& raw);
+                          const QueryOptions& options, QueryWorkspace& workspace, RawPath& raw);
 
 /// The grid searched by A* (D = OccupancyGrid) or jump point search (D = JumpPointGrid), each
 /// path then replaced by the central shortest grid path between its ends (Goldstein et al.,
@@ -101,14 +101,14 @@ class CentralGrid final : public Method {
   RawPath find_path(Point start, Point goal, const QueryOptions& options,
                     QueryWorkspace& workspace) const override {
     RawPath raw = polynav::find_path(d_, start, goal, options, workspace);
-    centralise_grid_path(grid(), note_, start, goal, workspace, raw);
+    centralise_grid_path(grid(), note_, start, goal, options, workspace, raw);
     return raw;
   }
   RawPath find_path_to_any(Point start, std::span<const Point> goals, const QueryOptions& options,
                            QueryWorkspace& workspace, std::size_t& reached_goal) const override {
     RawPath raw = polynav::find_path_to_any(d_, start, goals, options, workspace, reached_goal);
     if (reached_goal < goals.size())
-      centralise_grid_path(grid(), note_, start, goals[reached_goal], workspace, raw);
+      centralise_grid_path(grid(), note_, start, goals[reached_goal], options, workspace, raw);
     return raw;
   }
   Reach reach(Point from, double max_cost, QueryWorkspace& workspace) const override {
