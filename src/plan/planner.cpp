@@ -209,11 +209,11 @@ RawPath Planner::search(PlanResult& result, std::span<const Point> goals_in) con
   const std::vector<std::uint32_t> c_start =
       one_component ? std::vector<std::uint32_t>{} : space_->components(result.start);
   const bool reachable = one_component || std::any_of(goals.begin(), goals.end(), [&](Point g) {
-    const std::vector<std::uint32_t> c_goal = space_->components(g);
-    return c_start.empty() || c_goal.empty() ||
-           std::find_first_of(c_start.begin(), c_start.end(), c_goal.begin(), c_goal.end()) !=
-               c_start.end();
-  });
+                           const std::vector<std::uint32_t> c_goal = space_->components(g);
+                           return c_start.empty() || c_goal.empty() ||
+                                  std::find_first_of(c_start.begin(), c_start.end(), c_goal.begin(),
+                                                     c_goal.end()) != c_start.end();
+                         });
   if (!reachable) {
     result.status = search::SearchStatus::no_path;
     result.message = goals.size() == 1
