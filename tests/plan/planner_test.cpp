@@ -174,3 +174,60 @@ TEST(Planner, AGoalSetReachesTheCheapestGoal) {
 
 }  // namespace
 }  // namespace polynav
+
+namespace polynav {
+namespace {
+
+// A corridor is stated where it is read: by the funnel smoother, or when PlanOptions::corridor
+// asks. Stating it changes nothing else: the same raw path, and its portals are those the
+// funnel pulls through.
+TEST(Planner, TheCorridorIsStatedWhereItIsRead) {
+  const Scene scene = load_scene(std::string(POLYNAV_SOURCE_DIR) + "/scenes/maze.yaml");
+  for (const std::string& method : method_names()) {
+    PlanOptions plain;
+    plain.method = method;
+    plain.smoother = "none";
+    PlanOptions asked = plain;
+    asked.corridor = true;
+    PlanOptions funnel = plain;
+    funnel.smoother = "funnel";
+    const Planner without(scene, plain), with(scene, asked), pulled(scene, funnel);
+    const bool has_corridors = with.discretisation().has_corridors();
+    const Box box = with.free_space().box();
+    std::mt19937 rng(5);
+    std::uniform_real_distribution<double> x(box.min.x, box.max.x), y(box.min.y, box.max.y);
+    const auto free_point = [&] {
+      for (;;)
+        if (const Point p{x(rng), y(rng)}; with.free_space().is_free(p)) return p;
+    };
+    int stated = 0;
+    for (int q = 0; q < 20; ++q) {
+      const Point start = free_point(), goal = free_point();
+      const PlanResult a = without.plan(start, goal), b = with.plan(start, goal),
+                       c = pulled.plan(start, goal);
+      SCOPED_TRACE(method + " query " + std::to_string(q));
+      ASSERT_EQ(a.status, b.status);
+      EXPECT_EQ(a.raw_waypoints, b.raw_waypoints);
+      EXPECT_TRUE(a.corridor.empty());
+      if (!b.found()) continue;
+      // (A smoothed search may pick another of the equally cheap raw paths, so the funnel's
+      // raw path is not compared with the others.)
+      if (has_corridors && b.raw_waypoints.size() > 2) {
+        EXPECT_FALSE(b.corridor.empty());
+        stated += !b.corridor.empty();
+      } else if (!has_corridors) {
+        EXPECT_TRUE(b.corridor.empty());
+      }
+      if (has_corridors && c.raw_waypoints.size() > 2) {
+        EXPECT_FALSE(c.corridor.empty());
+        EXPECT_EQ(c.message.find("does not apply"), std::string::npos) << c.message;
+      }
+    }
+    if (has_corridors) {
+      EXPECT_GT(stated, 5) << method;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace polynav
