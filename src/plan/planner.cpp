@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <sstream>
 
@@ -97,22 +98,24 @@ void Planner::prepare(std::unique_ptr<Method> method) {
 
 void Planner::warm_up() {
   // A fresh process's first query otherwise pays for its first touch of the query code and of
-  // the memory it allocates: ten to thirty times a warm query on small maps. The query runs
-  // between two free node positions among the first nodes (the second the farthest from the
-  // first), its search held to a few hundred expansions, so that its cost stays small on any
-  // map; the free space and the method are left as they were.
+  // the memory it allocates: ten to thirty times a warm query. The query runs between two free
+  // node positions from a sample of nodes spread over the whole graph (on a map whose first
+  // rows are walls too), the second the nearest to the first, its search held to a few hundred
+  // expansions, so that its cost stays small on any map; the free space and the method are left
+  // as they were.
   const Discretisation& d = method_->discretisation();
-  const std::size_t scanned = std::min<std::size_t>(d.node_count(), 4096);
+  const std::size_t nodes = d.node_count(), samples = 4096;
+  const std::size_t stride = std::max<std::size_t>(1, nodes / samples);
   std::optional<Point> from, to;
-  double farthest = 0.0;
-  for (std::size_t i = 0; i < scanned; ++i) {
+  double nearest = std::numeric_limits<double>::infinity();
+  for (std::size_t i = 0; i < nodes; i += stride) {
     const Point p = d.node_position(search::NodeId(i));
     if (!space_->is_free(p)) continue;
     if (!from) {
       from = p;
-    } else if (const double away = distance(*from, p); away > farthest) {
+    } else if (const double away = distance(*from, p); away > 0.0 && away < nearest) {
       to = p;
-      farthest = away;
+      nearest = away;
     }
   }
   if (!to) return;

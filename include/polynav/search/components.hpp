@@ -49,13 +49,15 @@ class ComponentLabels {
       return x;
     };
     for (NodeId u = 0; u < n; ++u) {
+      NodeId root = find(u);  // u's root, kept up to date across its arcs
       g.for_each_neighbour(u, [&](NodeId v, double) {
-        NodeId a = find(u);
         NodeId b = find(v);
-        if (a == b) return;
+        if (root == b) return;
+        NodeId a = root;
         if (size[a] < size[b]) std::swap(a, b);
         parent[b] = a;
         size[a] += size[b];
+        root = a;
       });
     }
     // Every node straight to its root, then each root's label in place of the pointer: the
