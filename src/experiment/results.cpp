@@ -14,6 +14,7 @@
 #include <numeric>
 #include <ostream>
 #include <sstream>
+#include <system_error>
 #include <tuple>
 
 #include "polynav/error.hpp"
@@ -131,11 +132,19 @@ void write_csv(std::ostream& out, const std::vector<Row>& rows) {
   for (const Row& r : rows) out << csv_line(r) << '\n';
 }
 
-std::vector<Row> read_csv(const std::filesystem::path& path) {
+std::vector<Row> read_csv(const std::filesystem::path& path, std::size_t row_limit) {
   // Before the open: a FIFO would block it, a device never end.
   check_input_file(path);
-  std::ifstream in(path, std::ios::binary);
   const std::string file = path.string();
+  std::error_code size_error;
+  if (const std::uintmax_t bytes = std::filesystem::file_size(path, size_error);
+      !size_error && bytes > max_csv_bytes)
+    throw InputError({file, 0, 0, {}}, "the file holds " + std::to_string(bytes) +
+                                           " bytes, more than an experiment CSV can (" +
+                                           std::to_string(max_csv_bytes) + ", a run's " +
+                                           std::to_string(max_rows) +
+                                           " rows); is it the right file?");
+  std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError({file, 0, 0, {}}, "cannot read the file");
   std::ostringstream buffer;
   buffer << in.rdbuf();
@@ -201,6 +210,11 @@ std::vector<Row> read_csv(const std::filesystem::path& path) {
     if (fields.size() != width)
       throw InputError({file, line, 1, {}}, "expected " + std::to_string(width) +
                                                 " fields, found " + std::to_string(fields.size()));
+    if (rows.size() == row_limit)
+      throw InputError({file, line, 1, {}},
+                       "more than " + std::to_string(row_limit) +
+                           " rows, the most one experiment run writes (join shards with "
+                           "'polynav merge', each file one run)");
     const auto real = [&](std::size_t i) {
       const std::string& t = fields[i].text;
       if (t.empty()) return double(NAN);

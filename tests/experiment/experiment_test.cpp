@@ -275,6 +275,39 @@ TEST(Experiment, RandomQueriesAndRowsHaveABudgetCheckedBeforeAnyWork) {
   EXPECT_THROW(run({many}, given), InputError);
 }
 
+// A CSV holds at most one run's rows, and a file larger than any run could write is refused
+// before it is read, with what was found.
+TEST(Experiment, CsvReadingIsBoundedByWhatARunWrites) {
+  const std::vector<Row> rows = run({input("office.yaml")}, random_options(3, 1)).rows;
+  ASSERT_GE(rows.size(), 3u);
+  const fs::path path = fs::temp_directory_path() / "polynav-experiment-bounded.csv";
+  {
+    std::ofstream out(path, std::ios::binary);
+    write_csv(out, rows);
+  }
+  EXPECT_EQ(read_csv(path, rows.size()).size(), rows.size());
+  try {
+    read_csv(path, rows.size() - 1);
+    ADD_FAILURE() << "a row beyond the limit was read";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.where().line, int(rows.size()) + 1);  // the header is line 1
+    EXPECT_NE(std::string(e.what()).find("more than " + std::to_string(rows.size() - 1) + " rows"),
+              std::string::npos)
+        << e.what();
+  }
+  // A sparse file past the byte limit: refused by its size, without reading it.
+  fs::resize_file(path, max_csv_bytes + 1);
+  try {
+    read_csv(path);
+    ADD_FAILURE() << "a file larger than any run was read";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find(std::to_string(max_csv_bytes + 1) + " bytes"),
+              std::string::npos)
+        << e.what();
+  }
+  fs::remove(path);
+}
+
 TEST(Experiment, CsvReadsBackBitForBit) {
   Options options = random_options(4, 2);
   options.smoothers = {"none", "shortcut"};

@@ -24,11 +24,16 @@ void write_csv(std::ostream& out, const std::vector<Row>& rows);
 /// One row as its CSV line (no line break).
 std::string csv_line(const Row& row);
 
+/// The largest experiment CSV read_csv reads: a run writes at most max_rows rows of a few hundred
+/// bytes each.
+inline constexpr std::uintmax_t max_csv_bytes = std::uintmax_t{4} << 30;
+
 /// Reads a CSV written by write_csv; an empty `options` field (as files written before
 /// default_options was introduced have) reads as default_options. The path must be a regular
-/// file (check_input_file: a FIFO or device is refused before it is opened).
+/// file (check_input_file: a FIFO or device is refused before it is opened) of at most
+/// max_csv_bytes, holding at most `row_limit` rows (one run's most by default).
 /// @throws InputError (file:line:column) for anything else
-std::vector<Row> read_csv(const std::filesystem::path& path);
+std::vector<Row> read_csv(const std::filesystem::path& path, std::size_t row_limit = max_rows);
 
 /// Joins the rows of an experiment's shards into the rows of the unsharded run (an empty
 /// `options` is taken as default_options, so older and newer shards join): the groups
