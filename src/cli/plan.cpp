@@ -52,9 +52,10 @@ int exit_code_for(const std::vector<PlanResult>& results) {
 }
 
 void print_human(const PlanResult& r, const std::string& name) {
-  std::cout << (name.empty() ? "query" : name) << ": " << search::to_string(r.status) << "  "
-            << format_point(r.start) << " -> " << format_point(r.goal) << "\n";
-  if (!r.message.empty()) std::cout << "  " << r.message << "\n";
+  // One line per item, whatever the query's name or the message holds.
+  std::cout << (name.empty() ? "query" : one_line(name)) << ": " << search::to_string(r.status)
+            << "  " << format_point(r.start) << " -> " << format_point(r.goal) << "\n";
+  if (!r.message.empty()) std::cout << "  " << one_line(r.message) << "\n";
   if (r.waypoints.empty()) return;
   std::cout << "  length " << format_number(r.length) << ", cost " << format_number(r.cost);
   if (r.smoother == "none") {

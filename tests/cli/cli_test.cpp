@@ -666,6 +666,25 @@ TEST_F(Cli, NamesMustBeUtf8AndSayWhereTheyAreNot) {
   EXPECT_EQ(json::parse(ok.out).at("query"), "caf\xC3\xA9");
 }
 
+TEST_F(Cli, APlanLineHoldsOneQueryWhateverItsName) {
+  // A query name may hold a line break (YAML's "\n"); the text output keeps one line per item,
+  // the JSON the name as given.
+  const fs::path scene =
+      write("broken-name.yaml",
+            "version: 1\n"
+            "bounds: [[0, 0], [20, 0], [20, 10], [0, 10]]\n"
+            "queries: [{name: \"first\\nsecond\", start: [2, 2], goal: [18, 2]}]\n");
+  const RunResult r = run({"plan", scene.string()});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "first\\nsecond: found")) << r.out;
+  std::istringstream lines(r.out);
+  for (std::string line; std::getline(lines, line);)
+    EXPECT_NE(line.rfind("second", 0), 0u) << "a name split over two lines:\n" << r.out;
+  const RunResult j = run({"plan", scene.string(), "--json"});
+  EXPECT_EQ(j.exit_code, 0) << j.err;
+  EXPECT_EQ(json::parse(j.out).at("query"), "first\nsecond");
+}
+
 TEST_F(Cli, HugeAndFarCoordinatesAreRefusedWithTheirPlace) {
   const fs::path huge = write("huge.yaml",
                               "version: 1\n"
