@@ -111,7 +111,7 @@ def test_input_errors_are_one_line_whatever_the_file_holds(tmp_path):
         polynav.load_scene(str(ros_map))
     message = str(error.value)
     assert "\n" not in message and len(message.splitlines()) == 1
-    assert "cannot read the image 'a\\x0ab.pgm'" in message
+    assert "cannot read the image 'a\\nb.pgm'" in message
     assert error.value.file == str(ros_map)
     assert error.value.key == "image"
     # A file name that is not UTF-8: the scene is named with U+FFFD, and an error's `file` is

@@ -110,21 +110,15 @@ std::optional<long long> parse_integer(std::string_view s) {
 }
 
 std::string quote(std::string_view s) {
+  // About 40 bytes of the field, by the one rule for text in messages (polynav/text.hpp): UTF-8
+  // as it is, control characters and stray bytes escaped.
   constexpr std::size_t max_shown = 40;
-  std::string out = "'";
-  for (std::size_t i = 0; i < s.size() && i < max_shown; ++i) {
-    const auto c = static_cast<unsigned char>(s[i]);
-    if (c < 0x20 || c >= 0x7f) {
-      constexpr char hex[] = "0123456789abcdef";
-      out += "\\x";
-      out += hex[c >> 4];
-      out += hex[c & 15];
-    } else {
-      out += char(c);
-    }
-  }
-  if (s.size() > max_shown) out += "...";
-  return out + "'";
+  std::string shown;
+  append_one_line(shown, s, max_shown);
+  // one_line writes at least a byte for each byte it reads: a field longer than what is shown
+  // was cut, and only a field that short needs writing whole to tell.
+  const bool cut = s.size() > shown.size() || one_line(s).size() > shown.size();
+  return "'" + shown + (cut ? "..." : "") + "'";
 }
 
 }  // namespace reader_text

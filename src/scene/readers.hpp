@@ -93,7 +93,8 @@ bool is_blank(std::string_view line);
 std::optional<long long> parse_integer(std::string_view s);
 // Numbers: polynav::parse_number (polynav/number.hpp).
 
-// A field quoted for a message: 'abc', shortened when long, control bytes escaped.
+// A field quoted for a message: 'abc', cut after about 40 bytes ('...'), written by one_line
+// (polynav/text.hpp): UTF-8 as it is, control characters and stray bytes escaped.
 std::string quote(std::string_view s);
 
 }  // namespace reader_text

@@ -538,8 +538,9 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{"short_row.map", "", 6, "row 2 of 3 (y = 1) has 3 characters"},
         BadInput{"long_row.map", "", 7, "row 3 of 3 (y = 2) has 5 characters"},
         BadInput{"unknown_char.map", "", 6, "unknown map character 'x' at cell (2, 1)"},
-        BadInput{"tab_in_row.map", "", 5, "unknown map character '\\x09' at cell (1, 0)"},
+        BadInput{"tab_in_row.map", "", 5, "unknown map character '\\t' at cell (1, 0)"},
         BadInput{"bad_height.map", "", 2, "found 'abc'"},
+        BadInput{"utf8_height.map", "", 2, "found 'caf\xC3\xA9'"},  // UTF-8 shown as it is
         BadInput{"negative_width.map", "", 3, "found '-4'"},
         BadInput{"bad_type.map", "", 1, "'type hexagonal'"},
         BadInput{"no_header.map", "", 1, "not a MovingAI map header line: '....'"},

@@ -767,7 +767,7 @@ TEST(RosMap, ImageNameWithALineBreakGivesAOneLineMessage) {
       const std::string what = e.what();
       EXPECT_EQ(what.find('\n'), std::string::npos) << what;
       EXPECT_EQ(e.message().find('\n'), std::string::npos) << e.message();
-      EXPECT_EQ(what, yaml.string() + ":1:8: image: cannot read the image 'a\\x0ab.pgm' (" +
+      EXPECT_EQ(what, yaml.string() + ":1:8: image: cannot read the image 'a\\nb.pgm' (" +
                           dir.path().string() + "/a\\nb.pgm): no such file");
     }
   }
