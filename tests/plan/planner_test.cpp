@@ -128,6 +128,25 @@ TEST(Planner, AUsersOwnMethodIsSearchedByTheSameDriver) {
 namespace polynav {
 namespace {
 
+// Seeded random points of a free space, drawn in its box until one is free.
+class FreePoints {
+ public:
+  FreePoints(const FreeSpace& space, unsigned seed)
+      : space_(&space),
+        rng_(seed),
+        x_(space.box().min.x, space.box().max.x),
+        y_(space.box().min.y, space.box().max.y) {}
+  Point operator()() {
+    for (;;)
+      if (const Point p{x_(rng_), y_(rng_)}; space_->is_free(p)) return p;
+  }
+
+ private:
+  const FreeSpace* space_;
+  std::mt19937 rng_;
+  std::uniform_real_distribution<double> x_, y_;
+};
+
 // A goal set is one search for the cheapest goal: its path is as short as the shortest of the
 // single-goal paths, and it ends at that goal.
 TEST(Planner, AGoalSetReachesTheCheapestGoal) {
@@ -137,13 +156,7 @@ TEST(Planner, AGoalSetReachesTheCheapestGoal) {
     options.method = method;
     options.smoother = "none";
     const Planner planner(scene, options);
-    const Box box = planner.free_space().box();
-    std::mt19937 rng(17);
-    std::uniform_real_distribution<double> x(box.min.x, box.max.x), y(box.min.y, box.max.y);
-    const auto free_point = [&] {
-      for (;;)
-        if (const Point p{x(rng), y(rng)}; planner.free_space().is_free(p)) return p;
-    };
+    FreePoints free_point(planner.free_space(), 17);
     int checked = 0;
     for (int q = 0; q < 30; ++q) {
       const Point start = free_point();
@@ -193,13 +206,7 @@ TEST(Planner, TheCorridorIsStatedWhereItIsRead) {
     funnel.smoother = "funnel";
     const Planner without(scene, plain), with(scene, asked), pulled(scene, funnel);
     const bool has_corridors = with.discretisation().has_corridors();
-    const Box box = with.free_space().box();
-    std::mt19937 rng(5);
-    std::uniform_real_distribution<double> x(box.min.x, box.max.x), y(box.min.y, box.max.y);
-    const auto free_point = [&] {
-      for (;;)
-        if (const Point p{x(rng), y(rng)}; with.free_space().is_free(p)) return p;
-    };
+    FreePoints free_point(with.free_space(), 5);
     int stated = 0;
     for (int q = 0; q < 20; ++q) {
       const Point start = free_point(), goal = free_point();
