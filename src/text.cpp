@@ -85,9 +85,9 @@ std::string valid_utf8(std::string_view text) {
   return out;
 }
 
-void append_one_line(std::string& out, std::string_view text, std::size_t limit) {
+bool append_one_line(std::string& out, std::string_view text, std::size_t limit) {
   for (std::size_t i = 0; i < text.size();) {
-    if (out.size() >= limit) return;
+    if (out.size() >= limit) return false;
     const long n = sequence_at(text, i);
     if (n < 0) {  // each byte of an ill-formed subpart as \xNN
       for (long k = 0; k < -n; ++k)
@@ -112,6 +112,7 @@ void append_one_line(std::string& out, std::string_view text, std::size_t limit)
     }
     i += std::size_t(n);
   }
+  return true;
 }
 
 std::string one_line(std::string_view text) {

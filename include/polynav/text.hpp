@@ -41,8 +41,9 @@ std::string valid_utf8(std::string_view text);
 std::string one_line(std::string_view text);
 
 /// Appends `one_line(text)` to `out`, stopping before a character would start at or beyond
-/// `limit` characters of `out` (a character and its escape are never split).
-void append_one_line(std::string& out, std::string_view text,
+/// `limit` characters of `out` (a character and its escape are never split). Returns whether
+/// the whole text was appended.
+bool append_one_line(std::string& out, std::string_view text,
                      std::size_t limit = std::string::npos);
 
 }  // namespace polynav

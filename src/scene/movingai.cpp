@@ -113,12 +113,9 @@ std::string quote(std::string_view s) {
   // About 40 bytes of the field, by the one rule for text in messages (polynav/text.hpp): UTF-8
   // as it is, control characters and stray bytes escaped.
   constexpr std::size_t max_shown = 40;
-  std::string shown;
-  append_one_line(shown, s, max_shown);
-  // one_line writes at least a byte for each byte it reads: a field longer than what is shown
-  // was cut, and only a field that short needs writing whole to tell.
-  const bool cut = s.size() > shown.size() || one_line(s).size() > shown.size();
-  return "'" + shown + (cut ? "..." : "") + "'";
+  std::string out = "'";
+  const bool whole = append_one_line(out, s, 1 + max_shown);
+  return out + (whole ? "'" : "...'");
 }
 
 }  // namespace reader_text

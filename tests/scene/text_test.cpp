@@ -84,11 +84,19 @@ TEST(Text, JsonWritesTheSameReplacementCharacters) {
 
 TEST(Text, AppendOneLineStopsBetweenCharacters) {
   std::string out = "x: ";
-  append_one_line(out, "a\nbcdef", 6);
+  EXPECT_FALSE(append_one_line(out, "a\nbcdef", 6));
   EXPECT_EQ(out, "x: a\\n");
   out = "x: ";
-  append_one_line(out, "\xE2\x86\x92\xE2\x86\x92", 4);
+  EXPECT_FALSE(append_one_line(out, "\xE2\x86\x92\xE2\x86\x92", 4));
   EXPECT_EQ(out, "x: \xE2\x86\x92");
+  // It says whether it wrote the whole text: an escape may run past the limit, the text may
+  // end exactly there.
+  out = "x: ";
+  EXPECT_TRUE(append_one_line(out, "ab\n", 6));
+  EXPECT_EQ(out, "x: ab\\n");
+  out = "x: ";
+  EXPECT_TRUE(append_one_line(out, "abc", 6));
+  EXPECT_FALSE(append_one_line(out, "d", 6));
 }
 
 TEST(Text, InputErrorIsOneLineWhateverItQuotes) {
