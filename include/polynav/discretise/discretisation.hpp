@@ -97,6 +97,10 @@ class Discretisation {
   /// polygons) or lie on their boundaries, and a path's corridor, with the start's and goal's own
   /// regions, contains it. An empty corridor then means start and goal share a region.
   virtual bool has_corridors() const { return false; }
+  /// Whether queries search a graph that reaches few of the nodes (search::SparseSearchGraph:
+  /// jump point search), so that a workspace is prepared with a slot per node instead of a
+  /// record per node (Method::prepare).
+  virtual bool sparse_search() const { return false; }
   /// One line on the built structure for people ("1641 convex polygons from 8042 triangles"),
   /// or empty when node_count() says it all.
   virtual std::string summary() const { return {}; }

@@ -33,28 +33,21 @@ class Method {
                                    std::size_t& reached_goal) const = 0;
   virtual Reach reach(Point from, double max_cost, QueryWorkspace& workspace) const = 0;
   /// Readies a workspace for this method's queries before the first one, so that the first
-  /// query neither allocates nor first touches its search state: by default the driver's A*
-  /// arrays for every node (prepare_search); a method with search state of its own makes it in
+  /// query neither allocates nor first touches its search state. By default the driver's A*
+  /// arrays: for every node and a query's start and goal, or, where the queries search a graph
+  /// that reaches few of the nodes (Discretisation::sparse_search), a slot per node and room
+  /// for a share of them. A method with search state of its own makes it in
   /// QueryWorkspace::state, sized to the method.
   virtual void prepare(QueryWorkspace& workspace) const {
-    workspace.astar.reserve(discretisation().node_count() + 2);
-  }
-};
-
-/// Allocates (and so touches) the A* arrays for queries on d: for every node and a query's
-/// start and goal, or, where d's queries search a graph that reaches few of its nodes (jump
-/// points: HasSparseSearch), a slot per node and room for a share of them.
-template <class D>
-void prepare_search(const D& d, QueryWorkspace& workspace) {
-  const std::size_t nodes = d.node_count() + 2;
-  if constexpr (HasSparseSearch<D>) {
+    const Discretisation& d = discretisation();
+    const std::size_t nodes = d.node_count() + 2;
     if (d.sparse_search()) {
       workspace.astar.reserve_sparse(nodes, std::min<std::size_t>(nodes, std::size_t{1} << 14));
-      return;
+    } else {
+      workspace.astar.reserve(nodes);
     }
   }
-  workspace.astar.reserve(nodes);
-}
+};
 
 /// The Method of a concrete discretisation, built in place.
 template <SearchableDiscretisation D>
@@ -75,7 +68,6 @@ class MethodOf final : public Method {
   Reach reach(Point from, double max_cost, QueryWorkspace& workspace) const override {
     return polynav::reach(d_, from, max_cost, workspace);
   }
-  void prepare(QueryWorkspace& workspace) const override { prepare_search(d_, workspace); }
 
  private:
   D d_;

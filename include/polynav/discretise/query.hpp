@@ -117,14 +117,6 @@ concept HasQueryGraph = requires(const D& d, const search::AStar& astar,
   { *d.query_graph(astar, goals) } -> search::SearchGraph;
 };
 
-/// A discretisation whose queries may search a graph that reaches few of its nodes
-/// (search::SparseSearchGraph): `d.sparse_search()` says whether they do, so that a workspace
-/// is prepared for such searches.
-template <class D>
-concept HasSparseSearch = requires(const D& d) {
-  { d.sparse_search() } -> std::convertible_to<bool>;
-};
-
 /// A discretisation with a note for every result (how it searched), e.g. that it fell back to
 /// another search: `d.query_note()`, empty when there is nothing to say.
 template <class D>

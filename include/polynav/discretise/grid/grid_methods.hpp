@@ -114,7 +114,6 @@ class CentralGrid final : public Method {
   Reach reach(Point from, double max_cost, QueryWorkspace& workspace) const override {
     return polynav::reach(d_, from, max_cost, workspace);
   }
-  void prepare(QueryWorkspace& workspace) const override { prepare_search(d_, workspace); }
   const OccupancyGrid& grid() const {
     if constexpr (std::is_same_v<D, OccupancyGrid>) {
       return d_;

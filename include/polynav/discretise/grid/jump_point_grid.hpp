@@ -123,7 +123,7 @@ class JumpPointGrid final : public Discretisation {
   bool jumps() const { return fallback_.empty(); }
   /// Whether queries search query_graph(), which reaches few cells (the search keeps records
   /// for those only: search::SparseSearchGraph).
-  bool sparse_search() const { return jumps(); }
+  bool sparse_search() const override { return jumps(); }
   /// Why jumping does not apply to this grid; empty when it does.
   const std::string& fallback() const { return fallback_; }
   /// The note every result carries when the method fell back to A*; empty otherwise.
