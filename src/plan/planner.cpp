@@ -207,22 +207,22 @@ RawPath Planner::search(PlanResult& result, std::span<const Point> goals_in) con
   }
   result.goal = goals.front();
   // A point where components touch (a closed zero-width gap) lies in each of them. With one
-  // component every free point reaches every other, and locating them is not needed.
-  const bool one_component = space_->component_count() <= 1;
-  const std::vector<std::uint32_t> c_start =
-      one_component ? std::vector<std::uint32_t>{} : space_->components(result.start);
-  const bool reachable = one_component || std::any_of(goals.begin(), goals.end(), [&](Point g) {
-                           const std::vector<std::uint32_t> c_goal = space_->components(g);
-                           return c_start.empty() || c_goal.empty() ||
-                                  std::find_first_of(c_start.begin(), c_start.end(), c_goal.begin(),
-                                                     c_goal.end()) != c_start.end();
-                         });
-  if (!reachable) {
-    result.status = search::SearchStatus::no_path;
-    result.message = goals.size() == 1
-                         ? "start and goal lie in different connected components of free space"
-                         : "no goal lies in the start's connected component of free space";
-    return {};
+  // component every free point reaches every other, and locating the points is not needed.
+  if (space_->component_count() > 1) {
+    const std::vector<std::uint32_t> c_start = space_->components(result.start);
+    const bool reachable = std::any_of(goals.begin(), goals.end(), [&](Point g) {
+      const std::vector<std::uint32_t> c_goal = space_->components(g);
+      return c_start.empty() || c_goal.empty() ||
+             std::find_first_of(c_start.begin(), c_start.end(), c_goal.begin(), c_goal.end()) !=
+                 c_start.end();
+    });
+    if (!reachable) {
+      result.status = search::SearchStatus::no_path;
+      result.message = goals.size() == 1
+                           ? "start and goal lie in different connected components of free space"
+                           : "no goal lies in the start's connected component of free space";
+      return {};
+    }
   }
 
   const auto t_search = Clock::now();

@@ -622,6 +622,8 @@ class BasicAStar {
   void run(const G& graph, NodeId start, std::span<const NodeId> goals, H& h,
            const SearchOptions& o, const SearchBudget& budget, SearchResult& out, L& listener) {
     constexpr bool sparse = SparseSearchGraph<G>;
+    // A graph that grows while searched makes its ids as it goes: dense already.
+    static_assert(!(sparse && GrowingGraph<G>), "a growing graph is searched densely");
     begin<sparse>(graph.node_count());
 
     if (o.components != nullptr && !o.partial_fallback && !goals.empty() &&
@@ -666,9 +668,6 @@ class BasicAStar {
       ++c.st.generated;
       const double g = c.current_g + cost;
       if constexpr (sparse) {
-        if constexpr (GrowingGraph<G>) {
-          if (slot_.size() <= to) slot_.resize(std::max<std::size_t>(to + 1, 2 * slot_.size()), 0);
-        }
         if (const std::uint32_t s = slot_[to]; s != 0 && !(g < nodes_[s - 1].g)) return;
       } else {
         if constexpr (GrowingGraph<G>) grow(std::size_t{to} + 1);
