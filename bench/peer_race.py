@@ -77,6 +77,12 @@ def fail(message):
     sys.exit(2)
 
 
+def need_executable(path, option):
+    # Before the first round: a missing peer found in its turn would end a run minutes in.
+    if not (os.path.isfile(path) and os.access(path, os.X_OK)):
+        fail(f"{option}: no executable at {path} (build it first: see bench/README.md)")
+
+
 # ---- the tools -------------------------------------------------------------------------------
 
 def polynav_tool(binary, label, scene, extra):
@@ -265,6 +271,8 @@ def selected(names, wanted):
 def grid_job(args, workdir):
     warthog_jps = os.path.join(args.warthog_dir, "build", "warthog-jps")
     warthog_core = os.path.join(args.warthog_dir, "build", "extern", "warthog-core", "warthog")
+    need_executable(warthog_jps, "--warthog-dir")
+    need_executable(warthog_core, "--warthog-dir")
     rows = []
     for name in selected(GRID_MAPS, args.maps):
         grid_map = find_data(args.data, name + ".map")
@@ -403,20 +411,25 @@ def header(args, markdown):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--polynav", default="/work/main/build/release/src/cli/polynav")
+    parser.add_argument("--polynav", default="/work/main/build/release/src/cli/polynav",
+                        help="the polynav command line to race (a Release build)")
     parser.add_argument("--warthog-dir", default="/work/peers/warthog-jps",
                         help="warthog-jps checkout built in build/, warthog-core in extern/")
     parser.add_argument("--polyanya",
-                        default="/work/peers/polyanya-src/anyangle/polyanya/bin/scenariorunner")
+                        default="/work/peers/polyanya-src/anyangle/polyanya/bin/scenariorunner",
+                        help="Polyanya's scenariorunner (built with 'make fast')")
     parser.add_argument("--data", action="append",
                         help="directory of maps, meshes and scenarios (repeatable, searched in "
                              f"order; default {' then '.join(DEFAULT_DATA)})")
-    parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--jobs", default="grid,mesh")
+    parser.add_argument("--repeat", type=int, default=3,
+                        help="rounds; each query keeps its fastest (default 3)")
+    parser.add_argument("--jobs", default="grid,mesh",
+                        help="grid (warthog), mesh (Polyanya) or both (default)")
     parser.add_argument("--maps", help="comma-separated map or mesh names (any case); default all")
-    parser.add_argument("--core", type=int, default=os.cpu_count() - 1)
+    parser.add_argument("--core", type=int, default=os.cpu_count() - 1,
+                        help="the core every process is pinned to (default the last)")
     parser.add_argument("--out", help="keep every tool's raw output in this directory")
-    parser.add_argument("--markdown", action="store_true")
+    parser.add_argument("--markdown", action="store_true", help="print the tables as Markdown")
     args = parser.parse_args()
     args.data = args.data or DEFAULT_DATA
     args.meter = rss_meter()
@@ -426,6 +439,9 @@ def main():
         parser.error("--repeat must be at least 1 and --jobs a list of grid, mesh")
     if args.maps and not args.maps & {m.lower() for m in GRID_MAPS + MESHES}:
         parser.error(f"--maps matches none of {', '.join(GRID_MAPS + MESHES)}")
+    need_executable(args.polynav, "--polynav")
+    if "mesh" in jobs:
+        need_executable(args.polyanya, "--polyanya")
 
     started = time.perf_counter()
     print(header(args, args.markdown) + "\n")
