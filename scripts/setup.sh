@@ -15,7 +15,7 @@ packages=(build-essential cmake ccache libcgal-dev libgmp-dev libmpfr-dev libboo
           libgmock-dev libbenchmark-dev clang-format librsvg2-bin libstb-dev libgeos-dev
           pybind11-dev python3-dev python3-numpy python3-pytest python3-distributed python3-pandas
           python3-matplotlib python3-pil python3-yaml python3-setuptools python3-wheel python3-pip
-          python3-venv)
+          python3-venv pkg-config libcpp-httplib-dev chromium chromium-driver python3-selenium)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -16,5 +16,6 @@ void add_reach_command(CLI::App& app);
 void add_experiment_command(CLI::App& app);  // and merge
 void add_methods_command(CLI::App& app);
 void add_convert_command(CLI::App& app);
+void add_serve_command(CLI::App& app);
 
 }  // namespace polynav::cli

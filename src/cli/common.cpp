@@ -274,6 +274,18 @@ void print_error(std::string_view message) {
   std::cerr << "error: " << one_line(line) << '\n';
 }
 
+std::string queries_error(const std::vector<std::string>& reasons, std::size_t planned,
+                          std::string_view what) {
+  if (reasons.size() == 1) return reasons.front();
+  constexpr std::size_t shown = 3;
+  std::string s = std::to_string(reasons.size()) + " of " + std::to_string(planned) + " queries " +
+                  std::string(what) + ": ";
+  for (std::size_t i = 0; i < reasons.size() && i < shown; ++i)
+    s += (i > 0 ? "; " : "") + reasons[i];
+  if (reasons.size() > shown) s += "; and " + std::to_string(reasons.size() - shown) + " more";
+  return s;
+}
+
 void check_output_path(const std::string& path, const char* option) {
   if (path.empty() || path == "-") return;
   namespace fs = std::filesystem;

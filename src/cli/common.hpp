@@ -9,6 +9,7 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <vector>
 
 #include "polynav/geometry.hpp"
 #include "polynav/scene/scene.hpp"
@@ -110,6 +111,12 @@ std::string format_point(Point p);
 
 // Prints "error: <message>" as one line on stderr.
 void print_error(std::string_view message);
+
+// The one error line of a run in which several queries failed (every failure is one `error:`
+// line): the reason of the one, or "<n> of <planned> queries <what>: " and the reasons of the
+// first three.
+std::string queries_error(const std::vector<std::string>& reasons, std::size_t planned,
+                          std::string_view what);
 
 /// Refuses, before any work is done, an output path that cannot be written: a directory, a
 /// folder that does not exist, no permission. "-" (standard output) passes. `option` names the

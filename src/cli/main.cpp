@@ -45,6 +45,7 @@ int run(int argc, char** argv) {
                   "  polynav convert maps/depot.yaml -o depot-scene.yaml\n"
                   "  polynav experiment scenes/maze.yaml --random 100 --out maze.csv\n"
                   "  polynav methods\n"
+                  "  polynav serve scenes/warehouse.yaml scenes/maze.yaml\n"
                   "\n"
                   "Global options go before or after the subcommand. Run 'polynav SUBCOMMAND\n"
                   "--help' for the options of a subcommand.\n"
@@ -59,6 +60,7 @@ int run(int argc, char** argv) {
   add_convert_command(app);
   add_experiment_command(app);
   add_methods_command(app);
+  add_serve_command(app);
 
   if (argc <= 1) {
     std::cerr << app.help();

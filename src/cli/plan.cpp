@@ -145,20 +145,6 @@ std::string invalid_query_reason(const Query& q, const PlanResult& r) {
   return where + name + ": " + r.message;
 }
 
-// The one error line of a run with invalid queries (every failure is one `error:` line): the
-// reason of the one, or how many of the `planned` queries are invalid and the reasons of the
-// first few. Each reason is also in its query's output.
-std::string invalid_queries_error(const std::vector<std::string>& reasons, std::size_t planned) {
-  if (reasons.size() == 1) return reasons.front();
-  constexpr std::size_t shown = 3;
-  std::string s = std::to_string(reasons.size()) + " of " + std::to_string(planned) +
-                  " queries are invalid (each reason is also in the output): ";
-  for (std::size_t i = 0; i < reasons.size() && i < shown; ++i)
-    s += (i > 0 ? "; " : "") + reasons[i];
-  if (reasons.size() > shown) s += "; and " + std::to_string(reasons.size() - shown) + " more";
-  return s;
-}
-
 int run_plan(const PlanArgs& args, const SceneOptions& options) {
   if (args.json && args.format != "text" && args.format != "json")
     throw InputError({"", 0, 0, "--format"},
@@ -247,7 +233,9 @@ int run_plan(const PlanArgs& args, const SceneOptions& options) {
     if (format == "text") std::cout << "wrote " << args.svg << "\n";
   }
   // Last, so that a failure after planning (an output that cannot be written) is the one line.
-  if (!invalid.empty()) print_error(invalid_queries_error(invalid, queries.size()));
+  if (!invalid.empty())
+    print_error(
+        queries_error(invalid, queries.size(), "are invalid (each reason is also in the output)"));
   return exit_code_for(results);
 }
 
