@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The test suite under AddressSanitizer + UndefinedBehaviorSanitizer (every test but the
 # install check, which links an unsanitized consumer), then the threaded tests (names containing
-# "Thread": concurrent planning on one Planner, experiment worker threads) under
-# ThreadSanitizer. Any sanitizer report fails the test that triggered it.
+# "Thread": concurrent planning on one Planner, experiment worker threads, requests answered at
+# once by `polynav serve`) under ThreadSanitizer. Any sanitizer report fails the test that
+# triggered it.
 #   scripts/sanitize.sh [asan|tsan]   (default: both)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -15,6 +16,6 @@ if [[ $which == both || $which == asan ]]; then
   ctest --preset sanitize -j 2 -E '^install\.'
 fi
 if [[ $which == both || $which == tsan ]]; then
-  scripts/setup.sh tsan threads_test experiment_test
+  scripts/setup.sh tsan threads_test experiment_test polynav_cli
   ctest --preset tsan -j 2
 fi

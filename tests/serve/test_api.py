@@ -229,27 +229,29 @@ def rss_kib(process):
         return int(re.search(r"VmRSS:\s+(\d+)", status.read()).group(1))
 
 
-def test_concurrent_clients_get_right_answers_or_a_clean_4xx(server):
-    methods = ["grid", "navmesh", "quadtree", "visgraph"]
-    for m in methods:
-        assert server.built({"scene": WAREHOUSE, "method": m})[0] == 200
-    rng = random.Random(3)
-    requests = [{"scene": WAREHOUSE, "method": rng.choice(methods),
-                 "start": [rng.uniform(0, 40), rng.uniform(0, 25)],
-                 "goal": [rng.uniform(0, 40), rng.uniform(0, 25)]} for _ in range(50)]
-    expected = [untimed(server.request("/api/plan", r)[1]["plan"]) for r in requests]
-    before = rss_kib(server.process)
-    with concurrent.futures.ThreadPoolExecutor(max_workers=8) as clients:
-        answers = list(clients.map(lambda r: server.request("/api/plan", r), requests * 3))
-    for (status, answer), want in zip(answers, expected * 3):
-        if status == 429:
-            assert "too many requests" in answer["error"]
-            continue
-        assert status == 200, answer
-        assert untimed(answer["plan"]) == want
-    assert sum(status == 200 for status, _ in answers) >= 50
-    assert rss_kib(server.process) - before < 200 * 1024
-    assert server.process.poll() is None
+def test_concurrent_clients_get_the_answers_one_client_gets(tmp_path):
+    # 150 plans from 8 clients at once, on four methods, against the answers to the same plans
+    # asked one at a time; the rate is not limited here (test_request_rates_are_bounded).
+    server = start_server(tmp_path, "--rate", "100000", "--quiet")
+    try:
+        methods = ["grid", "navmesh", "quadtree", "visgraph"]
+        for m in methods:
+            assert server.built({"scene": WAREHOUSE, "method": m})[0] == 200
+        rng = random.Random(3)
+        requests = [{"scene": WAREHOUSE, "method": rng.choice(methods),
+                     "start": [rng.uniform(0, 40), rng.uniform(0, 25)],
+                     "goal": [rng.uniform(0, 40), rng.uniform(0, 25)]} for _ in range(50)]
+        expected = [untimed(server.request("/api/plan", r)[1]["plan"]) for r in requests]
+        before = rss_kib(server.process)
+        with concurrent.futures.ThreadPoolExecutor(max_workers=8) as clients:
+            answers = list(clients.map(lambda r: server.request("/api/plan", r), requests * 3))
+        for (status, answer), want in zip(answers, expected * 3):
+            assert status == 200, answer
+            assert untimed(answer["plan"]) == want
+        assert rss_kib(server.process) - before < 200 * 1024
+        assert server.process.poll() is None
+    finally:
+        assert stop_server(server) == 0
 
 
 def test_request_rates_are_bounded(tmp_path):
@@ -277,3 +279,31 @@ def test_a_port_in_use_is_a_clean_error(server):
     port = server.url.rsplit(":", 1)[1].strip("/")
     code, _, err = cli("serve", WAREHOUSE, "--port", port, timeout=30)
     assert code == 2 and f"cannot listen on 127.0.0.1:{port}" in err
+
+
+def test_the_build_picture_holds_the_discretisation(server):
+    for method, group in [("grid", '<g id="grid">'), ("navmesh", '<g id="graph">'),
+                          ("visgraph", '<g id="graph">')]:
+        status, answer = server.built({"scene": WAREHOUSE, "method": method})
+        assert status == 200, answer
+        assert answer["method"] == method and answer["nodes"] > 0
+        assert group in answer["picture"]["svg"]
+        assert answer["picture"]["svg"].startswith("<svg")
+
+
+def test_every_search_runs_under_the_servers_time_limit(tmp_path):
+    limited = start_server(tmp_path, "--time-limit", "1", "--quiet")
+    try:
+        body = {"scene": WAREHOUSE, "method": "grid", "set": {"grid.resolution": 0.02}}
+        assert limited.built(body)[0] == 200
+        status, answer = limited.request("/api/plan", {**body, "start": [1, 1], "goal": [38, 23]})
+        assert status == 200, answer
+        plan = answer["plan"]
+        assert plan["status"] == "limit_reached", plan
+        assert plan["stats"]["search_ms"] < 500
+        # The same query planned with the limit given on the command line stops the same way.
+        code, out, _ = cli("plan", WAREHOUSE, "--start", "1,1", "--goal", "38,23", "--json",
+                           "--set", "grid.resolution=0.02", "--set", "search.time_limit_ms=1")
+        assert code == 1 and json.loads(out)["status"] == "limit_reached"
+    finally:
+        assert stop_server(limited) == 0
