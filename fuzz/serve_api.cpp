@@ -20,8 +20,9 @@ using namespace polynav;
 
 cli::ServeApi& api() {
   static cli::ServeApi* served = [] {
-    auto* a = new cli::ServeApi({}, POLYNAV_SOURCE_DIR "/scenes", {},
-                                {.time_limit_ms = 200, .max_planners = 6, .max_builds = 1});
+    auto* a = new cli::ServeApi(
+        {}, POLYNAV_SOURCE_DIR "/scenes", {},
+        {.time_limit_ms = 200, .build_limit_s = 5, .max_planners = 6, .max_builds = 1});
     // The builds the seeds use, done before the first input.
     for (const char* key : {R"({"scene": "warehouse.yaml"})",
                             R"({"scene": "maze.yaml", "method": "navmesh", "smoother": "funnel"})"})
@@ -36,10 +37,9 @@ struct Endpoint {
   const char* method;
   const char* path;
 };
-constexpr Endpoint endpoints[] = {{"GET", "/api/scenes"},  {"GET", "/api/methods"},
-                                  {"GET", "/api/status"},  {"POST", "/api/scene"},
-                                  {"POST", "/api/build"},  {"POST", "/api/plan"},
-                                  {"POST", "/api/reach"}};
+constexpr Endpoint endpoints[] = {
+    {"GET", "/api/scenes"}, {"GET", "/api/methods"}, {"GET", "/api/status"}, {"POST", "/api/scene"},
+    {"POST", "/api/build"}, {"POST", "/api/plan"},   {"POST", "/api/reach"}};
 
 }  // namespace
 

@@ -39,6 +39,7 @@ struct ServeArgs {
   std::string host = "127.0.0.1";
   unsigned port = 8080;
   double time_limit_ms = 10000;
+  double build_limit_s = 60;
   unsigned max_planners = 8;
   unsigned max_builds = 2;
   unsigned rate = 50;
@@ -86,6 +87,7 @@ void send(httplib::Response& res, ApiAnswer answer) {
 int run_serve(const ServeArgs& args, const SceneOptions& options) {
   ServeApi api(args.scenes, args.dir, options,
                {.time_limit_ms = args.time_limit_ms,
+                .build_limit_s = args.build_limit_s,
                 .max_planners = args.max_planners,
                 .max_builds = args.max_builds});
   RateLimit rate(args.rate);
@@ -189,6 +191,11 @@ void add_serve_command(CLI::App& app) {
                     "search.time_limit_ms may ask for less")
       ->type_name("MS")
       ->check(number_in_range(1, 3.6e6));
+  add_number_option(*cmd, "--build-limit", args->build_limit_s,
+                    "Longest build of a discretisation a request may cause, in s (default 60);\n"
+                    "a request's space.max_build_seconds may ask for less")
+      ->type_name("S")
+      ->check(number_in_range(0.001, 86400));
   add_whole_option(*cmd, "--max-planners", args->max_planners, 1u, 1000u, "--max-planners",
                    "Discretisations kept for reuse, least recently used dropped (default 8)")
       ->type_name("N");

@@ -255,6 +255,22 @@ BuildKey build_key(const json& j) {
   return key;
 }
 
+// Puts `limit` on option `key`: the request's own value when it asks for no more, else a
+// refusal naming the server's option. A value that is not a number is left for the option
+// checks, which refuse it with their own message.
+void cap(Settings& settings, const std::string& key, double limit, const char* option) {
+  const auto given = settings.values().find(key);
+  if (given == settings.values().end()) {
+    settings.set(key, limit);
+    return;
+  }
+  const ParsedNumber asked = parse_number(given->second);
+  if ((asked.is_finite() || asked.status == NumberStatus::infinite) && asked.value > limit)
+    throw InputError({"", 0, 0, key}, "at most " + shortest_text(limit) +
+                                          " on this server (serve " + option + "), found " +
+                                          given->second);
+}
+
 // --- Pictures ----------------------------------------------------------------------------
 
 // A picture as docs/serve.md describes it: the svg and how world points map to its pixels.
@@ -491,17 +507,9 @@ class ServeApi::Impl {
       const SceneOptions options = scene_options(key);
       b.scene.emplace(load_scene_with_options(path, options));
       PlanOptions plan = plan_options(key.method, options);
-      // Every search under the server's time limit; a request may ask for less, not more.
-      if (const auto& given = plan.settings.values(); given.contains("search.time_limit_ms")) {
-        const std::optional<double> asked = parse_finite(given.at("search.time_limit_ms"));
-        if (asked && *asked > limits_.time_limit_ms)
-          throw InputError({"", 0, 0, "search.time_limit_ms"},
-                           "at most " + shortest_text(limits_.time_limit_ms) +
-                               " on this server (serve --time-limit), found " +
-                               given.at("search.time_limit_ms"));
-      } else {
-        plan.settings.set("search.time_limit_ms", limits_.time_limit_ms);
-      }
+      // Every search and every build under the server's limits; a request may ask for less.
+      cap(plan.settings, "search.time_limit_ms", limits_.time_limit_ms, "--time-limit");
+      cap(plan.settings, "space.max_build_seconds", limits_.build_limit_s, "--build-limit");
       plan.record_expanded = true;
       b.planner = std::make_unique<Planner>(*b.scene, plan);
       b.picture =

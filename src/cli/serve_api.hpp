@@ -15,6 +15,7 @@ namespace polynav::cli {
 // What one server may be asked for.
 struct ServeLimits {
   double time_limit_ms = 10000;  // the longest search; a request may ask for less
+  double build_limit_s = 60;     // the longest build (space.max_build_seconds); the same
   unsigned max_planners = 8;     // discretisations kept, the least recently used dropped
   unsigned max_builds = 2;       // discretisations built at once; more are answered 429
 };

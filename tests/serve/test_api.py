@@ -204,8 +204,25 @@ def test_bad_options_get_the_clis_message(server):
 def test_a_search_may_not_ask_for_more_time_than_the_server_gives(server):
     status, answer = server.built({"scene": WAREHOUSE, "set": {"search.time_limit_ms": 1e9}})
     assert status == 400 and "--time-limit" in answer["error"]
+    status, answer = server.built({"scene": WAREHOUSE, "set": {"search.time_limit_ms": "inf"}})
+    assert status == 400 and "--time-limit" in answer["error"]
     status, answer = server.built({"scene": WAREHOUSE, "set": {"search.time_limit_ms": 50}})
     assert status == 200, answer
+
+
+def test_a_build_may_not_run_longer_than_the_server_allows(tmp_path):
+    limited = start_server(tmp_path, "--build-limit", "0.001", "--quiet")
+    try:
+        for asked in ("inf", 1):
+            status, answer = limited.built({"scene": WAREHOUSE,
+                                            "set": {"space.max_build_seconds": asked}})
+            assert status == 400 and "--build-limit" in answer["error"], answer
+        # A fine grid of a scene with many obstacles takes more than a millisecond to build.
+        status, answer = limited.built({"scene": WAREHOUSE, "set": {"grid.resolution": 0.01}})
+        assert status == 400 and "max_build_seconds" in answer["error"], answer
+        assert limited.request("/api/status")[0] == 200
+    finally:
+        assert stop_server(limited) == 0
 
 
 def test_oversized_bodies_and_unknown_paths_are_refused(server):
