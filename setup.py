@@ -22,6 +22,8 @@ ROOT = os.path.dirname(os.path.abspath(__file__))
 # The end of every failure message: what a build of the package needs.
 NEEDS = ("scripts/setup.sh installs the Debian packages polynav builds with (cmake, "
          "build-essential, pybind11-dev, python3-dev and the libraries)")
+# The module `polynav serve` loads from beside the tool (src/cli/CMakeLists.txt).
+HTTP_MODULE = "polynav_http.so"
 
 
 def project_version():
@@ -98,7 +100,11 @@ class CMakeBuild(build_ext):
         tool = os.path.join(os.path.dirname(target), "_bin", "polynav")
         os.makedirs(os.path.dirname(tool), exist_ok=True)
         self.install_binary(module, target)
-        self.install_binary(os.path.realpath(os.path.join(built, "_bin", "polynav")), tool)
+        real_tool = os.path.realpath(os.path.join(built, "_bin", "polynav"))
+        self.install_binary(real_tool, tool)
+        # `polynav serve` loads its HTTP module from beside the tool.
+        self.install_binary(os.path.join(os.path.dirname(real_tool), HTTP_MODULE),
+                            os.path.join(os.path.dirname(tool), HTTP_MODULE))
 
     def copy_extensions_to_source(self):
         """`build_ext --inplace` and `pip install -e`: the tool goes next to the module, into
@@ -106,8 +112,9 @@ class CMakeBuild(build_ext):
         super().copy_extensions_to_source()
         package = self.get_finalized_command("build_py").get_package_dir("polynav")
         self.mkpath(os.path.join(package, "_bin"))
-        self.copy_file(os.path.join(self.build_lib, "polynav", "_bin", "polynav"),
-                       os.path.join(package, "_bin", "polynav"))
+        for name in ("polynav", HTTP_MODULE):
+            self.copy_file(os.path.join(self.build_lib, "polynav", "_bin", name),
+                           os.path.join(package, "_bin", name))
 
     def run_cmake(self, command, step):
         print(" ".join(command), flush=True)

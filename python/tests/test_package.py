@@ -8,8 +8,10 @@ import json
 import os
 import pathlib
 import shutil
+import signal
 import subprocess
 import sys
+import urllib.request
 import zipfile
 
 import pytest
@@ -114,7 +116,7 @@ def test_the_wheel_is_platform_specific_and_holds_module_tool_and_stubs(installe
     assert tool.external_attr >> 16 & 0o111, "polynav/_bin/polynav is not executable"
     assert any(n.startswith("polynav/_polynav") and n.endswith(".so") for n in names), names
     for name in ("polynav/__init__.py", "polynav/__init__.pyi", "polynav/__main__.py",
-                 "polynav/py.typed"):
+                 "polynav/py.typed", "polynav/_bin/polynav_http.so"):
         assert name in names, names
 
 
@@ -149,6 +151,23 @@ def test_python_m_polynav_and_the_script_are_the_command_line_tool(installed, tm
                env=clean_env(), cwd=tmp_path)
     assert done.returncode == 2, describe(done)
     assert done.stderr == cli.stderr, describe(done)
+
+
+def test_the_installed_tool_serves(installed, tmp_path):
+    # `serve` loads its HTTP module from beside the tool: the wheel must carry it there.
+    _, venv = installed
+    server = subprocess.Popen([venv / "bin" / "polynav", "serve", SCENE, "--port", "0", "--quiet"],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                              env=clean_env(), cwd=tmp_path)
+    try:
+        line = server.stdout.readline()
+        assert "http://" in line, (line, server.stderr.read() if server.poll() is not None else "")
+        url = line[line.index("http://"):].split()[0]
+        with urllib.request.urlopen(url + "api/status", timeout=30) as reply:
+            assert json.load(reply)["version"] in run([CLI, "--version"]).stdout
+    finally:
+        server.send_signal(signal.SIGINT)
+        assert server.wait(timeout=30) == 0
 
 
 def test_python_m_polynav_runs_the_tool_in_the_build_tree(tmp_path):

@@ -1,29 +1,22 @@
 // `polynav serve SCENE... [--dir FOLDER]`: a small HTTP server for planning by clicking in the
-// browser. It puts the JSON API of serve_api.hpp (docs/serve.md) and the page it serves behind
-// cpp-httplib, the only file that includes it.
-//
-// Safe by default: it binds to 127.0.0.1, bounds request bodies and request rates per client,
-// and stops cleanly on Ctrl-C; what it serves, and how, is the API's business (serve_api.cpp).
+// browser. The JSON API and the page are serve_api.hpp's (docs/serve.md); the HTTP server is the
+// module polynav_http.so (http_module.hpp), loaded here only when serving, so that no other
+// command pays for cpp-httplib and the libraries it links.
 
-#include <httplib.h>
-#include <pthread.h>
-#include <signal.h>
+#include <dlfcn.h>
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
-#include <algorithm>
-#include <chrono>
-#include <csignal>
+#include <filesystem>
 #include <iostream>
-#include <map>
 #include <memory>
-#include <mutex>
+#include <stdexcept>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "commands.hpp"
 #include "common.hpp"
+#include "http_module.hpp"
 #include "polynav/error.hpp"
 #include "polynav/text.hpp"
 #include "serve_api.hpp"
@@ -31,7 +24,7 @@
 namespace polynav::cli {
 namespace {
 
-using Clock = std::chrono::steady_clock;
+namespace fs = std::filesystem;
 
 struct ServeArgs {
   std::vector<std::string> scenes;
@@ -47,41 +40,34 @@ struct ServeArgs {
   bool quiet = false;
 };
 
-// Requests per second per client address: a token bucket per address holding up to twice the
-// rate, refilled at the rate.
-class RateLimit {
- public:
-  explicit RateLimit(double rate) : rate_(rate) {}
+// The module's file name, and where it is looked for: beside the tool (the build tree, the Python
+// package's _bin/), then in the library folder of an installed tree.
+constexpr const char* module_name = "polynav_http.so";
 
-  bool allow(const std::string& client) {
-    const std::lock_guard lock(mutex_);
-    if (buckets_.size() > 10000) buckets_.clear();  // many clients: start over, never grow
-    const Clock::time_point now = Clock::now();
-    auto [it, fresh] = buckets_.try_emplace(client, Bucket{2.0 * rate_, now});
-    Bucket& b = it->second;
-    if (!fresh) {
-      const double seconds = std::chrono::duration<double>(now - b.at).count();
-      b.tokens = std::min(2.0 * rate_, b.tokens + rate_ * seconds);
-      b.at = now;
+// polynav_http_serve from the module. @throws std::runtime_error when it cannot be loaded (an
+// incomplete installation, not bad input: exit 3)
+HttpServeFunction* load_http_module() {
+  std::error_code ec;
+  const fs::path tool = fs::read_symlink("/proc/self/exe", ec);
+  const fs::path folder = ec ? fs::path(".") : tool.parent_path();
+  std::string tried;
+  for (const fs::path& candidate :
+       {folder / module_name, folder / POLYNAV_HTTP_MODULE_INSTALL_DIR / module_name}) {
+    if (!fs::exists(candidate, ec)) {
+      tried += (tried.empty() ? "" : ", ") + candidate.lexically_normal().string();
+      continue;
     }
-    if (b.tokens < 1.0) return false;
-    b.tokens -= 1.0;
-    return true;
+    // Kept loaded until the process ends: nothing unloads it.
+    void* module = dlopen(candidate.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (module == nullptr)
+      throw std::runtime_error("cannot load " + candidate.string() + ": " + dlerror());
+    void* entry = dlsym(module, http_serve_symbol);
+    if (entry == nullptr)
+      throw std::runtime_error(candidate.string() + " has no " + http_serve_symbol);
+    return reinterpret_cast<HttpServeFunction*>(entry);
   }
-
- private:
-  struct Bucket {
-    double tokens;
-    Clock::time_point at;
-  };
-  const double rate_;
-  std::mutex mutex_;
-  std::map<std::string, Bucket> buckets_;
-};
-
-void send(httplib::Response& res, ApiAnswer answer) {
-  res.status = answer.status;
-  res.set_content(std::move(answer.body), std::string(answer.content_type).c_str());
+  throw std::runtime_error(std::string("the HTTP server module ") + module_name +
+                           " is missing (looked for " + tried + "): reinstall polynav");
 }
 
 int run_serve(const ServeArgs& args, const SceneOptions& options) {
@@ -90,83 +76,41 @@ int run_serve(const ServeArgs& args, const SceneOptions& options) {
                 .build_limit_s = args.build_limit_s,
                 .max_planners = args.max_planners,
                 .max_builds = args.max_builds});
-  RateLimit rate(args.rate);
-  httplib::Server http;
-  const unsigned threads = args.threads;
-  http.new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
-  http.set_payload_max_length(max_request_bytes);
-  http.set_read_timeout(10);
-  http.set_write_timeout(10);
-  http.set_keep_alive_timeout(2);
-  // An answer goes out as soon as it is written: with Nagle's algorithm its last packet waits
-  // for the client's delayed acknowledgement, 40 ms a request on Linux.
-  http.set_tcp_nodelay(true);
-  // SO_REUSEADDR only: cpp-httplib's default adds SO_REUSEPORT, with which a second server on
-  // the same port would start and share the first one's connections instead of failing.
-  http.set_socket_options([](socket_t sock) {
-    const int yes = 1;
-    setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof(yes));
-  });
-  http.set_pre_routing_handler([&rate](const httplib::Request& req, httplib::Response& res) {
-    if (!req.path.starts_with("/api/") || rate.allow(req.remote_addr))
-      return httplib::Server::HandlerResponse::Unhandled;
-    send(res, {429, error_json("too many requests from " + req.remote_addr +
-                               " (serve --rate); slow down")});
-    return httplib::Server::HandlerResponse::Handled;
-  });
-  // What the server itself refuses (an unknown path, a body too large) also gets {"error": ...}.
-  http.set_error_handler([](const httplib::Request& req, httplib::Response& res) {
-    if (!res.body.empty()) return;
-    std::string message = "HTTP " + std::to_string(res.status);
-    if (res.status == 404) message = "no such page: " + req.path;
-    if (res.status == 413)
-      message = "request body larger than " + std::to_string(max_request_bytes) + " bytes";
-    send(res, {res.status, error_json(message)});
-  });
-  if (!args.quiet) {
-    http.set_logger([](const httplib::Request& req, const httplib::Response& res) {
-      // One write per line, so that the lines of requests answered at once do not interleave.
-      std::cerr << (req.method + " " + one_line(req.path) + " " + std::to_string(res.status) +
-                    "\n");
-    });
-  }
-  // Every path goes to the API, which routes it (and answers 404 for what it does not know).
-  const auto handler = [&api](const httplib::Request& req, httplib::Response& res) {
-    send(res, api.answer(req.method, req.path, req.body));
+  HttpServeFunction* serve = load_http_module();
+  HttpCallbacks callbacks;
+  callbacks.answer = [&api](std::string_view method, std::string_view path,
+                            const std::string& body) {
+    ApiAnswer a = api.answer(method, path, body);
+    return HttpAnswer{a.status, std::move(a.body), std::string(a.content_type)};
   };
-  http.Get(".*", handler);
-  http.Post(".*", handler);
-
-  const int port = args.port == 0
-                       ? http.bind_to_any_port(args.host)
-                       : (http.bind_to_port(args.host, int(args.port)) ? int(args.port) : -1);
-  if (port < 0)
+  callbacks.refusal = [](int status, std::string_view message) {
+    return HttpAnswer{status, error_json(message), std::string(json_type)};
+  };
+  if (!args.quiet) {
+    callbacks.log = [](std::string_view method, std::string_view path, int status) {
+      // One write per line, so that the lines of requests answered at once do not interleave.
+      std::cerr << (std::string(method) + " " + one_line(path) + " " + std::to_string(status) +
+                    "\n");
+    };
+  }
+  const std::string host =
+      args.host.find(':') != std::string::npos ? "[" + args.host + "]" : args.host;
+  callbacks.listening = [&host](int port) {
+    std::cout << "polynav serve: http://" << host << ":" << port << "/ (Ctrl-C stops)" << std::endl;
+  };
+  const HttpServeStatus status = serve({.host = args.host,
+                                        .port = args.port,
+                                        .threads = args.threads,
+                                        .rate = double(args.rate),
+                                        .max_body = max_request_bytes,
+                                        .rate_option = "serve --rate"},
+                                       callbacks);
+  if (status == HttpServeStatus::cannot_listen)
     throw InputError({"", 0, 0, "--port"}, "cannot listen on " + args.host + ":" +
                                                std::to_string(args.port) +
                                                " (in use, or not an address of this machine)");
-
-  // Ctrl-C and SIGTERM stop the server from a thread of their own (stop() is not safe in a
-  // signal handler): blocked here, before any other thread exists, so only sigwait sees them.
-  sigset_t stop_signals;
-  sigemptyset(&stop_signals);
-  sigaddset(&stop_signals, SIGINT);
-  sigaddset(&stop_signals, SIGTERM);
-  pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
-  std::thread stopper([&] {
-    int signal = 0;
-    sigwait(&stop_signals, &signal);
-    http.stop();
-  });
-
-  const std::string host =
-      args.host.find(':') != std::string::npos ? "[" + args.host + "]" : args.host;
-  std::cout << "polynav serve: http://" << host << ":" << port << "/ (Ctrl-C stops)" << std::endl;
-  const bool listened = http.listen_after_bind();
-  // Wake the stopper when the server ended on its own.
-  if (!listened) kill(getpid(), SIGTERM);
-  stopper.join();
   std::cerr << "polynav serve: stopped\n";
-  return listened ? exit_ok : exit_internal;
+  return status == HttpServeStatus::stopped ? exit_ok : exit_internal;
 }
 
 }  // namespace

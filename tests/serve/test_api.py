@@ -5,6 +5,8 @@ import concurrent.futures
 import json
 import random
 import re
+import shutil
+import subprocess
 
 import pytest
 
@@ -324,3 +326,15 @@ def test_every_search_runs_under_the_servers_time_limit(tmp_path):
         assert code == 1 and json.loads(out)["status"] == "limit_reached"
     finally:
         assert stop_server(limited) == 0
+
+
+def test_a_tool_without_its_http_module_says_so(tmp_path):
+    # The HTTP server is a module loaded from beside the tool; an installation that lost it
+    # gets one line saying which file is missing and where it was looked for.
+    tool = tmp_path / "polynav"
+    shutil.copy(CLI, tool)
+    done = subprocess.run([tool, "serve", WAREHOUSE, "--port", "0"], capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 3
+    assert done.stderr.count("\n") == 1 and "polynav_http.so is missing" in done.stderr
+    assert str(tmp_path / "polynav_http.so") in done.stderr
