@@ -1,9 +1,12 @@
 // Invalid obstacles made valid with GEOS's make-valid (repair.hpp). GEOS is used through its C
 // API, which keeps a stable ABI across releases (its C++ API does not), with one context handle
-// per call so that loads on several threads never share GEOS state.
+// per call so that loads on several threads never share GEOS state. The C library is loaded on
+// the first repair (dlopen), not linked: linked, it costs every process that loads polynav
+// 2.3 MB of memory and 1.5 ms at start, and only a repair needs it.
 
 #include "repair.hpp"
 
+#include <dlfcn.h>
 #include <geos_c.h>
 
 #include <charconv>
@@ -27,16 +30,73 @@ std::string plural(std::size_t n, const char* one, const char* many) {
   return std::to_string(n) + " " + (n == 1 ? one : many);
 }
 
+// The GEOS C functions used here, resolved by name from libgeos_c on first use.
+#define POLYNAV_GEOS_FUNCTIONS(X)           \
+  X(GEOSArea_r)                             \
+  X(GEOSContext_setErrorMessageHandler_r)   \
+  X(GEOSContext_setNoticeMessageHandler_r)  \
+  X(GEOSCoordSeq_create_r)                  \
+  X(GEOSCoordSeq_getSize_r)                 \
+  X(GEOSCoordSeq_getXY_r)                   \
+  X(GEOSCoordSeq_setXY_r)                   \
+  X(GEOSGeomTypeId_r)                       \
+  X(GEOSGeom_createLinearRing_r)            \
+  X(GEOSGeom_createPolygon_r)               \
+  X(GEOSGeom_destroy_r)                     \
+  X(GEOSGeom_getCoordSeq_r)                 \
+  X(GEOSGetExteriorRing_r)                  \
+  X(GEOSGetGeometryN_r)                     \
+  X(GEOSGetInteriorRingN_r)                 \
+  X(GEOSGetNumGeometries_r)                 \
+  X(GEOSGetNumInteriorRings_r)              \
+  X(GEOSMakeValidParams_create_r)           \
+  X(GEOSMakeValidParams_destroy_r)          \
+  X(GEOSMakeValidParams_setKeepCollapsed_r) \
+  X(GEOSMakeValidParams_setMethod_r)        \
+  X(GEOSMakeValidWithParams_r)              \
+  X(GEOS_finish_r)                          \
+  X(GEOS_init_r)                            \
+  X(GEOSisEmpty_r)
+
+struct GeosApi {
+#define POLYNAV_GEOS_POINTER(name) decltype(&::name) name = nullptr;
+  POLYNAV_GEOS_FUNCTIONS(POLYNAV_GEOS_POINTER)
+#undef POLYNAV_GEOS_POINTER
+};
+
+// The functions, loaded once (a failed load is tried again on the next repair). @throws
+// std::runtime_error when GEOS's C library is missing: an incomplete installation, not bad input
+const GeosApi& geos_api() {
+  static const GeosApi api = [] {
+    constexpr const char* library = "libgeos_c.so.1";
+    void* handle = dlopen(library, RTLD_NOW | RTLD_LOCAL);  // never closed: the API stays usable
+    if (handle == nullptr)
+      throw std::runtime_error(std::string("repairing needs GEOS's C library (") + library +
+                               ", Debian package libgeos-c1v5): " + dlerror());
+    GeosApi loaded;
+#define POLYNAV_GEOS_LOAD(name)                                             \
+  loaded.name = reinterpret_cast<decltype(&::name)>(dlsym(handle, #name));  \
+  if (loaded.name == nullptr)                                               \
+    throw std::runtime_error(std::string(library) + " has no " #name        \
+                                                    " (GEOS 3.10 or later " \
+                                                    "is needed)");
+    POLYNAV_GEOS_FUNCTIONS(POLYNAV_GEOS_LOAD)
+#undef POLYNAV_GEOS_LOAD
+    return loaded;
+  }();
+  return api;
+}
+
 // A GEOS context whose errors are kept as text for our messages (GEOS's default handlers print
 // to stderr, which a library must not do).
 class Geos {
  public:
-  Geos() : handle_(GEOS_init_r()) {
+  Geos() : handle_(geos_api().GEOS_init_r()) {
     if (handle_ == nullptr) throw std::runtime_error("GEOS could not be initialised");
-    GEOSContext_setErrorMessageHandler_r(handle_, &Geos::keep, &error_);
-    GEOSContext_setNoticeMessageHandler_r(handle_, &Geos::ignore, nullptr);
+    geos_api().GEOSContext_setErrorMessageHandler_r(handle_, &Geos::keep, &error_);
+    geos_api().GEOSContext_setNoticeMessageHandler_r(handle_, &Geos::ignore, nullptr);
   }
-  ~Geos() { GEOS_finish_r(handle_); }
+  ~Geos() { geos_api().GEOS_finish_r(handle_); }
   Geos(const Geos&) = delete;
   Geos& operator=(const Geos&) = delete;
 
@@ -46,7 +106,7 @@ class Geos {
   // Owning pointers to geometries of this context.
   struct Destroy {
     GEOSContextHandle_t handle;
-    void operator()(GEOSGeometry* g) const { GEOSGeom_destroy_r(handle, g); }
+    void operator()(GEOSGeometry* g) const { geos_api().GEOSGeom_destroy_r(handle, g); }
   };
   using Geometry = std::unique_ptr<GEOSGeometry, Destroy>;
   Geometry own(GEOSGeometry* g) const { return Geometry(g, Destroy{handle_}); }
@@ -75,10 +135,12 @@ GEOSGeometry* linear_ring(const Geos& geos, const RawRing& ring) {
                          std::to_string(points.size()));
   }
   points.push_back(points.front());
-  GEOSCoordSequence* sequence = GEOSCoordSeq_create_r(geos.get(), unsigned(points.size()), 2);
+  GEOSCoordSequence* sequence =
+      geos_api().GEOSCoordSeq_create_r(geos.get(), unsigned(points.size()), 2);
   for (std::size_t i = 0; i < points.size(); ++i)
-    GEOSCoordSeq_setXY_r(geos.get(), sequence, unsigned(i), points[i].x, points[i].y);
-  GEOSGeometry* r = GEOSGeom_createLinearRing_r(geos.get(), sequence);  // takes the sequence
+    geos_api().GEOSCoordSeq_setXY_r(geos.get(), sequence, unsigned(i), points[i].x, points[i].y);
+  GEOSGeometry* r =
+      geos_api().GEOSGeom_createLinearRing_r(geos.get(), sequence);  // takes the sequence
   if (r == nullptr)
     throw InputError(ring.where, "cannot be repaired: GEOS refused the ring: " + geos.error());
   return r;
@@ -90,22 +152,22 @@ Geos::Geometry polygon_of(const Geos& geos, const RawObstacle& raw) {
   try {
     for (const RawRing& h : raw.holes) holes.push_back(linear_ring(geos, h));
   } catch (...) {
-    GEOSGeom_destroy_r(geos.get(), shell);
-    for (GEOSGeometry* h : holes) GEOSGeom_destroy_r(geos.get(), h);
+    geos_api().GEOSGeom_destroy_r(geos.get(), shell);
+    for (GEOSGeometry* h : holes) geos_api().GEOSGeom_destroy_r(geos.get(), h);
     throw;
   }
   // Takes the rings, not the array.
   return geos.own(
-      GEOSGeom_createPolygon_r(geos.get(), shell, holes.data(), unsigned(holes.size())));
+      geos_api().GEOSGeom_createPolygon_r(geos.get(), shell, holes.data(), unsigned(holes.size())));
 }
 
 std::vector<Point> ring_points(const Geos& geos, const GEOSGeometry* ring) {
-  const GEOSCoordSequence* sequence = GEOSGeom_getCoordSeq_r(geos.get(), ring);
+  const GEOSCoordSequence* sequence = geos_api().GEOSGeom_getCoordSeq_r(geos.get(), ring);
   unsigned size = 0;
-  GEOSCoordSeq_getSize_r(geos.get(), sequence, &size);
+  geos_api().GEOSCoordSeq_getSize_r(geos.get(), sequence, &size);
   std::vector<Point> points(size);
   for (unsigned i = 0; i < size; ++i)
-    GEOSCoordSeq_getXY_r(geos.get(), sequence, i, &points[i].x, &points[i].y);
+    geos_api().GEOSCoordSeq_getXY_r(geos.get(), sequence, i, &points[i].x, &points[i].y);
   return points;
 }
 
@@ -117,19 +179,19 @@ struct Parts {
 };
 
 void collect(const Geos& geos, const GEOSGeometry* g, Parts& parts) {
-  if (GEOSisEmpty_r(geos.get(), g) == 1) return;
-  switch (GEOSGeomTypeId_r(geos.get(), g)) {
+  if (geos_api().GEOSisEmpty_r(geos.get(), g) == 1) return;
+  switch (geos_api().GEOSGeomTypeId_r(geos.get(), g)) {
     case GEOS_POLYGON:
       parts.polygons.push_back(g);
       return;
     case GEOS_MULTIPOLYGON:
     case GEOS_GEOMETRYCOLLECTION:
-      for (int i = 0, n = GEOSGetNumGeometries_r(geos.get(), g); i < n; ++i)
-        collect(geos, GEOSGetGeometryN_r(geos.get(), g, i), parts);
+      for (int i = 0, n = geos_api().GEOSGetNumGeometries_r(geos.get(), g); i < n; ++i)
+        collect(geos, geos_api().GEOSGetGeometryN_r(geos.get(), g, i), parts);
       return;
     case GEOS_MULTILINESTRING:
     case GEOS_MULTIPOINT:
-      parts.collapsed += std::size_t(GEOSGetNumGeometries_r(geos.get(), g));
+      parts.collapsed += std::size_t(geos_api().GEOSGetNumGeometries_r(geos.get(), g));
       return;
     default:
       ++parts.collapsed;
@@ -162,18 +224,20 @@ void repair_obstacle(const RawObstacle& raw, const InvalidPolygon& invalid,
 
   struct DestroyParams {
     GEOSContextHandle_t handle;
-    void operator()(GEOSMakeValidParams* p) const { GEOSMakeValidParams_destroy_r(handle, p); }
+    void operator()(GEOSMakeValidParams* p) const {
+      geos_api().GEOSMakeValidParams_destroy_r(handle, p);
+    }
   };
   const std::unique_ptr<GEOSMakeValidParams, DestroyParams> params(
-      GEOSMakeValidParams_create_r(geos.get()), DestroyParams{geos.get()});
+      geos_api().GEOSMakeValidParams_create_r(geos.get()), DestroyParams{geos.get()});
   // The structure method reads rings as the format means them (the outer ring's area less its
   // holes'), where the linework method would keep every piece the rings enclose, holes outside the
   // outer ring among them. Parts that collapse are kept as lines and points so that they can be
   // counted in the report.
-  GEOSMakeValidParams_setMethod_r(geos.get(), params.get(), GEOS_MAKE_VALID_STRUCTURE);
-  GEOSMakeValidParams_setKeepCollapsed_r(geos.get(), params.get(), 1);
+  geos_api().GEOSMakeValidParams_setMethod_r(geos.get(), params.get(), GEOS_MAKE_VALID_STRUCTURE);
+  geos_api().GEOSMakeValidParams_setKeepCollapsed_r(geos.get(), params.get(), 1);
   const Geos::Geometry valid =
-      geos.own(GEOSMakeValidWithParams_r(geos.get(), input.get(), params.get()));
+      geos.own(geos_api().GEOSMakeValidWithParams_r(geos.get(), input.get(), params.get()));
   if (!valid) throw InputError(raw.where, "cannot be repaired: make-valid failed: " + geos.error());
 
   Parts parts;
@@ -189,11 +253,12 @@ void repair_obstacle(const RawObstacle& raw, const InvalidPolygon& invalid,
   std::vector<Obstacle> made;
   std::size_t holes = 0;
   for (const GEOSGeometry* polygon : parts.polygons) {
-    RawRing outer{ring_points(geos, GEOSGetExteriorRing_r(geos.get(), polygon)), raw.where};
+    RawRing outer{ring_points(geos, geos_api().GEOSGetExteriorRing_r(geos.get(), polygon)),
+                  raw.where};
     std::vector<RawRing> inner;
-    for (int i = 0, n = GEOSGetNumInteriorRings_r(geos.get(), polygon); i < n; ++i)
-      inner.push_back(
-          {ring_points(geos, GEOSGetInteriorRingN_r(geos.get(), polygon, i)), raw.where});
+    for (int i = 0, n = geos_api().GEOSGetNumInteriorRings_r(geos.get(), polygon); i < n; ++i)
+      inner.push_back({ring_points(geos, geos_api().GEOSGetInteriorRingN_r(geos.get(), polygon, i)),
+                       raw.where});
     holes += inner.size();
     try {
       made.push_back({checked_polygon(outer, inner), raw.where});
@@ -207,8 +272,8 @@ void repair_obstacle(const RawObstacle& raw, const InvalidPolygon& invalid,
   }
 
   double before = 0.0, after = 0.0;
-  GEOSArea_r(geos.get(), input.get(), &before);
-  GEOSArea_r(geos.get(), valid.get(), &after);
+  geos_api().GEOSArea_r(geos.get(), input.get(), &before);
+  geos_api().GEOSArea_r(geos.get(), valid.get(), &after);
   std::string report =
       what + "; made valid as " + plural(parts.polygons.size(), "polygon", "polygons");
   if (holes > 0) report += " with " + plural(holes, "hole", "holes");
