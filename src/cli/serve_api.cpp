@@ -27,6 +27,7 @@
 #include "polynav/io/scene_picture.hpp"
 #include "polynav/number.hpp"
 #include "polynav/plan/json.hpp"
+#include "polynav/plan/registry.hpp"
 #include "polynav/text.hpp"
 #include "polynav/version.hpp"
 #include "serve_assets.hpp"
@@ -210,16 +211,18 @@ Point point_field(const json& j, const char* key) {
   return {v[0].get<double>(), v[1].get<double>()};
 }
 
-// What a build depends on: the scene, the radius and the method's options (as the command
-// line's --method, --smooth, --set and --snap give them).
+// What a request's planner depends on: the scene, the radius and the method's options (as the
+// command line's --method, --set and --snap give them). The smoother is not part of the build:
+// one planner serves every smoother (Planner::plan with a smoother's name).
 struct BuildKey {
   std::string scene;
   std::optional<double> radius;
-  MethodArgs method;
+  MethodArgs method;  // its `smooth` unused: see `smoother`
+  std::string smoother;
 
   std::string text() const {
     std::string s = scene + '\n' + (radius ? shortest_text(*radius) : "-") + '\n' + method.method +
-                    '\n' + method.smooth + '\n' + (method.snap ? "snap" : "") + '\n';
+                    '\n' + (method.snap ? "snap" : "") + '\n';
     for (const std::string& a : method.set) s += a + '\n';
     return s;
   }
@@ -231,7 +234,8 @@ BuildKey build_key(const json& j) {
   if (key.scene.empty()) refuse(400, "request body: scene: missing (an id from GET /api/scenes)");
   if (j.contains("radius")) key.radius = number_field(j, "radius", 0, 0, 1e15);
   key.method.method = text_field(j, "method", "grid");
-  key.method.smooth = text_field(j, "smoother", "shortcut");
+  key.smoother = text_field(j, "smoother", "shortcut");
+  find_smoother(key.smoother);  // refused as the command line refuses --smooth
   if (j.contains("snap")) {
     if (!j["snap"].is_boolean())
       refuse(400, "request body: snap: expected true or false, found " + j["snap"].dump());
@@ -422,9 +426,10 @@ class ServeApi::Impl {
                "request body: expanded: expected true or false, found " + j["expanded"].dump());
       expanded = j["expanded"].get<bool>();
     }
-    const auto b = find_or_start(build_key(j), 1000);
+    const BuildKey key = build_key(j);
+    const auto b = find_or_start(key, 1000);
     if (const auto waiting = not_ready(*b)) return *waiting;
-    const PlanResult r = b->planner->plan(start, goal);
+    const PlanResult r = b->planner->plan(start, goal, key.smoother);
     std::string text = "{\"plan\":" + plan_result_json(r);
     if (expanded) {
       text += ",\"expanded\":[";
@@ -507,6 +512,10 @@ class ServeApi::Impl {
       const SceneOptions options = scene_options(key);
       b.scene.emplace(load_scene_with_options(path, options));
       PlanOptions plan = plan_options(key.method, options);
+      // Every smoother, so that switching smoothers plans at once instead of building anew.
+      plan.smoother = "none";
+      for (const std::string& name : smoother_names())
+        if (name != plan.smoother) plan.also_smooth.push_back(name);
       // Every search and every build under the server's limits; a request may ask for less.
       cap(plan.settings, "search.time_limit_ms", limits_.time_limit_ms, "--time-limit");
       cap(plan.settings, "space.max_build_seconds", limits_.build_limit_s, "--build-limit");

@@ -164,15 +164,38 @@ PlanResult Planner::plan(Point start, Point goal) const {
 PlanResult Planner::plan(Point start, std::span<const Point> goals) const {
   PlanResult result;
   result.start = start;
-  const RawPath raw = search(result, goals);
+  const RawPath raw = search(result, goals, query_options_);
   if (!raw.points.empty()) finish(result, raw, 0);
+  return result;
+}
+
+PlanResult Planner::plan(Point start, Point goal, std::string_view smoother) const {
+  const auto k = std::find_if(smoothers_.begin(), smoothers_.end(),
+                              [&](const Smoother& s) { return s.entry->name == smoother; });
+  if (k == smoothers_.end()) {
+    std::string built;
+    for (const Smoother& s : smoothers_) built += (built.empty() ? "" : ", ") + s.entry->name;
+    throw InputError({"", 0, 0, "smoother"}, "this planner was not built with smoother '" +
+                                                 std::string(smoother) + "' (it has: " + built +
+                                                 ")");
+  }
+  // What the search would do for this smoother alone: a grid's ties and the corridor depend on
+  // whether and how the path is smoothed.
+  QueryOptions options = query_options_;
+  options.smoothed = k->entry->name != "none";
+  options.corridor = options_.corridor || k->entry->uses_corridor;
+  PlanResult result;
+  result.start = start;
+  const RawPath raw = search(result, std::span<const Point>(&goal, 1), options);
+  result.smoother = k->entry->name;
+  if (!raw.points.empty()) finish(result, raw, std::size_t(k - smoothers_.begin()));
   return result;
 }
 
 std::vector<PlanResult> Planner::plan_each(Point start, Point goal) const {
   PlanResult searched;
   searched.start = start;
-  const RawPath raw = search(searched, std::span<const Point>(&goal, 1));
+  const RawPath raw = search(searched, std::span<const Point>(&goal, 1), query_options_);
   std::vector<PlanResult> results(smoothers_.size(), searched);
   for (std::size_t k = 0; k < results.size(); ++k) {
     results[k].smoother = smoothers_[k].entry->name;
@@ -181,7 +204,8 @@ std::vector<PlanResult> Planner::plan_each(Point start, Point goal) const {
   return results;
 }
 
-RawPath Planner::search(PlanResult& result, std::span<const Point> goals_in) const {
+RawPath Planner::search(PlanResult& result, std::span<const Point> goals_in,
+                        const QueryOptions& options) const {
   const Discretisation& d = method_->discretisation();
   result.method = std::string(d.method());
   result.smoother = options_.smoother;
@@ -230,10 +254,10 @@ RawPath Planner::search(PlanResult& result, std::span<const Point> goals_in) con
   {
     const WorkspaceLease workspace(*this);
     if (goals.size() == 1) {
-      raw = method_->find_path(result.start, result.goal, query_options_, *workspace);
+      raw = method_->find_path(result.start, result.goal, options, *workspace);
     } else {
       std::size_t reached = goals.size();
-      raw = method_->find_path_to_any(result.start, goals, query_options_, *workspace, reached);
+      raw = method_->find_path_to_any(result.start, goals, options, *workspace, reached);
       if (reached < goals.size()) result.goal = goals[reached];
     }
   }

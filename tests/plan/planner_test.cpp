@@ -10,7 +10,9 @@
 #include "polynav/discretise/navmesh/navmesh.hpp"
 #include "polynav/discretise/quadtree/quadtree.hpp"
 #include "polynav/discretise/visibility_graph/visibility_graph.hpp"
+#include "polynav/error.hpp"
 #include "polynav/plan/planner.hpp"
+#include "polynav/plan/registry.hpp"
 
 namespace polynav {
 namespace {
@@ -232,6 +234,56 @@ TEST(Planner, TheCorridorIsStatedWhereItIsRead) {
     }
     if (has_corridors) {
       EXPECT_GT(stated, 5) << method;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace polynav
+
+namespace polynav {
+namespace {
+
+// One planner built with every smoother answers plan(start, goal, smoother) as a planner built
+// with that smoother alone answers plan(start, goal): the same search (ties and corridors
+// follow the smoother), the same smoothed path, the same message.
+TEST(Planner, ANamedSmootherPlansAsAPlannerBuiltWithItAlone) {
+  const Scene scene = load_scene(std::string(POLYNAV_SOURCE_DIR) + "/scenes/warehouse.yaml");
+  const std::vector<std::string> smoothers = smoother_names();
+  for (const std::string& method : method_names()) {
+    PlanOptions every;
+    every.method = method;
+    every.smoother = smoothers.front();
+    every.also_smooth.assign(smoothers.begin() + 1, smoothers.end());
+    const Planner shared(scene, every);
+    for (const std::string& smoother : smoothers) {
+      PlanOptions alone;
+      alone.method = method;
+      alone.smoother = smoother;
+      const Planner own(scene, alone);
+      FreePoints free_point(own.free_space(), 11);
+      for (int q = 0; q < 8; ++q) {
+        const Point start = free_point(), goal = free_point();
+        const PlanResult a = shared.plan(start, goal, smoother), b = own.plan(start, goal);
+        SCOPED_TRACE(method + " + " + smoother + " query " + std::to_string(q));
+        EXPECT_EQ(a.status, b.status);
+        EXPECT_EQ(a.smoother, smoother);
+        EXPECT_EQ(a.raw_waypoints, b.raw_waypoints);
+        EXPECT_EQ(a.waypoints, b.waypoints);
+        EXPECT_EQ(a.message, b.message);
+        EXPECT_EQ(a.corridor.empty(), b.corridor.empty());
+      }
+    }
+    // A smoother the planner was not built with is refused, naming the option.
+    PlanOptions one;
+    one.method = method;
+    const Planner only(scene, one);
+    try {
+      (void)only.plan({1, 1}, {2, 2}, "funnel");
+      ADD_FAILURE() << method << ": a smoother not built with was accepted";
+    } catch (const InputError& e) {
+      EXPECT_EQ(e.where().key_path, "smoother");
+      EXPECT_NE(std::string(e.what()).find("shortcut"), std::string::npos) << e.what();
     }
   }
 }

@@ -338,3 +338,21 @@ def test_a_tool_without_its_http_module_says_so(tmp_path):
     assert done.returncode == 3
     assert done.stderr.count("\n") == 1 and "polynav_http.so is missing" in done.stderr
     assert str(tmp_path / "polynav_http.so") in done.stderr
+
+
+def test_one_build_serves_every_smoother(server):
+    # Switching smoothers plans on the same build (its build_ms is the same), each plan equal to
+    # the command line's with that smoother.
+    start, goal = [2, 1.5], [30, 20]
+    times = set()
+    for smoother in ("none", "shortcut", "tentpole", "shortcut-optimal", "funnel", "spline"):
+        body = {"scene": WAREHOUSE, "method": "quadtree", "smoother": smoother}
+        status, built = server.built(body)
+        assert status == 200, built
+        times.add(built["build_ms"])
+        status, answer = server.request("/api/plan", {**body, "start": start, "goal": goal})
+        assert status == 200, answer
+        assert answer["plan"]["smoother"] == smoother
+        assert untimed(answer["plan"]) == untimed(cli_plan(WAREHOUSE, start, goal, "quadtree",
+                                                           smoother))
+    assert len(times) == 1, times

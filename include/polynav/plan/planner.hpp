@@ -111,6 +111,12 @@ class Planner {
   /// as plan() checks its path. They share the search (and its search_ms).
   std::vector<PlanResult> plan_each(Point start, Point goal) const;
 
+  /// Plans as plan(start, goal) does, smoothing with `smoother`, PlanOptions::smoother or one of
+  /// also_smooth: the same result as a planner built with that smoother alone (the search runs
+  /// as it would for it), so that one build serves every smoother it names.
+  /// @throws InputError (key "smoother") for a smoother the planner was not built with
+  PlanResult plan(Point start, Point goal, std::string_view smoother) const;
+
   /// Every node reachable from `from` at a cost of at most max_cost.
   Reach reach(Point from, double max_cost) const;
 
@@ -131,7 +137,8 @@ class Planner {
   // The start or goal as planned (snapped when asked), or the reason it cannot be.
   std::string check_point(Point& p, const char* name) const;
   // Searches (goals checked and non-empty); `result` gets status, stats and the raw path.
-  RawPath search(PlanResult& result, std::span<const Point> goals) const;
+  RawPath search(PlanResult& result, std::span<const Point> goals,
+                 const QueryOptions& options) const;
   // Smooths raw into result.waypoints with smoother `k` (0 = PlanOptions::smoother) and checks.
   void finish(PlanResult& result, const RawPath& raw, std::size_t k) const;
   // A workspace lent from the pool for one query, given back when the lease ends (also when
