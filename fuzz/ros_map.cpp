@@ -3,7 +3,8 @@
 // written to `map.img` next to where the map file would be; without that line `map.img` is a
 // small fixed PGM. Load options (unknown cells, simplification) are drawn from the input. On
 // small maps the free space is built and checked against the classified cells: a blocked cell's
-// centre is never free, and without simplification a free cell's centre always is.
+// centre (turned into the scene by the map's yaw) is never free, and without simplification a
+// free cell's centre always is.
 //
 // The map file may name any image; so that the fuzzer reads nothing but `map.img` and its own
 // directory, texts with '/' or '\' (absolute paths, escapes in quoted strings) are skipped.
@@ -78,11 +79,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     for (int cy = 0; cy < map.height; ++cy) {
       for (int cx = 0; cx < map.width; ++cx) {
         const Box box = map.cell_box(cx, cy);
-        const Point centre = 0.5 * (box.min + box.max);
-        if (!(box.min.x < centre.x && centre.x < box.max.x && box.min.y < centre.y &&
-              centre.y < box.max.y)) {
+        const Point middle = 0.5 * (box.min + box.max);
+        if (!(box.min.x < middle.x && middle.x < box.max.x && box.min.y < middle.y &&
+              middle.y < box.max.y)) {
           continue;  // a cell too small for its coordinates to have an inside
         }
+        // The cell's centre in the scene: a map with a yaw is turned about its origin.
+        const Point centre = map.to_scene(middle);
         const OccupancyMap::Cell cell = map.at(cx, cy);
         const bool blocked = cell == OccupancyMap::Cell::occupied ||
                              (cell == OccupancyMap::Cell::unknown && !map.unknown_free);

@@ -160,20 +160,31 @@ class WktReader {
     std::vector<double> coordinates;
     const int want = g.multi ? 3 : 2;  // depth of the lists holding positions
     int depth = 0;
+    // Inside a list of positions, after its '(' or a ',': a position must come before the next
+    // ',' or ')' (read_wkt would make one up for "0 0, , 1 1").
+    bool position_due = false;
     std::size_t i = 0;
     while (i < g.text.size() && g.text[i] != '(') ++i;
     for (; i < g.text.size(); ++i) {
       const char c = g.text[i];
+      if ((c == ',' || c == ')') && position_due)
+        fail(g.offset + i, std::string("expected a position 'x y' before this '") + c + "'");
       if (c == '(') {
         if (++depth > want)
           fail(g.offset + i, "too many '(' for a " + kind(g) + ": " + found(g.offset + i));
+        position_due = depth == want;
         continue;
       }
       if (c == ')') {
         --depth;
         continue;
       }
-      if (space(c) || c == ',') continue;
+      if (c == ',') {
+        position_due = depth == want;
+        continue;
+      }
+      if (space(c)) continue;
+      position_due = false;
       if (depth != want) {
         fail(g.offset + i, "expected '(' before the coordinates of a " + kind(g) + ", found " +
                                found(g.offset + i));

@@ -66,6 +66,12 @@ TEST(Wkt, BadFilesPointAtTheProblem) {
             "b.wkt:1:9: only 2D coordinates are read; found the dimension 'Z'");
   EXPECT_EQ(error("POLYGON ((0 0, nan 0, 1 1, 0 0))"),
             "b.wkt:1:16: expected a finite number, found 'nan'");
+  // An empty position is refused where it is, not filled in.
+  EXPECT_EQ(error("POLYGON ((0 0, , 0 2, 2 2, 0 0))"),
+            "b.wkt:1:16: expected a position 'x y' before this ','");
+  EXPECT_EQ(error("POLYGON ((0 0, 0 2, 2 2, 0 0, ))"),
+            "b.wkt:1:31: expected a position 'x y' before this ')'");
+  EXPECT_EQ(error("POLYGON (())"), "b.wkt:1:11: expected a position 'x y' before this ')'");
   EXPECT_EQ(error("LINESTRING (0 0, 1 1)"),
             "b.wkt:1:1: only POLYGON and MULTIPOLYGON geometries can be obstacles; found "
             "'LINESTRING'");
