@@ -221,6 +221,33 @@ function showGlobalError(message) {
   line.hidden = !message;
 }
 
+// Runs an asynchronous job at most once at a time: asked again while it runs, it runs once more
+// when it is done, for whatever the state is then. So dragging a marker never queues stale
+// requests, and the latest position always gets its answer.
+class LatestOnly {
+  constructor(job) {
+    this.job = job;
+    this.busy = false;
+    this.again = false;
+  }
+
+  async request() {
+    if (this.busy) {
+      this.again = true;
+      return;
+    }
+    this.busy = true;
+    try {
+      do {
+        this.again = false;
+        await this.job();
+      } while (this.again);
+    } finally {
+      this.busy = false;
+    }
+  }
+}
+
 // --- A pane: one planner's controls, picture and result -------------------------------------
 
 class Pane {
@@ -254,10 +281,8 @@ class Pane {
     this.plan = null;
     this.expanded = null;
     this.reach = null;
-    this.planBusy = false;
-    this.planAgain = false;
-    this.reachBusy = false;
-    this.reachAgain = false;
+    this.planRequests = new LatestOnly(() => this.fetchPlan());
+    this.reachRequests = new LatestOnly(() => this.fetchReach());
     this.wire();
   }
 
@@ -456,70 +481,55 @@ class Pane {
       build.summary || '');
   }
 
-  async requestPlan() {
-    if (this.planBusy) {
-      this.planAgain = true;
+  // Asks for the plan of the current start and goal (see LatestOnly).
+  requestPlan() {
+    return this.planRequests.request();
+  }
+
+  async fetchPlan() {
+    if (!this.visible || !this.ready) return;  // rebuild() asks again once built
+    if (!state.start || !state.goal) {
+      this.setPlan(null);
       return;
     }
-    this.planBusy = true;
-    try {
-      do {
-        this.planAgain = false;
-        if (!this.visible || !this.ready) break;  // rebuild() asks again once built
-        if (!state.start || !state.goal) {
-          this.setPlan(null);
-          break;
-        }
-        const gen = this.gen;
-        const body = {...this.key(), start: state.start, goal: state.goal};
-        // Expanded nodes can be many: only asked for while they are shown.
-        if (layerOn('expanded')) body.expanded = true;
-        this.el.dataset.plan = 'busy';
-        const answer = await this.untilBuilt('/api/plan', body, gen);
-        if (!answer) continue;
-        if (this.ready) this.showReady();  // after any 202's progress text
-        if (answer.status === 200) {
-          this.showError('');
-          this.setPlan(answer.data.plan, answer.data.expanded);
-        } else {
-          this.showError(answer.data.error || `plan failed (${answer.status})`);
-          this.el.dataset.plan = 'error';
-        }
-      } while (this.planAgain);
-    } finally {
-      this.planBusy = false;
+    const gen = this.gen;
+    const body = {...this.key(), start: state.start, goal: state.goal};
+    // Expanded nodes can be many: only asked for while they are shown.
+    if (layerOn('expanded')) body.expanded = true;
+    this.el.dataset.plan = 'busy';
+    const answer = await this.untilBuilt('/api/plan', body, gen);
+    if (!answer) return;
+    if (this.ready) this.showReady();  // after any 202's progress text
+    if (answer.status === 200) {
+      this.showError('');
+      this.setPlan(answer.data.plan, answer.data.expanded);
+    } else {
+      this.showError(answer.data.error || `plan failed (${answer.status})`);
+      this.el.dataset.plan = 'error';
     }
   }
 
-  async requestReach() {
-    if (this.reachBusy) {
-      this.reachAgain = true;
+  // Asks for the region reached from the reach origin (see LatestOnly).
+  requestReach() {
+    return this.reachRequests.request();
+  }
+
+  async fetchReach() {
+    if (!this.visible || !this.ready) return;
+    if (!state.reachFrom) {
+      this.setReach(null);
       return;
     }
-    this.reachBusy = true;
-    try {
-      do {
-        this.reachAgain = false;
-        if (!this.visible || !this.ready) break;
-        if (!state.reachFrom) {
-          this.setReach(null);
-          break;
-        }
-        const gen = this.gen;
-        const body = {
-          ...this.key(), from: state.reachFrom, cost: typedNumber($('#reach-cost').value)};
-        const answer = await this.untilBuilt('/api/reach', body, gen);
-        if (!answer) continue;
-        if (this.ready) this.showReady();
-        if (answer.status === 200) {
-          this.showError('');
-          this.setReach(answer.data.reach);
-        } else {
-          this.showError(answer.data.error || `reach failed (${answer.status})`);
-        }
-      } while (this.reachAgain);
-    } finally {
-      this.reachBusy = false;
+    const gen = this.gen;
+    const body = {...this.key(), from: state.reachFrom, cost: typedNumber($('#reach-cost').value)};
+    const answer = await this.untilBuilt('/api/reach', body, gen);
+    if (!answer) return;
+    if (this.ready) this.showReady();
+    if (answer.status === 200) {
+      this.showError('');
+      this.setReach(answer.data.reach);
+    } else {
+      this.showError(answer.data.error || `reach failed (${answer.status})`);
     }
   }
 
