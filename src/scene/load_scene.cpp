@@ -123,7 +123,27 @@ std::string supported_extensions() {
   return s;
 }
 
+// The file's extension in lower case, with the dot ("" when it has none).
+std::string lower_extension(const fs::path& path) {
+  std::string extension = path.extension().string();
+  std::transform(extension.begin(), extension.end(), extension.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return extension;
+}
+
+// The reader of the file's extension, or nullptr.
+const Reader* reader_of(const fs::path& path) {
+  const std::string extension = lower_extension(path);
+  const auto reader = std::find_if(std::begin(readers), std::end(readers),
+                                   [&](const Reader& r) { return r.extension == extension; });
+  return reader == std::end(readers) ? nullptr : reader;
+}
+
 }  // namespace
+
+bool has_scene_extension(const fs::path& path) {
+  return reader_of(path) != nullptr;
+}
 
 UnknownCells parse_unknown_cells(std::string_view name, std::string_view key) {
   return from_name(unknown_cells_names, name, key, "reading of unknown cells");
@@ -158,12 +178,9 @@ void check_agent_radius(double radius, std::string_view key) {
 
 Scene load_scene(const fs::path& path, const LoadOptions& options) {
   check_load_options(options);
-  std::string extension = path.extension().string();
-  std::transform(extension.begin(), extension.end(), extension.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  const auto reader = std::find_if(std::begin(readers), std::end(readers),
-                                   [&](const Reader& r) { return r.extension == extension; });
-  if (reader == std::end(readers)) {
+  const Reader* reader = reader_of(path);
+  if (reader == nullptr) {
+    const std::string extension = lower_extension(path);
     fail(path, (extension.empty() ? std::string("the file name has no extension")
                                   : "unknown scene file extension \"" + extension + "\"") +
                    "; supported: " + supported_extensions());

@@ -339,6 +339,26 @@ TEST(LoadScene, ListsSupportedExtensionsForAnUnknownOne) {
   EXPECT_NE(e.find(".json"), std::string::npos) << e;
 }
 
+// has_scene_extension says what load_scene would pick a reader for: every bundled scene file,
+// in any case, and nothing else (scenarios, pictures, files without an extension).
+TEST(LoadScene, HasSceneExtensionIsWhatLoadSceneReads) {
+  for (const fs::directory_entry& e :
+       fs::recursive_directory_iterator(std::string(POLYNAV_SOURCE_DIR) + "/scenes")) {
+    if (!e.is_regular_file()) continue;
+    const std::string ext = e.path().extension().string();
+    const bool scene = ext == ".yaml" || ext == ".json" || ext == ".map" || ext == ".mesh" ||
+                       ext == ".wkt" || ext == ".geojson";
+    EXPECT_EQ(has_scene_extension(e.path()), scene) << e.path();
+  }
+  EXPECT_TRUE(has_scene_extension("MAP.YML"));
+  EXPECT_TRUE(has_scene_extension("a/b/Arena.Map"));
+  for (const char* other : {"arena.map.scen", "warehouse.png", "README", "scene.txt", ".yaml"})
+    EXPECT_FALSE(has_scene_extension(other)) << other;
+  TempDir dir;
+  const fs::path p = dir.write("scene.txt", "version: 1\n");
+  EXPECT_THROW(load_scene(p), InputError);
+}
+
 TEST(LoadScene, RefusesAHugeFileBeforeParsingIt) {
   TempDir dir;
   const fs::path p = dir.path() / "huge.yaml";

@@ -254,6 +254,10 @@ void check_input_file(const std::filesystem::path& path);
 /// InputError with the file, line:column or key path, what is wrong and the offending value.
 Scene load_scene(const std::filesystem::path& path, const LoadOptions& options = {});
 
+/// Whether load_scene() has a reader for the file's extension (any case): a file worth offering
+/// as a scene (`polynav serve --dir`). It says nothing of the content.
+bool has_scene_extension(const std::filesystem::path& path);
+
 /// The most cells an occupancy map may have, read from an image or given in memory (8192 x 8192,
 /// as for MovingAI maps).
 inline constexpr long long max_occupancy_cells = 1LL << 26;
