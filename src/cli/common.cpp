@@ -20,6 +20,10 @@
 
 namespace polynav::cli {
 
+const char* const out_of_memory_message =
+    "out of memory: the scene or the options ask for more than this machine has (lower "
+    "grid.max_cells, quadtree.max_leaves or the resolution, or raise them less)";
+
 const char* const exit_codes_help =
     "Exit codes:\n"
     "  0  success (the scene is valid; a path was found)\n"

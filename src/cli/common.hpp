@@ -26,6 +26,9 @@ inline constexpr int exit_internal = 3;
 // Texts closing `polynav --help` and every subcommand's help.
 extern const char* const exit_codes_help;
 extern const char* const global_options_help;
+// What a request larger than the machine (a grid or tree sized by options) is told: the budgets
+// checked before allocating name their option; this is what remains.
+extern const char* const out_of_memory_message;
 
 // Options given to the tool as a whole that change how every scene is read.
 struct SceneOptions {

@@ -109,11 +109,7 @@ int main(int argc, char** argv) {
     polynav::cli::print_error(e.what());
     return polynav::cli::exit_bad_input;
   } catch (const std::bad_alloc&) {
-    // A request larger than the machine (a grid or tree sized by options): the budgets that
-    // are checked before allocating name their option; this is what remains.
-    polynav::cli::print_error(
-        "out of memory: the scene or the options ask for more than this machine has (lower "
-        "grid.max_cells, quadtree.max_leaves or the resolution, or raise them less)");
+    polynav::cli::print_error(polynav::cli::out_of_memory_message);
     return polynav::cli::exit_bad_input;
   } catch (const std::exception& e) {
     polynav::cli::print_error(std::string("internal: ") + e.what());

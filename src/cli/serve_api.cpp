@@ -16,7 +16,6 @@
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <optional>
-#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -44,8 +43,9 @@ constexpr int max_dir_depth = 4;
 constexpr std::size_t max_dir_files = 2000;
 constexpr std::size_t max_scene_pictures = 16;
 
-double ms_since(Clock::time_point t) {
-  return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
+// Milliseconds since `t`, to a tenth, as the answers report them.
+double elapsed_ms(Clock::time_point t) {
+  return std::round(std::chrono::duration<double, std::milli>(Clock::now() - t).count() * 10) / 10;
 }
 
 // A request refused: its HTTP status and the message of its `{"error": ...}` answer.
@@ -59,15 +59,6 @@ struct RequestError {
 }
 
 // --- Which files may be served ------------------------------------------------------------
-
-bool is_scene_extension(const fs::path& path) {
-  std::string ext = path.extension().string();
-  std::transform(ext.begin(), ext.end(), ext.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  static const std::set<std::string> known = {".yaml", ".yml", ".json",   ".map",
-                                              ".mesh", ".wkt", ".geojson"};
-  return known.contains(ext);
-}
 
 // `inner` (canonical) lies inside `folder` (canonical).
 bool inside(const fs::path& inner, const fs::path& folder) {
@@ -136,7 +127,7 @@ class Catalogue {
         if (it->is_directory(ec)) it.disable_recursion_pending();
         continue;
       }
-      if (!is_scene_extension(it->path())) continue;
+      if (!has_scene_extension(it->path())) continue;
       std::error_code bad;
       const fs::path real = fs::canonical(it->path(), bad);
       if (bad || !inside(real, *dir_) || !fs::is_regular_file(real, bad)) continue;
@@ -157,8 +148,8 @@ class Catalogue {
 
 // --- Reading requests ----------------------------------------------------------------------
 
-// The request body as a JSON object whose keys are all in `allowed`.
-json parse_body(const std::string& body, std::initializer_list<std::string_view> allowed) {
+// The request body as a JSON object whose keys are all in `keys`.
+json parse_body(const std::string& body, const std::vector<std::string_view>& keys) {
   json j;
   try {
     j = json::parse(body);
@@ -170,7 +161,6 @@ json parse_body(const std::string& body, std::initializer_list<std::string_view>
     refuse(400, "request body: " + what);
   }
   if (!j.is_object()) refuse(400, "request body: expected a JSON object, found " + j.dump());
-  const std::vector<std::string_view> keys(allowed);
   for (const auto& [key, value] : j.items()) {
     if (std::find(keys.begin(), keys.end(), key) != keys.end()) continue;
     std::string message = "request body: unknown key '" + key + "'";
@@ -227,6 +217,13 @@ struct BuildKey {
     return s;
   }
 };
+
+// The keys of a request body that make its BuildKey, and `more`.
+std::vector<std::string_view> build_keys_and(std::initializer_list<std::string_view> more) {
+  std::vector<std::string_view> keys = {"scene", "radius", "method", "smoother", "set", "snap"};
+  keys.insert(keys.end(), more);
+  return keys;
+}
 
 BuildKey build_key(const json& j) {
   BuildKey key;
@@ -304,7 +301,7 @@ struct Build {
   Clock::time_point started = Clock::now();
   std::atomic<State> state{State::building};
   // Written by the building thread before `state` leaves `building`, read-only afterwards.
-  std::string error;
+  ApiAnswer failure;  // what requests needing a failed build are answered
   std::optional<Scene> scene;
   std::unique_ptr<Planner> planner;
   std::string picture;  // PICTURE as JSON text, at the width asked for first
@@ -315,6 +312,29 @@ struct Build {
 std::string error_json(std::string_view message) {
   return json{{"error", one_line(message)}}.dump();
 }
+
+namespace {
+
+// The answer to a request that failed with the exception in flight (call it in a catch block):
+// a refusal's own status; 400 for bad input (an InputError, or options asking for more memory
+// than the machine has); 500 for a defect.
+ApiAnswer failure_answer() {
+  try {
+    throw;
+  } catch (const RequestError& e) {
+    return {e.status, error_json(e.message)};
+  } catch (const InputError& e) {
+    return {400, error_json(e.what())};
+  } catch (const std::bad_alloc&) {
+    return {400, error_json(out_of_memory_message)};
+  } catch (const std::exception& e) {
+    return {500, error_json(std::string("internal: ") + e.what())};
+  } catch (...) {
+    return {500, error_json("internal: unknown exception")};
+  }
+}
+
+}  // namespace
 
 class ServeApi::Impl {
  public:
@@ -352,20 +372,12 @@ class ServeApi::Impl {
     return {200, std::string(a.bytes), a.content_type};
   }
 
-  // Runs a handler: its answer, or the refusal it threw as {"error": ...} with its status.
+  // Runs a handler: its answer, or the answer to what it threw.
   static ApiAnswer guarded(const std::function<ApiAnswer()>& handler) {
     try {
       return handler();
-    } catch (const RequestError& e) {
-      return {e.status, error_json(e.message)};
-    } catch (const InputError& e) {
-      return {400, error_json(e.what())};
-    } catch (const std::bad_alloc&) {
-      return {400, error_json("out of memory: the scene or the options ask for more than this "
-                              "machine has (lower grid.max_cells, quadtree.max_leaves or the "
-                              "resolution)")};
-    } catch (const std::exception& e) {
-      return {500, error_json(std::string("internal: ") + e.what())};
+    } catch (...) {
+      return failure_answer();
     }
   }
 
@@ -378,8 +390,11 @@ class ServeApi::Impl {
     const std::string cache_key = key.text() + shortest_text(width);
     {
       const std::lock_guard lock(pictures_mutex_);
-      for (const auto& [k, text] : scene_pictures_)
-        if (k == cache_key) return {200, text};
+      for (auto it = scene_pictures_.begin(); it != scene_pictures_.end(); ++it) {
+        if (it->first != cache_key) continue;
+        scene_pictures_.splice(scene_pictures_.begin(), scene_pictures_, it);
+        return {200, it->second};
+      }
     }
     const LoadedScene loaded(catalogue_.resolve(key.scene), scene_options(key));
     SvgCanvas canvas = make_scene_canvas(loaded.scene, loaded.space, {.width = width});
@@ -402,8 +417,7 @@ class ServeApi::Impl {
   }
 
   ApiAnswer build(const std::string& body) {
-    const json j =
-        parse_body(body, {"scene", "radius", "method", "smoother", "set", "snap", "width"});
+    const json j = parse_body(body, build_keys_and({"width"}));
     const double width = number_field(j, "width", 1000, 100, 20000);
     const auto b = find_or_start(build_key(j), width);
     if (const auto waiting = not_ready(*b)) return *waiting;
@@ -416,8 +430,7 @@ class ServeApi::Impl {
   }
 
   ApiAnswer plan(const std::string& body) {
-    const json j = parse_body(body, {"scene", "radius", "method", "smoother", "set", "snap",
-                                     "start", "goal", "expanded"});
+    const json j = parse_body(body, build_keys_and({"start", "goal", "expanded"}));
     const Point start = point_field(j, "start"), goal = point_field(j, "goal");
     bool expanded = false;
     if (j.contains("expanded")) {
@@ -442,8 +455,7 @@ class ServeApi::Impl {
   }
 
   ApiAnswer reach(const std::string& body) {
-    const json j =
-        parse_body(body, {"scene", "radius", "method", "smoother", "set", "snap", "from", "cost"});
+    const json j = parse_body(body, build_keys_and({"from", "cost"}));
     const Point from = point_field(j, "from");
     if (!j.contains("cost")) refuse(400, "request body: cost: missing (a number >= 0)");
     const double cost = number_field(j, "cost", 0, 0, 1e300);
@@ -460,9 +472,9 @@ class ServeApi::Impl {
     switch (b.state.load(std::memory_order_acquire)) {
       case Build::State::building:
         return ApiAnswer{202, "{\"state\":\"building\",\"elapsed_ms\":" +
-                                  shortest_text(std::round(ms_since(b.started) * 10) / 10) + "}"};
+                                  shortest_text(elapsed_ms(b.started)) + "}"};
       case Build::State::failed:
-        return ApiAnswer{400, error_json(b.error)};
+        return b.failure;
       case Build::State::ready:
         break;
     }
@@ -475,10 +487,10 @@ class ServeApi::Impl {
     return o;
   }
 
-  // The build of `key`: the one kept, or a new one started on its own thread. The least recently
-  // used finished builds are dropped beyond --max-planners (requests using one keep it alive).
+  // The build of `key`: the one kept, or a new one started on its own thread (a scene that is not
+  // served refused first). The least recently used finished builds are dropped beyond
+  // --max-planners (requests using one keep it alive).
   std::shared_ptr<Build> find_or_start(const BuildKey& key, double width) {
-    const fs::path path = catalogue_.resolve(key.scene);
     const std::string text = key.text();
     const std::lock_guard lock(builds_mutex_);
     for (auto it = builds_.begin(); it != builds_.end(); ++it) {
@@ -486,6 +498,8 @@ class ServeApi::Impl {
       builds_.splice(builds_.begin(), builds_, it);  // most recently used first
       return builds_.front().second;
     }
+    // Only a new build looks at the file: a kept one was resolved when it started.
+    const fs::path path = catalogue_.resolve(key.scene);
     if (running_builds_ >= limits_.max_builds)
       refuse(429, std::to_string(running_builds_) +
                       " builds are running (--max-builds); ask again when one is done");
@@ -526,14 +540,8 @@ class ServeApi::Impl {
                                     b.planner->discretisation().primitives(), {}, {.width = width}))
               .dump(-1, ' ', false, json::error_handler_t::replace);
       b.state.store(Build::State::ready, std::memory_order_release);
-    } catch (const InputError& e) {
-      b.error = e.what();
-      b.state.store(Build::State::failed, std::memory_order_release);
-    } catch (const std::bad_alloc&) {
-      b.error = "out of memory: the scene or the options ask for more than this machine has";
-      b.state.store(Build::State::failed, std::memory_order_release);
-    } catch (const std::exception& e) {
-      b.error = std::string("internal: ") + e.what();
+    } catch (...) {
+      b.failure = failure_answer();
       b.state.store(Build::State::failed, std::memory_order_release);
     }
   }
@@ -547,7 +555,7 @@ class ServeApi::Impl {
         planners.push_back({{"scene", b->scene_id},
                             {"method", b->method},
                             {"state", states[static_cast<int>(b->state.load())]},
-                            {"elapsed_ms", std::round(ms_since(b->started) * 10) / 10}});
+                            {"elapsed_ms", elapsed_ms(b->started)}});
       }
     }
     return json{
