@@ -780,7 +780,7 @@ from any number of threads at once.
 Planner(scene, method="grid", smoother="shortcut", options={}, record_expanded=False,
 snap=False, inflation=None, inflation_tolerance=None, **method_options)
 
-method is a discretisation ("grid", "quadtree", "visgraph", "navmesh"; polynav.method_names())
+method is a discretisation ("grid", "navmesh", ...: polynav.method_names() lists them)
 and smoother one of polynav.smoother_names(). method_options are the method's own options
 (resolution=0.25 for the grid, as --set grid.resolution=0.25); options takes "group.name" keys
 of any group (search.weight, space.gaps, shortcut-optimal.window); polynav.methods() documents
@@ -898,7 +898,7 @@ costs arrays, regions() and to_json(). A start outside free space gives status
   m.def("method_names", &method_names,
         R"(The methods (discretisations) a Planner takes, in the registry's order.
 
->>> polynav.method_names()
+>>> polynav.method_names()[:4]
 ['grid', 'quadtree', 'visgraph', 'navmesh'])");
   m.def("smoother_names", &smoother_names,
         R"(The smoothers a Planner takes.

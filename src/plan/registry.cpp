@@ -25,6 +25,12 @@ std::unique_ptr<Method> build_grid(const FreeSpace& space, const OptionValues& o
   return make_grid_method(space, options);
 }
 
+std::unique_ptr<Method> build_hexgrid(const FreeSpace& space, const OptionValues& o) {
+  HexGridOptions options = hexgrid_option_table().read(o);
+  options.max_build_seconds = space.max_build_seconds();
+  return std::make_unique<MethodOf<HexGrid>>(space, options);
+}
+
 std::unique_ptr<Method> build_quadtree(const FreeSpace& space, const OptionValues& o) {
   QuadtreeOptions options = quadtree_option_table().read(o);
   options.max_build_seconds = space.max_build_seconds();
@@ -185,6 +191,23 @@ const OptionTable<GridMethodOptions>& grid_option_table() {
                   "goal. auto: central64 where it applies, the path is smoothed and there is no "
                   "beam search (its paths smooth shortest), else larger-g (the fastest). Other "
                   "than auto and larger-g, grid.search=astar only");
+  return table;
+}
+
+const OptionTable<HexGridOptions>& hexgrid_option_table() {
+  using O = HexGridOptions;
+  static const OptionTable<O> table =
+      OptionTable<O>()
+          .number("size", &O::size,
+                  "side of a hexagon (its centre to a corner); auto = hexagons of the area of "
+                  "the square grid's default cell (MovingAI: 1, else the longest side / 256)",
+                  "scene units", {.min = 0.0, .min_exclusive = true}, /*zero_is_auto=*/true)
+          .choice("orientation", &O::orientation, hex_orientation_names,
+                  "pointy: a corner at the top, rows of hexagons along x; flat: a side at the "
+                  "top, columns of hexagons along y")
+          .integer("max_cells", &O::max_cells,
+                   "memory budget: a grid of more hexagons (free and blocked) is refused",
+                   {.min = 1});
   return table;
 }
 
@@ -404,6 +427,11 @@ const std::vector<MethodEntry>& method_registry() {
        "Polyanya (the exact shortest path) where that is the cheapest and the faster, else by "
        "A* over a graph (navmesh.search); paths come with a corridor for funnel",
        navmesh_option_table().specs(), build_navmesh},
+      {"hexgrid",
+       "hexagonal grid: regular hexagons, pointy or flat, six neighbours each, a hexagon free "
+       "only when wholly free; optimal for the hexagons' own metric; paths come with a corridor "
+       "for funnel",
+       hexgrid_option_table().specs(), build_hexgrid},
   };
   return table;
 }

@@ -271,6 +271,7 @@ FreeSpace::FreeSpace(const Scene& scene, FreeSpaceOptions options) : impl_(new I
   s.original_bounds = scene.bounds;
   s.bounds_box = bounding_box(scene.bounds);
   s.native_cell_size = scene.native_cell_size;
+  s.waypoints = scene.waypoints;
   if (scene.occupancy && scene.occupancy->yaw != 0.0) {
     const OccupancyMap& m = *scene.occupancy;
     s.map_frame = MapFrame{
@@ -493,6 +494,31 @@ BoxClass FreeSpace::classify(const Box& box) const {
   if (!(box.min.x < centre.x && centre.x < box.max.x && box.min.y < centre.y &&
         centre.y < box.max.y))
     return BoxClass::mixed;  // too small a box to name an interior point
+  return is_free(centre) ? BoxClass::free : BoxClass::blocked;
+}
+
+BoxClass FreeSpace::classify(std::span<const Point> corners) const {
+  const Impl& s = *impl_;
+  if (corners.size() < 3) return BoxClass::mixed;
+  Box bound{corners[0], corners[0]};
+  Point sum{0.0, 0.0};
+  for (const Point& c : corners) {
+    bound.min = {std::min(bound.min.x, c.x), std::min(bound.min.y, c.y)};
+    bound.max = {std::max(bound.max.x, c.x), std::max(bound.max.y, c.y)};
+    sum = {sum.x + c.x, sum.y + c.y};
+  }
+  bool mixed = false;
+  s.grid.for_each_cell(bound, [&](std::size_t cell) {
+    if (mixed) return;
+    for (std::uint32_t e : s.grid.edges_in(cell))
+      if ((mixed = exact::meets_open_convex(s.edges[e].a, s.edges[e].b, corners))) return;
+  });
+  if (mixed) return BoxClass::mixed;
+  // No edge meets the open polygon: it lies in one face, which an interior point names. The mean
+  // of the corners is one unless rounding put it on a side (a polygon too thin to matter).
+  const double n = double(corners.size());
+  const Point centre{sum.x / n, sum.y / n};
+  if (!exact::meets_open_convex(centre, centre, corners)) return BoxClass::mixed;
   return is_free(centre) ? BoxClass::free : BoxClass::blocked;
 }
 
@@ -811,6 +837,9 @@ const std::optional<MapFrame>& FreeSpace::map_frame() const {
 }
 const std::optional<MeshFaces>& FreeSpace::mesh_faces() const {
   return impl_->mesh_faces;
+}
+const std::optional<Waypoints>& FreeSpace::waypoints() const {
+  return impl_->waypoints;
 }
 const std::vector<Corner>& FreeSpace::corners() const {
   return impl_->stars.corners();

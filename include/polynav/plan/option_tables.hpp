@@ -8,6 +8,7 @@
 #include <cstddef>
 
 #include "polynav/discretise/grid/grid_methods.hpp"
+#include "polynav/discretise/hexgrid/hex_grid.hpp"
 #include "polynav/discretise/navmesh/navmesh.hpp"
 #include "polynav/discretise/quadtree/quadtree.hpp"
 #include "polynav/discretise/visibility_graph/visibility_graph.hpp"
@@ -30,6 +31,7 @@ struct SplineSmoothing : SplineOptions {
 };
 
 const OptionTable<GridMethodOptions>& grid_option_table();
+const OptionTable<HexGridOptions>& hexgrid_option_table();
 const OptionTable<QuadtreeOptions>& quadtree_option_table();
 const OptionTable<VisibilityGraphOptions>& visgraph_option_table();
 /// Its defaults are NavMeshOptions' but for `search`: the planner's navigation mesh picks its

@@ -2,6 +2,7 @@
 /// @file
 /// The scene model: what the user wrote, validated once at load time (see docs/scene-format.md).
 
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <filesystem>
@@ -86,6 +87,23 @@ struct MeshFaces {
   std::vector<std::pair<std::uint32_t, std::uint32_t>> walls;
 };
 
+/// Waypoints placed in the scene file (the `waypoints` key, docs/scene-format.md): points a path
+/// may pass through and, when given, the links between them, each a straight motion both ways.
+/// The `waypoints` method plans over them. Every point and link keeps where it was written, so
+/// that a point inside an obstacle or a link through one is refused at its line and column.
+struct Waypoints {
+  std::vector<Point> points;
+  std::vector<InputLocation> point_where;  ///< one per point
+  /// Pairs of indices into `points`, each joining two different points, no pair twice (in either
+  /// order); written as given.
+  std::vector<std::array<std::uint32_t, 2>> links;
+  std::vector<InputLocation> link_where;  ///< one per link
+  /// Whether the file gave `links` (possibly empty); when not, every two points in line of sight
+  /// are linked.
+  bool links_given = false;
+  InputLocation where;  ///< the `waypoints` key itself
+};
+
 /// A ROS map_server occupancy map as read (docs/scene-format.md, "ROS maps"): every pixel of the
 /// image classified as free, occupied or unknown by the map file's thresholds and mode.
 struct OccupancyMap {
@@ -156,6 +174,8 @@ struct Scene {
   std::optional<double> native_cell_size;
   /// Set for scenes read from navigation meshes (`.mesh`): the mesh's own traversable faces.
   std::optional<MeshFaces> mesh;
+  /// Set when the scene file has a `waypoints` key: hand-placed waypoints and their links.
+  std::optional<Waypoints> waypoints;
   /// Set for ROS map_server maps: the cells as classified.
   std::optional<OccupancyMap> occupancy;
   /// Set for raster maps (ROS, MovingAI): how the cells became the free-space boundary.

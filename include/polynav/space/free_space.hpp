@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -235,6 +236,10 @@ class FreeSpace {
   /// its centre is free, blocked when none meets it and the centre is not free, else mixed.
   /// Complexity: O(edges near the box).
   BoxClass classify(const Box& box) const;
+  /// How the closed convex polygon `corners` (counter-clockwise, no three collinear: a hexagonal
+  /// cell) lies in F, exactly, as classify(Box) decides a box: free when no boundary edge meets
+  /// its interior (exact::meets_open_convex) and its centroid is free.
+  BoxClass classify(std::span<const Point> corners) const;
   /// For each cell of the frame (row-major from cell (0, 0)), 1 when the closed cell lies in F,
   /// else 0: the same answer as classify(frame.cell(cx, cy)) == BoxClass::free, computed for the
   /// whole frame at once. A rotated frame's cells are the quadrilaterals of their corners in the
@@ -298,6 +303,8 @@ class FreeSpace {
   /// The faces of the navigation mesh the scene was read from (Scene::mesh), when the agent is a
   /// point: with a radius they no longer describe F. Empty otherwise.
   const std::optional<MeshFaces>& mesh_faces() const;
+  /// The scene's hand-placed waypoints (Scene::waypoints), as written; empty when it has none.
+  const std::optional<Waypoints>& waypoints() const;
 
  private:
   struct Impl;

@@ -1,7 +1,5 @@
 #include "polynav/discretise/grid/occupancy_grid.hpp"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -10,6 +8,7 @@
 
 #include "polynav/error.hpp"
 #include "polynav/kernel/exact.hpp"
+#include "polynav/kernel/memory.hpp"
 #include "polynav/space/free_space.hpp"
 
 namespace polynav {
@@ -20,12 +19,6 @@ namespace {
 // a cost (8, with regions) and the query workspace's g-cost, parent and heap slot (8 + 4 + 4),
 // rounded up for the open list's share.
 constexpr double bytes_per_cell = 32.0;
-
-// Physical memory in bytes, or 0 when the system does not say.
-double physical_memory() {
-  const long pages = ::sysconf(_SC_PHYS_PAGES), page = ::sysconf(_SC_PAGE_SIZE);
-  return pages > 0 && page > 0 ? double(pages) * double(page) : 0.0;
-}
 
 }  // namespace
 namespace {
