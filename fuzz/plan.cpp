@@ -1,7 +1,9 @@
 // Planning on native YAML scenes (texts of at most 4 KiB): what parses is given a free space
 // (closed or open gaps, drawn from the input) and the scene's first queries (or two points of
-// its bounds when it has none) are planned with the grid (about 64 cells along the longer side)
-// and the visibility graph (at most 200 corners), each raw path smoothed by every smoother. Every
+// its bounds when it has none) are planned with the grid (about 64 cells along the longer side),
+// the visibility graph (at most 200 corners), the hexagonal grid (about as fine as the grid), the
+// clearance roadmap (at most 2000 nodes) and the waypoint graph (the scene's waypoints or at most
+// 200 corners), each raw path smoothed by every smoother. Every
 // returned path must start and end at the planned points, have every waypoint free and every
 // segment in line of sight; a path the planner itself found invalid (internal_error, or a
 // smoother's result replaced by the raw path) is a defect too.
@@ -44,8 +46,11 @@ void plan_with(const std::shared_ptr<const FreeSpace>& space, const std::string&
   std::unique_ptr<Planner> planner;
   try {
     planner = std::make_unique<Planner>(space, options);
-  } catch (const InputError&) {
-    return;  // over the budget of cells or corners, or a cell side the grid cannot take
+  } catch (const InputError& e) {
+    // Over a budget of cells, corners or nodes, a cell side the grid cannot take, or a hand-placed
+    // waypoint or link that is not free: refused, with a message.
+    fuzz::check(!e.message().empty());
+    return;
   }
   for (const Query& q : queries) {
     for (const PlanResult& r : planner->plan_each(q.start, q.goal)) check_result(*space, r);
@@ -95,5 +100,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   Settings visgraph = settings;
   visgraph.set("visgraph.max_nodes", 200);
   plan_with(space, "visgraph", visgraph, snap, queries);
+  Settings hexgrid = settings;
+  hexgrid.set("hexgrid.size", 0.6 * side);
+  hexgrid.set("hexgrid.max_cells", 10000);
+  plan_with(space, "hexgrid", hexgrid, snap, queries);
+  Settings clearance = settings;
+  clearance.set("clearance.max_nodes", 2000);
+  plan_with(space, "clearance", clearance, snap, queries);
+  Settings waypoints = settings;
+  waypoints.set("waypoints.max_nodes", 200);
+  plan_with(space, "waypoints", waypoints, snap, queries);
   return 0;
 }

@@ -57,9 +57,12 @@ std::string fit(const std::string& s, double width, double size) {
   return out + "\u2026";
 }
 
+using Points = std::vector<std::pair<double, double>>;
+
 struct Config {
   std::string name;
-  std::vector<std::pair<double, double>> points;  // (length, microseconds) of found paths
+  Points points;     // (length, microseconds) of found paths
+  Points clearance;  // (length / optimum, least clearance) of found paths with both
 };
 
 // One configuration's values on one scene.
@@ -123,6 +126,85 @@ void box_plot(SvgCanvas& canvas, const std::vector<double>& v, double y, double 
     canvas.marker_px({x_of(worst), y}, SvgMarker::cross, worst_size, line);
 }
 
+// One axis of the small multiples: linear, or logarithmic (decades from `low` to `high`, given
+// as powers of ten).
+struct Axis {
+  double low = 0, high = 1;
+  bool log = false;
+  double at(double v) const {
+    return log ? (std::log10(v) - low) / (high - low) : (v - low) / (high - low);
+  }
+};
+
+// The small multiples: for each configuration a panel of its points on shared axes, every point
+// where there are few, else their density (darker where more fall). Panels are laid out in
+// `columns` columns from `top`.
+void small_multiples(SvgCanvas& canvas, const Styles& st, const std::vector<Config>& configs,
+                     Points Config::*which, const Axis& x, const Axis& y, double top, double left,
+                     double width, double gap, double height, double pitch, std::size_t columns) {
+  constexpr int bins_x = 40, bins_y = 24;
+  constexpr std::size_t max_dots = 400;
+  for (std::size_t c = 0; c < configs.size(); ++c) {
+    const double x0 = left + (width + gap) * double(c % columns);
+    const double y0 = top + pitch * double(c / columns);
+    const double x1 = x0 + width, y1 = y0 + height;
+    const auto sx = [&](double v) { return x0 + x.at(v) * (x1 - x0); };
+    const auto sy = [&](double v) { return y1 - y.at(v) * (y1 - y0); };
+    SvgTextStyle name = st.text;
+    name.bold = true;
+    name.fill = series_colour(c);
+    canvas.text_px({x0, y0 - 6}, fit(configs[c].name, width, 11), name);
+    if (y.log) {
+      for (double e = y.low; e <= y.high; e += 1) {
+        canvas.line_px({x0, sy(std::pow(10, e))}, {x1, sy(std::pow(10, e))}, st.grid);
+        if (c % columns == 0)
+          canvas.text_px({x0 - 5, sy(std::pow(10, e)) + 3}, label(std::pow(10, e)), st.tick_end);
+      }
+    } else {
+      for (double t : ticks(y.low, y.high, 3)) {
+        canvas.line_px({x0, sy(t)}, {x1, sy(t)}, st.grid);
+        if (c % columns == 0) canvas.text_px({x0 - 5, sy(t) + 3}, label(t), st.tick_end);
+      }
+    }
+    for (double t : ticks(x.low, x.high, 4))
+      canvas.text_px({sx(t), y1 + 13}, label(t), st.tick_middle);
+    canvas.line_px({x0, y0}, {x0, y1}, st.axis);
+    canvas.line_px({x0, y1}, {x1, y1}, st.axis);
+    const Points& points = configs[c].*which;
+    SvgTextStyle count = st.small;
+    count.anchor = TextAnchor::end;
+    canvas.text_px({x1, y1 + 26}, std::to_string(points.size()) + " paths", count);
+    if (points.size() <= max_dots) {
+      SvgStyle dot;
+      dot.fill = series_colour(c);
+      dot.fill_opacity = theme::chart::dot_opacity;
+      for (const auto& [px, py] : points)
+        canvas.marker_px({sx(px), sy(py)}, SvgMarker::circle, theme::chart::dot_size, dot);
+      continue;
+    }
+    std::vector<std::size_t> cells(bins_x * bins_y, 0);
+    for (const auto& [px, py] : points) {
+      const int bx = std::clamp(int(x.at(px) * bins_x), 0, bins_x - 1);
+      const int by = std::clamp(int(y.at(py) * bins_y), 0, bins_y - 1);
+      ++cells[std::size_t(by) * bins_x + bx];
+    }
+    const double most = double(*std::max_element(cells.begin(), cells.end()));
+    const double cell_w = (x1 - x0) / bins_x, cell_h = (y1 - y0) / bins_y;
+    for (int by = 0; by < bins_y; ++by)
+      for (int bx = 0; bx < bins_x; ++bx) {
+        const std::size_t n = cells[std::size_t(by) * bins_x + bx];
+        if (n == 0) continue;
+        SvgStyle cell;
+        cell.fill = series_colour(c);
+        cell.fill_opacity =
+            theme::chart::density_low + theme::chart::density_range * std::sqrt(double(n) / most);
+        canvas.rect_px({{x0 + cell_w * bx, y1 - cell_h * (by + 1)},
+                        {x0 + cell_w * (bx + 1), y1 - cell_h * by}},
+                       cell);
+      }
+  }
+}
+
 }  // namespace
 
 std::string plot_svg(const std::vector<Row>& rows, const std::string& title) {
@@ -137,7 +219,7 @@ std::string plot_svg(const std::vector<Row>& rows, const std::string& title) {
         config_index.emplace(std::tuple{r.method, r.options, r.smoother}, configs.size());
     if (inserted)
       configs.push_back(
-          {r.method + (plain ? "" : " [" + r.options + "]") + " + " + r.smoother, {}});
+          {r.method + (plain ? "" : " [" + r.options + "]") + " + " + r.smoother, {}, {}});
     if (scene_index.emplace(r.scene, scenes.size()).second) scenes.push_back(r.scene);
   }
   // series[scene][config]
@@ -152,6 +234,8 @@ std::string plot_svg(const std::vector<Row>& rows, const std::string& title) {
     if (r.status != "found") continue;
     if (!std::isnan(r.ratio)) one.ratios.push_back(r.ratio);
     configs[c].points.push_back({r.length, run_time_us(r)});
+    if (!std::isnan(r.ratio) && !std::isnan(r.clearance) && std::isfinite(r.clearance))
+      configs[c].clearance.push_back({r.ratio, r.clearance});
   }
   for (auto& per_scene : series)
     for (Series& one : per_scene) {
@@ -178,7 +262,12 @@ std::string plot_svg(const std::vector<Row>& rows, const std::string& title) {
       (right - small_left - small_gap * double(columns - 1)) / double(columns);
   const double small_pitch = 20 + small_height + 34;
   const double density_top = top + scene_height * double(scenes.size()) + 24;
-  const double height = density_top + 44 + small_pitch * double(grid_rows) + 16;
+  // The clearance section, when any path has both a ratio and a clearance.
+  bool clearances = false;
+  for (const Config& c : configs) clearances = clearances || !c.clearance.empty();
+  const double clearance_top = density_top + 44 + small_pitch * double(grid_rows) + 16;
+  const double height =
+      clearances ? clearance_top + 44 + small_pitch * double(grid_rows) + 16 : clearance_top;
 
   SvgLayout layout;
   layout.width = width;
@@ -317,63 +406,31 @@ std::string plot_svg(const std::vector<Row>& rows, const std::string& title) {
   if (!(max_length > 0)) max_length = 1;
   if (!(max_us > 0)) min_us = 1, max_us = 10;
   const double log_low = std::floor(std::log10(min_us));
-  const double log_high = std::max(std::ceil(std::log10(max_us)), log_low + 1);
-  constexpr int bins_x = 40, bins_y = 24;
-  constexpr std::size_t max_dots = 400;
-  for (std::size_t c = 0; c < configs.size(); ++c) {
-    const double x0 = small_left + (small_width + small_gap) * double(c % columns);
-    const double y0 = density_top + 44 + small_pitch * double(c / columns);
-    const double x1 = x0 + small_width, y1 = y0 + small_height;
-    const auto sx = [&](double length) { return x0 + length / max_length * (x1 - x0); };
-    const auto sy = [&](double us) {
-      return y1 - (std::log10(us) - log_low) / (log_high - log_low) * (y1 - y0);
-    };
-    SvgTextStyle name = st.text;
-    name.bold = true;
-    name.fill = series_colour(c);
-    canvas.text_px({x0, y0 - 6}, fit(configs[c].name, small_width, 11), name);
-    for (double e = log_low; e <= log_high; e += 1) {
-      canvas.line_px({x0, sy(std::pow(10, e))}, {x1, sy(std::pow(10, e))}, st.grid);
-      if (c % columns == 0)
-        canvas.text_px({x0 - 5, sy(std::pow(10, e)) + 3}, label(std::pow(10, e)), st.tick_end);
-    }
-    for (double t : ticks(0, max_length, 4))
-      canvas.text_px({sx(t), y1 + 13}, label(t), st.tick_middle);
-    canvas.line_px({x0, y0}, {x0, y1}, st.axis);
-    canvas.line_px({x0, y1}, {x1, y1}, st.axis);
-    const auto& points = configs[c].points;
-    SvgTextStyle count = st.small;
-    count.anchor = TextAnchor::end;
-    canvas.text_px({x1, y1 + 26}, std::to_string(points.size()) + " paths", count);
-    if (points.size() <= max_dots) {
-      SvgStyle dot;
-      dot.fill = series_colour(c);
-      dot.fill_opacity = theme::chart::dot_opacity;
-      for (const auto& [length, us] : points)
-        canvas.marker_px({sx(length), sy(us)}, SvgMarker::circle, theme::chart::dot_size, dot);
-      continue;
-    }
-    std::vector<std::size_t> cells(bins_x * bins_y, 0);
-    for (const auto& [length, us] : points) {
-      const int bx = std::clamp(int(length / max_length * bins_x), 0, bins_x - 1);
-      const int by = std::clamp(int((std::log10(us) - log_low) / (log_high - log_low) * bins_y), 0,
-                                bins_y - 1);
-      ++cells[std::size_t(by) * bins_x + bx];
-    }
-    const double most = double(*std::max_element(cells.begin(), cells.end()));
-    const double cell_w = (x1 - x0) / bins_x, cell_h = (y1 - y0) / bins_y;
-    for (int by = 0; by < bins_y; ++by)
-      for (int bx = 0; bx < bins_x; ++bx) {
-        const std::size_t n = cells[std::size_t(by) * bins_x + bx];
-        if (n == 0) continue;
-        SvgStyle cell;
-        cell.fill = series_colour(c);
-        cell.fill_opacity =
-            theme::chart::density_low + theme::chart::density_range * std::sqrt(double(n) / most);
-        canvas.rect_px({{x0 + cell_w * bx, y1 - cell_h * (by + 1)},
-                        {x0 + cell_w * (bx + 1), y1 - cell_h * by}},
-                       cell);
+  const Axis length_axis{0, max_length, false};
+  const Axis time_axis{log_low, std::max(std::ceil(std::log10(max_us)), log_low + 1), true};
+  small_multiples(canvas, st, configs, &Config::points, length_axis, time_axis, density_top + 44,
+                  small_left, small_width, small_gap, small_height, small_pitch, columns);
+
+  // Least clearance against length / optimum: what a path gives up in length for its distance
+  // from the obstacles (the clearance roadmap's trade, and every smoother's the other way).
+  if (clearances) {
+    canvas.group("clearance-length-plot");
+    canvas.text_px({left, clearance_top + 14},
+                   "least clearance (scene units: the path's nearest approach to the inflated "
+                   "obstacles) against length / optimum, every found path with a reference",
+                   st.text);
+    double min_ratio = 1, max_ratio = 1, max_clearance = 0;
+    for (const Config& c : configs)
+      for (const auto& [ratio, clearance] : c.clearance) {
+        min_ratio = std::min(min_ratio, ratio);
+        max_ratio = std::max(max_ratio, ratio);
+        max_clearance = std::max(max_clearance, clearance);
       }
+    if (!(max_clearance > 0)) max_clearance = 1;
+    small_multiples(canvas, st, configs, &Config::clearance,
+                    Axis{min_ratio, max_ratio + 1e-9, false}, Axis{0, max_clearance, false},
+                    clearance_top + 44, small_left, small_width, small_gap, small_height,
+                    small_pitch, columns);
   }
   return canvas.str();
 }

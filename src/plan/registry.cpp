@@ -31,6 +31,18 @@ std::unique_ptr<Method> build_hexgrid(const FreeSpace& space, const OptionValues
   return std::make_unique<MethodOf<HexGrid>>(space, options);
 }
 
+std::unique_ptr<Method> build_clearance(const FreeSpace& space, const OptionValues& o) {
+  ClearanceOptions options = clearance_option_table().read(o);
+  options.max_build_seconds = space.max_build_seconds();
+  return make_clearance_method(space, options);
+}
+
+std::unique_ptr<Method> build_waypoints(const FreeSpace& space, const OptionValues& o) {
+  WaypointOptions options = waypoints_option_table().read(o);
+  options.max_build_seconds = space.max_build_seconds();
+  return make_waypoint_method(space, options);
+}
+
 std::unique_ptr<Method> build_quadtree(const FreeSpace& space, const OptionValues& o) {
   QuadtreeOptions options = quadtree_option_table().read(o);
   options.max_build_seconds = space.max_build_seconds();
@@ -208,6 +220,43 @@ const OptionTable<HexGridOptions>& hexgrid_option_table() {
           .integer("max_cells", &O::max_cells,
                    "memory budget: a grid of more hexagons (free and blocked) is refused",
                    {.min = 1});
+  return table;
+}
+
+const OptionTable<ClearanceOptions>& clearance_option_table() {
+  using O = ClearanceOptions;
+  static const OptionTable<O> table =
+      OptionTable<O>()
+          .number("arc_tolerance", &O::arc_tolerance,
+                  "largest distance between a curved piece of the medial axis (the bisector of a "
+                  "corner and an edge) and the chords that stand for it; auto = the longest side "
+                  "of free space / 1000. The best clearance is found to within it",
+                  "scene units", {.min = 0.0, .min_exclusive = true}, /*zero_is_auto=*/true)
+          .integer("max_nodes", &O::max_nodes,
+                   "budget: a roadmap of more nodes (diagram vertices and arc samples) is refused",
+                   {.min = 1});
+  return table;
+}
+
+const OptionTable<WaypointOptions>& waypoints_option_table() {
+  using O = WaypointOptions;
+  static const OptionTable<O> table =
+      OptionTable<O>()
+          .choice("source", &O::source, waypoint_source_names,
+                  "scene: the scene file's own waypoints and links (the `waypoints` key); "
+                  "corners: the corners of the inflated obstacles where shortest paths bend, "
+                  "linked by exact line of sight; auto: the scene's when it has them, else "
+                  "corners")
+          .integer("max_nodes", &O::max_nodes,
+                   "budget on the waypoints (linking them tests every pair for line of sight)",
+                   {.min = 1})
+          .integer("max_links", &O::max_links,
+                   "budget on the links, checked before their arcs are stored", {.min = 1})
+          .integer("max_table_nodes", &O::max_table_nodes,
+                   "all routes are precomputed at build (12 bytes per pair of waypoints) when the "
+                   "graph has at most this many waypoints, so a query is a table look-up; larger "
+                   "graphs are searched query by query with A*; 0 = always search",
+                   {.min = 0});
   return table;
 }
 
@@ -432,6 +481,17 @@ const std::vector<MethodEntry>& method_registry() {
        "only when wholly free; optimal for the hexagons' own metric; paths come with a corridor "
        "for funnel",
        hexgrid_option_table().specs(), build_hexgrid},
+      {"clearance",
+       "maximum-clearance roadmap: the medial axis of free space (CGAL's segment Voronoi "
+       "diagram), searched for the path whose least distance to the obstacles is largest, then "
+       "the cheapest of those; the message gives that clearance. Smooth with none to keep it: "
+       "every other smoother shortens the path at the expense of clearance",
+       clearance_option_table().specs(), build_clearance},
+      {"waypoints",
+       "waypoint graph: the scene's hand-placed waypoints and links (the `waypoints` key), or "
+       "the obstacles' corners linked by exact line of sight, with every route precomputed at "
+       "build so that a query is a table look-up; start and goal join the waypoints they see",
+       waypoints_option_table().specs(), build_waypoints},
   };
   return table;
 }

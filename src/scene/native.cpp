@@ -15,11 +15,14 @@
 // 0.7's LoadAll can produce empty documents forever after stray closing brackets). That tree and
 // the generic reading of it live in document.hpp, shared with the other YAML and JSON readers.
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <filesystem>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "document.hpp"
@@ -69,6 +72,10 @@ class NativeReader : public detail::DocumentReader {
   RawObstacle read_obstacle(const Item& item);
   RawRegion read_region(const Item& item);
   Query read_query(const Item& item);
+  // The `waypoints` key: empty when it is left empty.
+  std::optional<Waypoints> read_waypoints(const Item& item);
+  // One index of a link into `points` points.
+  std::uint32_t link_index(const Item& link, NodeId id, std::size_t points) const;
 
   std::size_t max_points_;
   bool repair_;
@@ -196,9 +203,71 @@ Query NativeReader::read_query(const Item& item) {
   return q;
 }
 
+std::uint32_t NativeReader::link_index(const Item& link, NodeId id, std::size_t points) const {
+  const Item at_index{id, link.path, doc_[id].line, doc_[id].column};
+  const std::string range = "an index into waypoints.points, from 0 to " +
+                            std::to_string(points - 1) + " (it has " + std::to_string(points) +
+                            (points == 1 ? " point" : " points") + ")";
+  if (kind(id) != Kind::scalar || doc_[id].style != Style::plain)
+    fail(at_index, "expected " + range + ", got " + kind_of(id));
+  const ParsedWhole v = parse_whole(doc_.text(id));
+  if (v.status == WholeStatus::malformed)
+    fail(at_index, "expected " + range + ", got " + describe(id));
+  if (v.negative || v.status == WholeStatus::out_of_range || v.magnitude >= points)
+    fail(at_index, "point index " + describe(id) + " is out of range: expected " + range);
+  return std::uint32_t(v.magnitude);
+}
+
+std::optional<Waypoints> NativeReader::read_waypoints(const Item& item) {
+  if (kind(item.node) == Kind::null) return std::nullopt;
+  const Fields f = fields(item, "a map with points: and links:", {"points", "links"});
+  Waypoints w;
+  w.where = at(item);
+  const Item points = required(f, "points", "the waypoints, a list of [x, y] points");
+  const std::vector<Item> point_items = list(points, "[x, y] points");
+  if (point_items.empty()) fail(points, "waypoints need at least 1 point, got none");
+  for (const Item& p : point_items) {
+    w.points.push_back(point(p));
+    w.point_where.push_back(at(p));
+  }
+  const Entry* e = f.find("links");
+  if (e == nullptr || kind(e->value) == Kind::null) return w;
+  w.links_given = true;
+  const std::size_t n = w.points.size();
+  // Each unordered pair once: the key of {i, j} with i < j, and the link that gave it first.
+  std::unordered_map<std::uint64_t, std::size_t> seen;
+  const std::vector<Item> links = list(child(f, *e), "links (pairs of point indices [i, j])");
+  for (std::size_t k = 0; k < links.size(); ++k) {
+    const Item& link = links[k];
+    const NodeId l = link.node;
+    if (kind(l) != Kind::sequence)
+      fail(link, "a link must be a list of two point indices [i, j], got " + kind_of(l));
+    if (doc_.size(l) != 2)
+      fail(link, "a link must be two point indices [i, j], got " + std::to_string(doc_.size(l)) +
+                     (doc_.size(l) == 1 ? " value: " : " values: ") + describe(l));
+    const std::uint32_t a = link_index(link, doc_.child(l, 0), n);
+    const std::uint32_t b = link_index(link, doc_.child(l, 1), n);
+    if (a == b)
+      fail(link, "a link joins two different points, got " + describe(l) + " (point " +
+                     std::to_string(a) + " to itself)");
+    const std::uint64_t key = (std::uint64_t(std::min(a, b)) << 32) | std::max(a, b);
+    const auto [first, fresh] = seen.emplace(key, k);
+    if (!fresh) {
+      const InputLocation& before = w.link_where[first->second];
+      fail(link, "duplicate link " + describe(l) + ": points " + std::to_string(std::min(a, b)) +
+                     " and " + std::to_string(std::max(a, b)) + " are already linked by " +
+                     before.key_path + " (at " + std::to_string(before.line) + ":" +
+                     std::to_string(before.column) + "); a link runs both ways");
+    }
+    w.links.push_back({a, b});
+    w.link_where.push_back(at(link));
+  }
+  return w;
+}
+
 Scene NativeReader::read() {
-  const Keys top_keys = {"version",   "name",    "bounds",  "agent",
-                         "obstacles", "regions", "queries", "cell_size"};
+  const Keys top_keys = {"version", "name",    "bounds",    "agent",    "obstacles",
+                         "regions", "queries", "cell_size", "waypoints"};
   const Item root = item(doc_.root, "");
   if (kind(root.node) != Kind::map) {
     fail(root,
@@ -246,6 +315,8 @@ Scene NativeReader::read() {
       scene.queries.push_back(std::move(q));
     }
   }
+
+  if (const Entry* e = top.find("waypoints")) scene.waypoints = read_waypoints(child(top, *e));
 
   scene.bounds = detail::checked_ring(bounds);
   scene.bounds_where = bounds.where;

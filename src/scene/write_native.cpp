@@ -285,6 +285,21 @@ NativeExport export_native_scene(const Scene& scene) {
       y += "start: " + point(q.start) + ", goal: " + point(q.goal) + "}\n";
     }
   }
+  if (scene.waypoints) {
+    const Waypoints& w = *scene.waypoints;
+    y += "waypoints:\n  points: [";
+    for (std::size_t i = 0; i < w.points.size(); ++i) y += (i > 0 ? ", " : "") + point(w.points[i]);
+    y += "]\n";
+    // Absent links mean "link every two points in line of sight"; an empty list, none.
+    if (w.links_given) {
+      y += "  links: [";
+      for (std::size_t i = 0; i < w.links.size(); ++i) {
+        y += i > 0 ? ", [" : "[";
+        y += std::to_string(w.links[i][0]) + ", " + std::to_string(w.links[i][1]) + "]";
+      }
+      y += "]\n";
+    }
+  }
   return out;
 }
 

@@ -29,6 +29,7 @@ Scene translated(Scene scene, Point d) {
   for (Region& r : scene.regions) translate(r.polygon, d);
   for (Ring& ring : scene.free_boundary) translate(ring, d);
   for (Query& q : scene.queries) q.start = q.start + d, q.goal = q.goal + d;
+  if (scene.waypoints) translate(scene.waypoints->points, d);
   scene.mesh.reset();  // faces would need translating too; the rebuilt mesh is tested instead
   scene.cell_map.reset();
   return scene;

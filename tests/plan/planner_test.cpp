@@ -165,10 +165,22 @@ TEST(Planner, AGoalSetReachesTheCheapestGoal) {
       const std::vector<Point> goals = {free_point(), free_point(), free_point()};
       double best = INFINITY;
       std::size_t best_goal = goals.size();
+      // The clearance roadmap reaches, of the goals, one with the largest least clearance, and
+      // the shortest path to it at that clearance; every other method the shortest path.
+      const bool widest = method == "clearance";
+      double best_clearance = -INFINITY;
       for (std::size_t i = 0; i < goals.size(); ++i) {
         const PlanResult r = planner.plan(start, goals[i]);
-        if (r.found() && r.raw_length < best) {
+        if (!r.found()) continue;
+        double clearance = INFINITY;
+        for (std::size_t k = 1; k < r.raw_waypoints.size(); ++k)
+          clearance = std::min(clearance, planner.free_space().clearance(r.raw_waypoints[k - 1],
+                                                                         r.raw_waypoints[k]));
+        const bool wider = clearance > best_clearance * (1 + 1e-9) + 1e-12;
+        const bool as_wide = clearance >= best_clearance * (1 - 1e-9) - 1e-12;
+        if (widest ? wider || (as_wide && r.raw_length < best) : r.raw_length < best) {
           best = r.raw_length;
+          best_clearance = clearance;
           best_goal = i;
         }
       }

@@ -7,11 +7,13 @@
 
 #include <cstddef>
 
+#include "polynav/discretise/clearance/clearance_roadmap.hpp"
 #include "polynav/discretise/grid/grid_methods.hpp"
 #include "polynav/discretise/hexgrid/hex_grid.hpp"
 #include "polynav/discretise/navmesh/navmesh.hpp"
 #include "polynav/discretise/quadtree/quadtree.hpp"
 #include "polynav/discretise/visibility_graph/visibility_graph.hpp"
+#include "polynav/discretise/waypoints/waypoint_graph.hpp"
 #include "polynav/plan/options.hpp"
 #include "polynav/search/astar.hpp"
 #include "polynav/smooth/spline.hpp"
@@ -33,6 +35,8 @@ struct SplineSmoothing : SplineOptions {
 const OptionTable<GridMethodOptions>& grid_option_table();
 const OptionTable<HexGridOptions>& hexgrid_option_table();
 const OptionTable<QuadtreeOptions>& quadtree_option_table();
+const OptionTable<ClearanceOptions>& clearance_option_table();
+const OptionTable<WaypointOptions>& waypoints_option_table();
 const OptionTable<VisibilityGraphOptions>& visgraph_option_table();
 /// Its defaults are NavMeshOptions' but for `search`: the planner's navigation mesh picks its
 /// search (automatic), where a NavMesh built directly searches its graph.
