@@ -322,6 +322,14 @@ const OptionTable<NavMeshOptions>& navmesh_option_table() {
                   "portals and centres")
           .flag("merge", &O::merge,
                 "merge triangles into convex polygons (Hertel-Mehlhorn); rebuilt meshes only")
+          .choice("decomposition", &O::decomposition, navmesh_decomposition_names,
+                  "convex polygons of a rebuilt mesh: cdt, triangles merged by Hertel-Mehlhorn; "
+                  "c-cells, the vertical trapezoidal cells (extensions up and down from every "
+                  "boundary vertex, Latombe 1991; exact with navmesh.search=optimal, long "
+                  "detours through thin cells with the graph); max-area, triangles merged "
+                  "greedily, the largest merge first (larger polygons, not always fewer); none "
+                  "crosses a region outline; anything but cdt refuses a .mesh scene's own faces "
+                  "(use navmesh.source=rebuild)")
           .integer("max_triangles", &O::max_triangles, "budget: a larger triangulation is refused",
                    {.min = 1})
           .integer("landmarks", &O::landmarks,

@@ -1,7 +1,8 @@
 #pragma once
 /// @file
-/// Internal to the navigation mesh: Hertel and Mehlhorn's merge of a triangulation's free faces
-/// into convex polygons ("Fast triangulation of simple polygons", 1983).
+/// Internal to the navigation mesh: merges of a triangulation's free faces into convex polygons,
+/// Hertel and Mehlhorn's ("Fast triangulation of simple polygons", 1983) and the greedy
+/// largest-first one.
 
 #include <cstdint>
 #include <vector>
@@ -27,5 +28,15 @@ struct MergePolygon {
 std::vector<std::uint32_t> merge_convex(const Triangulation& tri,
                                         const std::vector<std::uint8_t>& free,
                                         std::vector<MergePolygon>& polygons);
+
+/// As merge_convex, but always removing next, of the mergeable diagonals whose removal leaves a
+/// convex polygon, the one whose merge gives the largest polygon (area; ties by triangle and
+/// vertex ids, so the result is deterministic): a priority queue of diagonals keyed by the
+/// merged area, each polygon's diagonals queued again whenever it grows and stale entries
+/// dropped when popped. A diagonal once refused stays refused: merging only widens the angles at
+/// its ends. O(d log d) in the diagonals queued, each merge queueing the new polygon's.
+std::vector<std::uint32_t> merge_largest_first(const Triangulation& tri,
+                                               const std::vector<std::uint8_t>& free,
+                                               std::vector<MergePolygon>& polygons);
 
 }  // namespace polynav::navmesh_detail

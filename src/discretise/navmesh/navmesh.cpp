@@ -38,6 +38,7 @@ NavMesh::NavMesh(const FreeSpace& space, std::shared_ptr<const NavPartition> par
         "NavMesh: the partition must take region outlines as constraints (regions = true)");
   options_.source = m.options().source;
   options_.merge = m.options().merge;
+  options_.decomposition = m.options().decomposition;
   options_.max_triangles = m.options().max_triangles;
   static_cast<NavPartitionStats&>(stats_) = m.stats();
   min_cost_ = space.min_cost();
@@ -505,9 +506,15 @@ std::string NavMesh::summary() const {
   if (stats().from_mesh)
     return std::to_string(stats().polygons) + " convex polygons (the mesh's faces), " +
            std::to_string(stats().portals) + " portals; " + graph;
+  const NavMeshDecomposition decomposition = partition_->options().decomposition;
+  std::string how = "decomposition " + std::string(navmesh_decomposition_name(decomposition));
+  if (decomposition == NavMeshDecomposition::c_cells)
+    how += ", " + std::to_string(stats().extensions) + " vertical extensions";
+  if (!partition_->options().merge) how += ", not merged";
   return std::to_string(stats().triangles) + " triangles (" +
          std::to_string(stats().free_triangles) + " free), " + std::to_string(stats().polygons) +
-         " convex polygons, " + std::to_string(stats().portals) + " portals; " + graph;
+         " convex polygons (" + how + "), " + std::to_string(stats().portals) + " portals; " +
+         graph;
 }
 
 }  // namespace polynav

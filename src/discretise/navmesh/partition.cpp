@@ -7,6 +7,7 @@
 #include <tuple>
 #include <utility>
 
+#include "cells.hpp"
 #include "disjoint_sets.hpp"
 #include "merge.hpp"
 #include "polynav/error.hpp"
@@ -93,18 +94,30 @@ std::vector<std::uint32_t> morton_order(std::size_t count, const Box& box, auto&
 
 // The constrained Delaunay triangulation of free space: every boundary ring is a constraint
 // (walls are traced both ways and inserted twice, which the triangulation merges) and, with
-// regions, every region outline, so that no face crosses a change of cost or height.
+// regions, every region outline, so that no face crosses a change of cost or height. For the
+// cell decomposition the vertical extensions are constraints too (two-point rings), and the
+// edges they end inside are split there, so that no triangle crosses a cell's side.
 navmesh_detail::Triangulation triangulate_free_space(const FreeSpace& space,
                                                      const NavPartitionOptions& options,
+                                                     const BuildClock& clock,
                                                      NavPartitionStats& stats) {
   std::vector<Ring> rings;
-  for (const BoundaryRing& r : space.boundary()) rings.push_back(r.points);
+  navmesh_detail::VerticalCuts cuts;
+  const bool cells = options.decomposition == NavMeshDecomposition::c_cells;
+  if (cells) {
+    cuts = navmesh_detail::vertical_cuts(space.boundary(), clock);
+    stats.extensions = cuts.extensions.size();
+  }
+  for (const BoundaryRing& r : space.boundary())
+    rings.push_back(cells ? navmesh_detail::split_at_cuts(r.points, cuts) : r.points);
   if (options.regions)
-    for (Ring& r : space.cost_boundaries()) rings.push_back(std::move(r));
+    for (Ring& r : space.cost_boundaries())
+      rings.push_back(cells ? navmesh_detail::split_at_cuts(r, cuts) : std::move(r));
+  for (const Segment& e : cuts.extensions) rings.push_back({e.a, e.b});
   const auto t0 = Clock::now();
   std::size_t faces = 0;
   navmesh_detail::Triangulation tri =
-      navmesh_detail::triangulate(rings, options.max_triangles, faces);
+      navmesh_detail::triangulate(rings, options.max_triangles, faces, cuts.rounded);
   stats.triangulate_ms = ms_since(t0);
   stats.triangles = faces;
   if (faces > options.max_triangles)
@@ -231,6 +244,7 @@ NavPartitionOptions partition_options(const NavMeshOptions& options) {
   NavPartitionOptions out;
   out.source = options.source;
   out.merge = options.merge;
+  out.decomposition = options.decomposition;
   out.max_triangles = options.max_triangles;
   out.max_build_seconds = options.max_build_seconds;
   return out;
@@ -248,10 +262,21 @@ NavPartition::NavPartition(const FreeSpace& space, NavPartitionOptions options)
       throw InputError({"", 0, 0, "source"},
                        "navmesh.source=mesh: " + problem + " (use navmesh.source=rebuild or auto)");
   }
+  if (from_mesh && options_.decomposition != NavMeshDecomposition::cdt)
+    // The faces are the polygons the scene's author made, used as they are; keeping them under
+    // another decomposition's name would ignore the option silently, so it is refused.
+    throw InputError(
+        {"", 0, 0, "decomposition"},
+        "navmesh.decomposition=" + std::string(navmesh_decomposition_name(options_.decomposition)) +
+            " applies to rebuilt meshes, and this scene's own mesh faces would be "
+            "the polygons (navmesh.source=" +
+            std::string(options_.source == NavMeshSource::mesh ? "mesh" : "auto") +
+            "); use navmesh.source=rebuild to decompose free space anew, or "
+            "navmesh.decomposition=cdt to keep the faces");
   if (from_mesh) {
     build_from_faces(space);
   } else {
-    rebuild(space);
+    rebuild(space, clock);
   }
   index();
   clock.check("the navigation mesh");
@@ -268,8 +293,8 @@ void NavPartition::add_polygon(std::span<const Point> ring, double cost, double 
   centre_.push_back(mean(ring));
 }
 
-void NavPartition::rebuild(const FreeSpace& space) {
-  const navmesh_detail::Triangulation tri = triangulate_free_space(space, options_, stats_);
+void NavPartition::rebuild(const FreeSpace& space, const BuildClock& clock) {
+  const navmesh_detail::Triangulation tri = triangulate_free_space(space, options_, clock, stats_);
   const std::vector<navmesh_detail::Triangle>& t = tri.triangles;
   const std::vector<Point>& at = tri.vertices;
   const std::size_t n = t.size();
@@ -285,11 +310,16 @@ void NavPartition::rebuild(const FreeSpace& space) {
   }
   std::vector<navmesh_detail::MergePolygon> work =
       triangle_polygons(space, tri, free, cost, height);
+  // The cells' sides are constraints, never mergeable: Hertel and Mehlhorn's merge joins the
+  // triangles of each (convex) cell and stops there, or leaves a cell in pieces where its
+  // rounded corners would make the union not quite convex.
   std::vector<std::uint32_t> owner(n);
-  if (options_.merge) {
-    owner = navmesh_detail::merge_convex(tri, free, work);
-  } else {
+  if (!options_.merge) {
     std::iota(owner.begin(), owner.end(), 0u);
+  } else if (options_.decomposition == NavMeshDecomposition::max_area) {
+    owner = navmesh_detail::merge_largest_first(tri, free, work);
+  } else {
+    owner = navmesh_detail::merge_convex(tri, free, work);
   }
 
   // Compact numbering of the polygons, in the order of the triangles that hold them.

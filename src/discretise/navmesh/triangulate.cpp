@@ -29,7 +29,7 @@ bool less(Point a, Point b) {
 }  // namespace
 
 Triangulation triangulate(const std::vector<Ring>& rings, std::size_t max_triangles,
-                          std::size_t& face_count) {
+                          std::size_t& face_count, const std::vector<Point>& rounded) {
   std::vector<K::Point_2> points;
   std::vector<std::pair<std::size_t, std::size_t>> edges;
   std::vector<Point> given;
@@ -56,7 +56,8 @@ Triangulation triangulate(const std::vector<Ring>& rings, std::size_t max_triang
     v->info() = next++;
     const Point p{v->point().x(), v->point().y()};
     out.vertices.push_back(p);
-    out.given.push_back(std::binary_search(given.begin(), given.end(), p, less));
+    out.given.push_back(std::binary_search(given.begin(), given.end(), p, less) &&
+                        !std::binary_search(rounded.begin(), rounded.end(), p, less));
   }
   if (face_count > max_triangles) return out;
   std::int32_t id = 0;

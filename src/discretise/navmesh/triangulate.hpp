@@ -29,9 +29,11 @@ struct Triangulation {
 
 /// The constrained Delaunay triangulation of the points of `rings` with every ring edge (the last
 /// point joined back to the first) as a constraint. Constraints may cross or overlap; a crossing
-/// becomes a vertex. face_count receives the number of finite faces; when it exceeds
-/// max_triangles the faces are not exported (`triangles` is empty).
+/// becomes a vertex. Points of the rings listed in `rounded` (sorted by x, then y) are
+/// constructed ones, not given: Triangulation::given is false for them. face_count receives the
+/// number of finite faces; when it exceeds max_triangles the faces are not exported (`triangles`
+/// is empty).
 Triangulation triangulate(const std::vector<Ring>& rings, std::size_t max_triangles,
-                          std::size_t& face_count);
+                          std::size_t& face_count, const std::vector<Point>& rounded = {});
 
 }  // namespace polynav::navmesh_detail

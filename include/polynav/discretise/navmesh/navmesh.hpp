@@ -77,11 +77,13 @@ class NavMesh final : public Discretisation {
   /// outlive it.
   /// @throws InputError (key "max_triangles") when the triangulation exceeds the budget, (key
   /// "source") when the source is `mesh` and the scene's mesh faces cannot be used, (key
-  /// "search") when the search is `optimal` and heights differ by more than the climb limit.
+  /// "decomposition") when the decomposition is not `cdt` and the scene's mesh faces would be
+  /// used, (key "search") when the search is `optimal` and heights differ by more than the
+  /// climb limit.
   explicit NavMesh(const FreeSpace& space, NavMeshOptions options = {});
   /// Builds the graph over a partition of space built with region outlines as constraints
-  /// (NavPartitionOptions::regions), which it shares; options' source, merge and max_triangles
-  /// are the partition's. @throws InputError (key "search") as above.
+  /// (NavPartitionOptions::regions), which it shares; options' source, merge, decomposition and
+  /// max_triangles are the partition's. @throws InputError (key "search") as above.
   NavMesh(const FreeSpace& space, std::shared_ptr<const NavPartition> partition,
           NavMeshOptions options = {});
 

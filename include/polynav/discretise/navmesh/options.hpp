@@ -66,6 +66,35 @@ inline std::string_view navmesh_search_name(NavMeshSearch search) {
   return name_of(navmesh_search_names, search);
 }
 
+/// How a rebuilt mesh cuts free space into convex polygons. Every decomposition starts from the
+/// constrained Delaunay triangulation of free space (its boundary and, in NavPartition, the
+/// region outlines as constraints) and never merges across a wall, a region outline or a change
+/// of cost or height.
+enum class NavMeshDecomposition : std::uint8_t {
+  /// the triangles merged by Hertel and Mehlhorn ("Fast triangulation of simple polygons",
+  /// 1983): every diagonal whose removal leaves both its ends convex, in triangle order
+  cdt,
+  /// the vertical trapezoidal cell decomposition (Latombe, "Robot Motion Planning", 1991, ch. 5;
+  /// Chazelle's trapezoidation): from every boundary vertex, vertical extensions up and down
+  /// through free space to the first boundary point; the cells between them are trapezoids or
+  /// triangles (each cut further by region outlines in weighted scenes)
+  c_cells,
+  /// the triangles merged greedily, always removing next the diagonal whose merge gives the
+  /// largest convex polygon: fewer, larger polygons than cdt (not the optimum)
+  max_area,
+};
+inline constexpr auto navmesh_decomposition_names =
+    enum_names(NavMeshDecomposition::cdt, "cdt", NavMeshDecomposition::c_cells, "c-cells",
+               NavMeshDecomposition::max_area, "max-area");
+/// A name of navmesh_decomposition_names; throws InputError (key "decomposition") on anything
+/// else.
+inline NavMeshDecomposition parse_navmesh_decomposition(const std::string& name) {
+  return from_name(navmesh_decomposition_names, name, "decomposition", "navmesh decomposition");
+}
+inline std::string_view navmesh_decomposition_name(NavMeshDecomposition decomposition) {
+  return name_of(navmesh_decomposition_names, decomposition);
+}
+
 struct NavMeshOptions {
   /// Where the polygons come from. [Default: automatic: a `.mesh` file's faces already are convex
   /// polygons tiling free space]
@@ -76,6 +105,13 @@ struct NavMeshOptions {
   /// Merge triangles into convex polygons (Hertel and Mehlhorn); false keeps the triangles.
   /// Applies to rebuilt meshes only.
   bool merge = true;
+  /// How a rebuilt mesh cuts free space into convex polygons (NavMeshDecomposition). A `.mesh`
+  /// scene's own faces are not decomposed again: with another decomposition than `cdt` where
+  /// they would be used (source `mesh`, or `automatic` with usable faces) the build is refused
+  /// (InputError, key "decomposition"); source `rebuild` decomposes free space. With `merge`
+  /// false every decomposition keeps its triangles (`c_cells`: cut by the vertical extensions).
+  /// [Default: cdt]
+  NavMeshDecomposition decomposition = NavMeshDecomposition::cdt;
   /// Budget on the triangulation's faces: a larger one is refused. [Limit: > 0]
   std::size_t max_triangles = std::size_t{1} << 23;
   /// How queries are searched. With `optimal` no graph is built (no arcs, no landmarks: `nodes`

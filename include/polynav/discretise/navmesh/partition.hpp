@@ -3,11 +3,14 @@
 /// The navigation mesh's convex partition of free space: const data, built once. Scenes read
 /// from a navigation mesh (`.mesh`) can use its own faces as the polygons; otherwise a
 /// constrained Delaunay triangulation of free space (its boundary and, unless told otherwise,
-/// the outlines of weighted regions as constraints) is merged into convex polygons by Hertel and
-/// Mehlhorn's algorithm ("Fast triangulation of simple polygons", 1983: drop every diagonal whose
-/// removal leaves both of its ends convex), never across a wall, a region outline or a change of
-/// cost or height. On top of it: the navigation mesh's graph (navmesh.hpp), Polyanya
-/// (polyanya.hpp) and the visibility graph's triangular expansion.
+/// the outlines of weighted regions as constraints) is merged into convex polygons, never across
+/// a wall, a region outline or a change of cost or height, as the decomposition says
+/// (NavMeshDecomposition): by Hertel and Mehlhorn's algorithm ("Fast triangulation of simple
+/// polygons", 1983: drop every diagonal whose removal leaves both of its ends convex), into the
+/// vertical trapezoidal cells (Latombe 1991, ch. 5: the triangulation also takes the vertical
+/// extensions from the boundary's vertices as constraints, and the triangles of each cell are
+/// merged), or greedily largest merge first. On top of it: the navigation mesh's graph
+/// (navmesh.hpp), Polyanya (polyanya.hpp) and the visibility graph's triangular expansion.
 
 #include <array>
 #include <cstddef>
@@ -31,9 +34,13 @@ struct NavPartitionOptions {
   /// Merge triangles into convex polygons (Hertel and Mehlhorn); false keeps the triangles.
   /// Applies to rebuilt partitions only.
   bool merge = true;
+  /// How a rebuild cuts free space into convex polygons (NavMeshDecomposition). Anything but
+  /// `cdt` refuses to use a scene's mesh faces (InputError, key "decomposition").
+  NavMeshDecomposition decomposition = NavMeshDecomposition::cdt;
   /// Budget on the triangulation's faces: a larger one is refused. [Limit: > 0]
   std::size_t max_triangles = std::size_t{1} << 23;
-  /// Wall-clock budget of the build, checked once the polygons are indexed (BuildClock).
+  /// Wall-clock budget of the build, checked once the polygons are indexed (BuildClock) and,
+  /// for the vertical extensions of `c_cells`, while they are found.
   /// [Units: s] [Limit: > 0; infinity for none]
   double max_build_seconds = default_max_build_seconds;
   /// Region outlines are constraints too, so that every polygon lies in one cost and height, and
@@ -54,6 +61,9 @@ struct NavPartitionStats {
   std::size_t free_triangles = 0;  ///< of them, those in free space
   std::size_t polygons = 0;        ///< convex polygons after merging
   std::size_t portals = 0;         ///< shared edges between polygons a path may cross
+  /// Vertical extensions added as constraints (decomposition `c_cells`), after removing
+  /// duplicates (an extension from one vertex to another is found from both ends).
+  std::size_t extensions = 0;
   double triangulate_ms = 0.0;
   double build_ms = 0.0;  ///< everything
 };
@@ -94,7 +104,9 @@ class NavPartition {
   /// Builds the partition of space (which need not outlive it).
   /// @throws InputError (key "max_triangles") when the triangulation exceeds the budget, (key
   /// "source") when the source is `mesh` and the scene's mesh faces cannot be used, (key
-  /// "space.max_build_seconds") when the build takes longer than its budget.
+  /// "decomposition") when the decomposition is not `cdt` and the scene's mesh faces would be
+  /// used (source `mesh`, or `automatic` with usable faces), (key "space.max_build_seconds")
+  /// when the build takes longer than its budget.
   explicit NavPartition(const FreeSpace& space, NavPartitionOptions options = {});
 
   std::size_t polygon_count() const { return cost_.size(); }
@@ -181,7 +193,7 @@ class NavPartition {
   // The steps of a build: the polygons (from the scene's faces, or triangulated and merged),
   // then their numbering and indexes.
   void build_from_faces(const FreeSpace& space);
-  void rebuild(const FreeSpace& space);
+  void rebuild(const FreeSpace& space, const BuildClock& clock);
   // Appends a polygon (its vertices counter-clockwise) with its cost, height and exactness.
   void add_polygon(std::span<const Point> ring, double cost, double height, bool exact);
   // Portals of polygon p (its ring as in points_): others[e] is the polygon across edge e (from
