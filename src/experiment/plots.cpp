@@ -148,8 +148,9 @@ void small_multiples(SvgCanvas& canvas, const Styles& st, const std::vector<Conf
     const double x0 = left + (width + gap) * double(c % columns);
     const double y0 = top + pitch * double(c / columns);
     const double x1 = x0 + width, y1 = y0 + height;
-    const auto sx = [&](double v) { return x0 + x.at(v) * (x1 - x0); };
-    const auto sy = [&](double v) { return y1 - y.at(v) * (y1 - y0); };
+    // Points beyond an axis (the longest ratios) are drawn at its end.
+    const auto sx = [&](double v) { return x0 + std::clamp(x.at(v), 0.0, 1.0) * (x1 - x0); };
+    const auto sy = [&](double v) { return y1 - std::clamp(y.at(v), 0.0, 1.0) * (y1 - y0); };
     SvgTextStyle name = st.text;
     name.bold = true;
     name.fill = series_colour(c);
@@ -415,22 +416,28 @@ std::string plot_svg(const std::vector<Row>& rows, const std::string& title) {
   // from the obstacles (the clearance roadmap's trade, and every smoother's the other way).
   if (clearances) {
     canvas.group("clearance-length-plot");
-    canvas.text_px({left, clearance_top + 14},
-                   "least clearance (scene units: the path's nearest approach to the inflated "
-                   "obstacles) against length / optimum, every found path with a reference",
-                   st.text);
-    double min_ratio = 1, max_ratio = 1, max_clearance = 0;
+    canvas.text_px(
+        {left, clearance_top + 14},
+        "least clearance (scene units: the path's nearest approach to the inflated "
+        "obstacles) against length / optimum up to its 99th percentile, every found path "
+        "with a reference",
+        st.text);
+    // The ratio axis ends at the 99th percentile: a few very long detours (short queries) would
+    // squeeze every other path against the left edge.
+    double min_ratio = 1, max_clearance = 0;
+    std::vector<double> ratios;
     for (const Config& c : configs)
       for (const auto& [ratio, clearance] : c.clearance) {
         min_ratio = std::min(min_ratio, ratio);
-        max_ratio = std::max(max_ratio, ratio);
+        ratios.push_back(ratio);
         max_clearance = std::max(max_clearance, clearance);
       }
+    std::sort(ratios.begin(), ratios.end());
+    const double max_ratio = std::max(nearest_rank(ratios, 0.99), min_ratio + 0.01);
     if (!(max_clearance > 0)) max_clearance = 1;
-    small_multiples(canvas, st, configs, &Config::clearance,
-                    Axis{min_ratio, max_ratio + 1e-9, false}, Axis{0, max_clearance, false},
-                    clearance_top + 44, small_left, small_width, small_gap, small_height,
-                    small_pitch, columns);
+    small_multiples(canvas, st, configs, &Config::clearance, Axis{min_ratio, max_ratio, false},
+                    Axis{0, max_clearance, false}, clearance_top + 44, small_left, small_width,
+                    small_gap, small_height, small_pitch, columns);
   }
   return canvas.str();
 }

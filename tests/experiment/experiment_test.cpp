@@ -726,6 +726,51 @@ TEST(Experiment, PlotNamesConfigurationsInDistinctColoursWithAPanelPerScene) {
   EXPECT_EQ(check.problem, "");
 }
 
+// Least clearance against length / optimum: a panel per configuration, each found path a dot,
+// placed by its own values (the configuration keeping farther from the obstacles is drawn
+// higher); no such panels when no row has a clearance.
+TEST(Experiment, PlotShowsClearanceAgainstLengthWhereRowsHaveIt) {
+  std::vector<Row> rows;
+  for (const std::string method : {"visgraph", "clearance"})
+    for (std::size_t q = 0; q < 10; ++q) {
+      Row r;
+      r.scene = "maze";
+      r.method = method;
+      r.options = std::string(default_options);
+      r.smoother = "none";
+      r.query = q;
+      r.status = "found";
+      r.search_us = 5.0;
+      r.reference = 10.0;
+      r.length = method == "visgraph" ? 10.0 : 12.0 + double(q) / 10.0;
+      r.ratio = r.length / r.reference;
+      r.clearance = method == "visgraph" ? 0.0 : 1.0 + double(q) / 10.0;
+      rows.push_back(r);
+    }
+  const std::string svg = plot_svg(rows, "clearance");
+  const std::string panel = svg_group(svg, "clearance-length-plot");
+  ASSERT_FALSE(panel.empty());
+  // Each path's dot, by configuration (its colour): the clearance roadmap's above the others'.
+  std::map<std::string, std::vector<double>> heights;
+  const std::regex dot("<circle cx=\"[^\"]*\" cy=\"([^\"]*)\"[^>]*fill=\"(#[0-9a-fA-F]{6})\"");
+  for (auto it = std::sregex_iterator(panel.begin(), panel.end(), dot);
+       it != std::sregex_iterator(); ++it)
+    heights[(*it)[2]].push_back(std::stod((*it)[1]));
+  ASSERT_EQ(heights.size(), 2u);
+  std::vector<double> lowest, highest;
+  for (const auto& [colour, ys] : heights) {
+    EXPECT_EQ(ys.size(), 10u) << colour;
+    lowest.push_back(*std::max_element(ys.begin(), ys.end()));
+    highest.push_back(*std::min_element(ys.begin(), ys.end()));
+  }
+  // One configuration's dots all lie above (smaller y) all of the other's.
+  EXPECT_TRUE(highest[0] > lowest[1] || highest[1] > lowest[0]);
+  EXPECT_EQ(test::check_xml(svg).problem, "");
+
+  for (Row& r : rows) r.clearance = NAN;
+  EXPECT_TRUE(svg_group(plot_svg(rows, "no clearance"), "clearance-length-plot").empty());
+}
+
 // The corner graph of a MovingAI map built here from the cells alone: corners (x, y) in map
 // coordinates (y down); a side move needs a free cell beside it, a diagonal its cell; a corner
 // where only two diagonally opposite cells are free is passable only with open gaps.
