@@ -232,8 +232,11 @@ ClearanceRoadmap::ClearanceRoadmap(const FreeSpace& space, ClearanceOptions opti
     // Hilbert order, not CGAL::spatial_sort: that one shuffles first with CGAL's shared random
     // generator, which would make the diagram's numbering (and so the search's ties) differ
     // from build to build, and races between builds on different threads.
-    CGAL::hilbert_sort(order.begin(), order.end(),
-                       SortTraits(CGAL::make_property_map(std::as_const(cgal_points))));
+    // (make_property_map takes the address of the first point: none when free space has no
+    // boundary.)
+    if (!cgal_points.empty())
+      CGAL::hilbert_sort(order.begin(), order.end(),
+                         SortTraits(CGAL::make_property_map(std::as_const(cgal_points))));
     std::vector<Sdg::Vertex_handle> handle(points.size());
     Sdg::Vertex_handle hint;
     for (std::size_t k = 0; k < order.size(); ++k) {
