@@ -916,7 +916,10 @@ class ClearanceMethod final : public Method {
     search::NodeId widest_goal = search::no_node;
     while (!w.heap.empty()) {
       std::pop_heap(w.heap.begin(), w.heap.end());
-      const auto [width, n] = w.heap.back();
+      // Named, not structured bindings: the lambda below uses them (clang 14 cannot capture
+      // those).
+      const double width = w.heap.back().first;
+      const search::NodeId n = w.heap.back().second;
       w.heap.pop_back();
       ++stats.heap_pops;
       if (w.closed[n] || width < w.width[n]) continue;

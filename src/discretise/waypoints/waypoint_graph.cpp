@@ -87,7 +87,9 @@ RouteTable all_pairs_dijkstra(const search::CsrGraph& graph, const BuildClock* c
     heap.push_back({0.0, s});
     while (!heap.empty()) {
       std::pop_heap(heap.begin(), heap.end(), std::greater<>());
-      const auto [d, u] = heap.back();
+      // Named, not structured bindings: lambdas below use them (clang 14 cannot capture those).
+      const double d = heap.back().first;
+      const search::NodeId u = heap.back().second;
       heap.pop_back();
       if (done[u]) continue;
       done[u] = 1;
@@ -257,7 +259,7 @@ void WaypointGraph::link_scene(const BuildClock& clock, std::vector<search::Edge
                          "; raise it with --set waypoints.max_links=N");
   for (std::size_t k = 0; k < given.links.size(); ++k) {
     if ((k & 255) == 0) clock.check("the waypoint graph");
-    const auto [i, j] = given.links[k];
+    const std::uint32_t i = given.links[k][0], j = given.links[k][1];
     const Point a = nodes_[i], b = nodes_[j];
     const auto refuse = [&](const std::string& why) {
       InputLocation where = given.link_where[k];
