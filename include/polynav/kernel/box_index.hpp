@@ -42,8 +42,10 @@ class BoxIndex {
     if (box.empty()) return;
     const double w = std::max(box.width(), 1e-300), h = std::max(box.height(), 1e-300);
     const double n = std::max(1.0, double(cells));
-    nx_ = std::clamp(int(std::sqrt(n * w / h)), 1, 4096);
-    ny_ = std::clamp(int(std::sqrt(n * h / w)), 1, 4096);
+    // Clamped before the conversion: a box of (nearly) zero height or width makes these ratios
+    // far beyond any int.
+    nx_ = int(std::clamp(std::sqrt(n * w / h), 1.0, 4096.0));
+    ny_ = int(std::clamp(std::sqrt(n * h / w), 1.0, 4096.0));
     origin_ = box.min;
     width_ = box.width() > 0 ? box.width() / nx_ : 1.0;
     height_ = box.height() > 0 ? box.height() / ny_ : 1.0;
