@@ -64,14 +64,20 @@ bool prefer_floyd_warshall(std::size_t nodes, std::size_t arcs) {
   return n * n <= 2.0 * (double(arcs) + n) * std::log2(n + 1.0);
 }
 
-}  // namespace
-
-RouteTable all_pairs_dijkstra(const search::CsrGraph& graph, const BuildClock* clock) {
-  const std::size_t n = graph.node_count();
+// The table of n nodes before any route is known: every cost infinite, every hop none.
+RouteTable unreached(std::size_t n) {
   RouteTable table;
   table.nodes = n;
   table.cost.assign(n * n, inf);
   table.next.assign(n * n, search::no_node);
+  return table;
+}
+
+}  // namespace
+
+RouteTable all_pairs_dijkstra(const search::CsrGraph& graph, const BuildClock* clock) {
+  const std::size_t n = graph.node_count();
+  RouteTable table = unreached(n);
   // Lazy deletion: an entry whose cost is above the node's settled cost is skipped. The heap
   // holds at most one entry per arc relaxed.
   using Entry = std::pair<double, search::NodeId>;
@@ -111,10 +117,7 @@ RouteTable all_pairs_dijkstra(const search::CsrGraph& graph, const BuildClock* c
 
 RouteTable all_pairs_floyd_warshall(const search::CsrGraph& graph, const BuildClock* clock) {
   const std::size_t n = graph.node_count();
-  RouteTable table;
-  table.nodes = n;
-  table.cost.assign(n * n, inf);
-  table.next.assign(n * n, search::no_node);
+  RouteTable table = unreached(n);
   double* cost = table.cost.data();
   search::NodeId* next = table.next.data();
   for (search::NodeId u = 0; u < n; ++u) {
