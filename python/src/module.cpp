@@ -821,6 +821,25 @@ raises polynav.InputError.
 >>> planner.plan((2, 1.5), [[30, 20], [3, 2]]).goal
 (3.0, 2.0))")
       .def(
+          "flee",
+          [](const Planner& p, const PointArg& start, const PointsArg& threats, double distance) {
+            const Point s = to_point(start.value, "start");
+            const std::vector<Point> t = to_points(threats.value, "threats");
+            if (!(distance >= 0.0) || !std::isfinite(distance))
+              refuse("distance", "must be a finite number >= 0, found " + shortest_text(distance));
+            py::gil_scoped_release release;
+            return p.flee(s, t, distance);
+          },
+          py::arg("start"), py::arg("threats"), py::arg("distance"),
+          R"(Runs away: plans from start to the cheapest free point at least distance in a straight
+line from every threat (an (N, 2) array), as `polynav plan --flee-from`; result.goal is the
+point reached. No such point reachable is status "no_path".
+
+>>> planner = polynav.Planner(polynav.load_scene("scenes/warehouse.yaml"))
+>>> r = planner.flee((5, 5), [[8, 6]], 12.0)
+>>> r.status, bool(((r.goal[0] - 8) ** 2 + (r.goal[1] - 6) ** 2) ** 0.5 >= 12.0)
+('found', True))")
+      .def(
           "plan_many",
           [](const Planner& p, const PointsArg& starts, const PointsArg& goals, unsigned threads) {
             const std::vector<Point> s = to_points(starts.value, "starts");

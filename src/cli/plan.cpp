@@ -29,6 +29,10 @@ struct PlanArgs {
   MethodArgs method;
   std::string start, query;
   std::vector<std::string> goals;  // --goal, repeatable: a goal set; each X,Y or X,Y,YAW
+  // --flee-from, repeatable, each X,Y[,X,Y...]: the threats to get --distance away from.
+  std::vector<std::string> flee_from;
+  double distance = 0.0;
+  bool distance_given = false;
   bool json = false;
   std::string format = "text";  // text, json, ros-path
   std::string svg;
@@ -161,7 +165,20 @@ int run_plan(const PlanArgs& args, const SceneOptions& options) {
   // The command line's query, read before the scene so that a mistyped point costs nothing.
   std::optional<Point> start;
   std::vector<PointYaw> goals;
-  if (!args.start.empty() || !args.goals.empty()) {
+  std::vector<Point> threats;  // a flee query's
+  if (!args.flee_from.empty() || args.distance_given) {
+    if (args.flee_from.empty() || !args.distance_given)
+      throw InputError({"", 0, 0, args.flee_from.empty() ? "--flee-from" : "--distance"},
+                       "--flee-from and --distance go together");
+    if (args.start.empty())
+      throw InputError({"", 0, 0, "--start"}, "--flee-from needs --start: where to run from");
+    if (!args.goals.empty() || !args.query.empty())
+      throw InputError({"", 0, 0, args.goals.empty() ? "--query" : "--goal"},
+                       "a flee query finds its own goal; it cannot go with --goal or --query");
+    start = parse_point(args.start, "--start");
+    for (const std::string& t : args.flee_from)
+      for (const Point& p : parse_points(t, "--flee-from")) threats.push_back(p);
+  } else if (!args.start.empty() || !args.goals.empty()) {
     if (args.start.empty() || args.goals.empty())
       throw InputError({"", 0, 0, args.start.empty() ? "--start" : "--goal"},
                        "--start and --goal go together");
@@ -171,7 +188,9 @@ int run_plan(const PlanArgs& args, const SceneOptions& options) {
   const Scene scene = load_scene_with_options(args.scene, options);
   std::vector<Query> queries;
   std::vector<Point> goal_set;  // the command line's goals, when it gave more than one
-  if (start) {
+  if (start && !threats.empty()) {
+    queries.push_back({"", *start, *start, std::nullopt, {}});
+  } else if (start) {
     queries.push_back({"", *start, goals.front().at, std::nullopt, {}});
     if (goals.size() > 1)
       for (const PointYaw& g : goals) goal_set.push_back(g.at);
@@ -202,7 +221,9 @@ int run_plan(const PlanArgs& args, const SceneOptions& options) {
   std::vector<std::optional<double>> goal_yaws;  // per result: the yaw of the goal it reached
   std::vector<std::string> invalid;              // why each invalid query is, in order
   for (const Query& q : queries) {
-    if (goal_set.empty()) {
+    if (!threats.empty()) {
+      results.push_back(planner.flee(q.start, threats, args.distance));
+    } else if (goal_set.empty()) {
       results.push_back(planner.plan(q.start, q.goal));
     } else {
       results.push_back(planner.plan(q.start, goal_set));
@@ -255,6 +276,17 @@ void add_plan_command(CLI::App& app) {
       ->type_name("X,Y[,YAW]")
       ->allow_extra_args(false)
       ->take_all();
+  cmd->add_option("--flee-from", args->flee_from,
+                  "Run away (with --start and --distance): plan to the cheapest free point at\n"
+                  "least --distance in a straight line from every one of these threats (repeat\n"
+                  "it or list them: X,Y,X,Y); the goal reached is reported as the goal")
+      ->type_name("X,Y[,X,Y...]")
+      ->allow_extra_args(false);
+  add_number_option(*cmd, "--distance", args->distance,
+                    "With --flee-from: how far from every threat to get (straight-line distance,\n"
+                    ">= 0)")
+      ->type_name("D")
+      ->check(non_negative_finite);
   cmd->add_option("--query", args->query, "Plan only the scene's query of this name")
       ->type_name("NAME");
   cmd->add_flag("--json", args->json, "One JSON object per query per line (docs/output.md)");
@@ -287,11 +319,14 @@ void add_plan_command(CLI::App& app) {
                           "  polynav plan scenes/movingai/arena.map --start 3.5,10.5 --goal "
                           "40.5,30.5\n"
                           "  polynav plan scenes/ros/depot.yaml --start 16,1 --goal 29,14,1.5708 "
-                          "--format ros-path --pose-spacing 0.05 --frame-id map\n\n") +
+                          "--format ros-path --pose-spacing 0.05 --frame-id map\n"
+                          "  polynav plan scenes/warehouse.yaml --start 5,5 --flee-from 8,6 "
+                          "--distance 12 --json\n\n") +
               options_help() + "\n" + global_options_help + "\n\n" + exit_codes_help);
   cmd->callback([args, cmd] {
     args->frame_id_given = cmd->count("--frame-id") > 0;
     args->pose_spacing_given = cmd->count("--pose-spacing") > 0;
+    args->distance_given = cmd->count("--distance") > 0;
     set_exit_status(run_plan(*args, scene_options(*cmd)));
   });
 }

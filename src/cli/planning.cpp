@@ -102,7 +102,9 @@ Point parse_point(const std::string& text, const std::string& option) {
                    "expected X,Y with two finite numbers, found '" + text + "'");
 }
 
-PointYaw parse_point_yaw(const std::string& text, const std::string& option) {
+namespace {
+
+std::vector<std::string_view> comma_fields(std::string_view text) {
   std::vector<std::string_view> parts;
   for (std::string_view rest = text;;) {
     const auto comma = rest.find(',');
@@ -110,6 +112,27 @@ PointYaw parse_point_yaw(const std::string& text, const std::string& option) {
     if (comma == std::string_view::npos) break;
     rest.remove_prefix(comma + 1);
   }
+  return parts;
+}
+
+}  // namespace
+
+std::vector<Point> parse_points(const std::string& text, const std::string& option) {
+  const std::vector<std::string_view> parts = comma_fields(text);
+  std::vector<Point> points;
+  for (std::size_t i = 0; i + 1 < parts.size(); i += 2) {
+    const std::optional<double> x = parse_finite(parts[i]), y = parse_finite(parts[i + 1]);
+    if (!x || !y) break;
+    points.push_back({*x, *y});
+  }
+  if (points.empty() || points.size() * 2 != parts.size())
+    throw InputError({"", 0, 0, option},
+                     "expected X,Y or X,Y,X,Y,... (pairs of finite numbers), found '" + text + "'");
+  return points;
+}
+
+PointYaw parse_point_yaw(const std::string& text, const std::string& option) {
+  const std::vector<std::string_view> parts = comma_fields(text);
   const std::optional<double> x = parse_finite(parts[0]);
   const std::optional<double> y = parts.size() > 1 ? parse_finite(parts[1]) : std::nullopt;
   if (parts.size() > 3 || !x || !y)

@@ -41,6 +41,9 @@ std::vector<PathDrawing> path_drawings(const std::vector<PlanResult>& results);
 // Parses "X,Y" given to `option`. @throws InputError naming the option
 Point parse_point(const std::string& text, const std::string& option);
 
+// Parses "X,Y" or "X,Y,X,Y,...": one or more points. @throws InputError naming the option
+std::vector<Point> parse_points(const std::string& text, const std::string& option);
+
 // A point and, when the text gave one, a heading: yaw in radians, counterclockwise from +x.
 struct PointYaw {
   Point at;

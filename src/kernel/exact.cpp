@@ -16,6 +16,24 @@ int orientation_exact(Point p, Point q, Point r) {
                                             Kernel::Point_2(r.x, r.y)));
 }
 
+int compare_distance(Point p, Point q, double d) {
+  const double dx = p.x - q.x, dy = p.y - q.y;
+  const double squared = dx * dx + dy * dy, limit = d * d;
+  // Each difference is rounded once (relative 2^-53), each square and the sum once more: the
+  // squared distance is within 6 * 2^-53 of itself, d * d within 2^-53; 8 * 2^-53 of the larger
+  // covers both. Tiny or huge magnitudes (underflow, overflow) go to exact arithmetic.
+  const double magnitude = std::max(squared, limit);
+  if (magnitude > 1e-250 && magnitude < 1e300) {
+    const double bound = 8.0 * 0x1p-53 * magnitude;
+    if (squared - limit > bound) return 1;
+    if (limit - squared > bound) return -1;
+  }
+  const CGAL::Exact_rational ex = CGAL::Exact_rational(p.x) - CGAL::Exact_rational(q.x);
+  const CGAL::Exact_rational ey = CGAL::Exact_rational(p.y) - CGAL::Exact_rational(q.y);
+  const CGAL::Exact_rational ed(d);
+  return CGAL::sign(ex * ex + ey * ey - ed * ed);
+}
+
 bool segments_intersect(Point a, Point b, Point c, Point d) {
   const int o1 = orientation(a, b, c), o2 = orientation(a, b, d);
   const int o3 = orientation(c, d, a), o4 = orientation(c, d, b);

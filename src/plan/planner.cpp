@@ -162,8 +162,7 @@ PlanResult Planner::plan(Point start, Point goal) const {
 }
 
 PlanResult Planner::plan(Point start, std::span<const Point> goals) const {
-  PlanResult result;
-  result.start = start;
+  PlanResult result = blank_result(start);
   const RawPath raw = search(result, goals, query_options_);
   if (!raw.points.empty()) finish(result, raw, 0);
   return result;
@@ -184,8 +183,7 @@ PlanResult Planner::plan(Point start, Point goal, std::string_view smoother) con
   QueryOptions options = query_options_;
   options.smoothed = k->entry->name != "none";
   options.corridor = options_.corridor || k->entry->uses_corridor;
-  PlanResult result;
-  result.start = start;
+  PlanResult result = blank_result(start);
   const RawPath raw = search(result, std::span<const Point>(&goal, 1), options);
   result.smoother = k->entry->name;
   if (!raw.points.empty()) finish(result, raw, std::size_t(k - smoothers_.begin()));
@@ -193,8 +191,7 @@ PlanResult Planner::plan(Point start, Point goal, std::string_view smoother) con
 }
 
 std::vector<PlanResult> Planner::plan_each(Point start, Point goal) const {
-  PlanResult searched;
-  searched.start = start;
+  PlanResult searched = blank_result(start);
   const RawPath raw = search(searched, std::span<const Point>(&goal, 1), query_options_);
   std::vector<PlanResult> results(smoothers_.size(), searched);
   for (std::size_t k = 0; k < results.size(); ++k) {
@@ -204,14 +201,34 @@ std::vector<PlanResult> Planner::plan_each(Point start, Point goal) const {
   return results;
 }
 
-RawPath Planner::search(PlanResult& result, std::span<const Point> goals_in,
-                        const QueryOptions& options) const {
+PlanResult Planner::blank_result(Point start) const {
   const Discretisation& d = method_->discretisation();
+  PlanResult result;
+  result.start = start;
   result.method = std::string(d.method());
   result.smoother = options_.smoother;
-  result.goal = goals_in.empty() ? Point{} : goals_in.front();
   result.stats.nodes = d.node_count();
   result.stats.build_ms = build_ms_;
+  return result;
+}
+
+void Planner::take_search(PlanResult& result, RawPath& raw, double search_ms) const {
+  result.stats.search_ms = search_ms;
+  result.status = raw.status;
+  result.message = raw.message;
+  result.stats.expanded = raw.stats.expanded;
+  result.stats.generated = raw.stats.generated;
+  result.expanded = std::move(raw.expanded);
+  if (raw.points.empty()) return;
+  result.raw_waypoints = raw.points;
+  result.corridor = raw.corridor;
+  result.raw_length = polyline_length(raw.points);
+  result.raw_cost = space_->path_cost(raw.points);
+}
+
+RawPath Planner::search(PlanResult& result, std::span<const Point> goals_in,
+                        const QueryOptions& options) const {
+  result.goal = goals_in.empty() ? Point{} : goals_in.front();
   if (goals_in.empty()) {
     result.message = "the goal set is empty";
     return {};
@@ -261,18 +278,68 @@ RawPath Planner::search(PlanResult& result, std::span<const Point> goals_in,
       if (reached < goals.size()) result.goal = goals[reached];
     }
   }
-  result.stats.search_ms = ms_since(t_search);
-  result.status = raw.status;
-  result.message = raw.message;
-  result.stats.expanded = raw.stats.expanded;
-  result.stats.generated = raw.stats.generated;
-  result.expanded = std::move(raw.expanded);
-  if (raw.points.empty()) return raw;
-  result.raw_waypoints = raw.points;
-  result.corridor = raw.corridor;
-  result.raw_length = polyline_length(raw.points);
-  result.raw_cost = space_->path_cost(raw.points);
+  take_search(result, raw, ms_since(t_search));
   return raw;
+}
+
+PlanResult Planner::flee(Point start, std::span<const Point> threats, double distance) const {
+  PlanResult result = blank_result(start);
+  result.goal = start;
+  if (threats.empty()) {
+    result.message = "a flee query needs at least one threat";
+    return result;
+  }
+  for (std::size_t i = 0; i < threats.size(); ++i) {
+    if (!std::isfinite(threats[i].x) || !std::isfinite(threats[i].y)) {
+      result.message = "threat " + std::to_string(i + 1) + " " + point_text(threats[i]) +
+                       " is not a finite point";
+      return result;
+    }
+  }
+  if (!std::isfinite(distance) || distance < 0.0) {
+    std::ostringstream text;
+    text << "the flee distance must be a finite number >= 0, got " << distance;
+    result.message = text.str();
+    return result;
+  }
+  if (std::string why = check_point(result.start, "start"); !why.empty()) {
+    result.message = std::move(why);
+    return result;
+  }
+  const FleeGoal flee{threats, distance, space_->min_cost()};
+  const auto t_search = Clock::now();
+  RawPath raw;
+  raw.method = method_->discretisation().method();
+  if (flee.admits(result.start)) {
+    raw.status = search::SearchStatus::found;
+    raw.points = {result.start};
+  } else {
+    // The threats' circles, sampled: a continuous scene's cheapest end lies on them (a path
+    // leaves the circles there first). Slightly outside, so that rounding keeps them far enough.
+    std::vector<Point> places;
+    const double radius = distance * (1.0 + 0x1p-40);
+    for (const Point& t : threats) {
+      for (std::size_t k = 0; k < flee_places_per_threat; ++k) {
+        const double angle = 2.0 * M_PI * double(k) / double(flee_places_per_threat);
+        const Point p{t.x + radius * std::cos(angle), t.y + radius * std::sin(angle)};
+        if (flee.admits(p) && space_->is_free(p)) places.push_back(p);
+      }
+    }
+    const WorkspaceLease workspace(*this);
+    std::size_t reached = places.size();
+    raw = method_->find_path_away(result.start, flee, places, query_options_, *workspace, reached);
+    if (raw.status == search::SearchStatus::no_path) {
+      std::ostringstream text;
+      text << "no_path: no free point at least " << distance
+           << " (straight-line distance) from every threat is reachable from the start";
+      raw.message = text.str();
+    }
+  }
+  take_search(result, raw, ms_since(t_search));
+  if (raw.points.empty()) return result;
+  if (result.found()) result.goal = raw.points.back();
+  finish(result, raw, 0);
+  return result;
 }
 
 void Planner::finish(PlanResult& result, const RawPath& raw, std::size_t k) const {

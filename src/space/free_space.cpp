@@ -826,6 +826,9 @@ double FreeSpace::inflation_tolerance() const {
 Inflation FreeSpace::inflation() const {
   return impl_->inflation;
 }
+double FreeSpace::agent_radius() const {
+  return impl_->agent.radius;
+}
 Box FreeSpace::bounds_box() const {
   return impl_->bounds_box;
 }

@@ -935,6 +935,41 @@ TEST_F(Cli, PlanWithoutAPathExitsOne) {
   EXPECT_EQ(json::parse(r.out).at("status"), "no_path");
 }
 
+// --flee-from: the goal is the point reached, at least --distance from every threat; the
+// options go together and not with a goal.
+TEST_F(Cli, PlanFleesFromThreats) {
+  const fs::path scene = write("walled.yaml",
+                               "version: 1\n"
+                               "bounds: [[0, 0], [20, 0], [20, 10], [0, 10]]\n"
+                               "obstacles: [[[8, 0], [12, 0], [12, 6], [8, 6]]]\n");
+  const RunResult r = run({"plan", scene.string(), "--start", "6,2", "--flee-from", "5,2,7,3",
+                           "--distance", "6", "--method", "visgraph", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  const json j = json::parse(r.out);
+  EXPECT_EQ(j.at("status"), "found");
+  const double gx = j.at("goal").at(0), gy = j.at("goal").at(1);
+  for (const auto& [tx, ty] : {std::pair{5.0, 2.0}, std::pair{7.0, 3.0}})
+    EXPECT_GE(std::hypot(gx - tx, gy - ty), 6.0 - 1e-9);
+  EXPECT_EQ(j.at("waypoints").back(), j.at("goal"));
+  const RunResult none = run({"plan", scene.string(), "--start", "6,2", "--flee-from", "10,5",
+                              "--distance", "100", "--json"});
+  EXPECT_EQ(none.exit_code, 1) << none.err;
+  EXPECT_EQ(json::parse(none.out).at("status"), "no_path");
+  for (const std::vector<std::string>& bad :
+       {std::vector<std::string>{"--start", "6,2", "--flee-from", "5,2"},
+        {"--start", "6,2", "--distance", "3"},
+        {"--flee-from", "5,2", "--distance", "3"},
+        {"--start", "6,2", "--goal", "1,1", "--flee-from", "5,2", "--distance", "3"},
+        {"--start", "6,2", "--flee-from", "5,2,7", "--distance", "3"},
+        {"--start", "6,2", "--flee-from", "5,2", "--distance", "-3"}}) {
+    std::vector<std::string> args = {"plan", scene.string()};
+    args.insert(args.end(), bad.begin(), bad.end());
+    const RunResult e = run(args);
+    EXPECT_EQ(e.exit_code, 2) << e.out << e.err;
+    expect_one_error_line(e);
+  }
+}
+
 TEST_F(Cli, PlanRejectsBadOptions) {
   const fs::path scene = write("corridor.yaml", corridor_scene);
   expect_usage_error(run({"plan", scene.string(), "--resolution", "-1"}));

@@ -32,6 +32,24 @@ class Method {
                                    const QueryOptions& options, QueryWorkspace& workspace,
                                    std::size_t& reached_goal) const = 0;
   virtual Reach reach(Point from, double max_cost, QueryWorkspace& workspace) const = 0;
+  /// A path from start to the cheapest end `flee` admits (find_path_away): by default to the
+  /// cheapest of `places` (a goal set), which a method searched its own way inherits; a method
+  /// searched by the driver's A* also ends at its admitted nodes. `reached_place` is the index
+  /// of the place reached, places.size() when the path ends at a node or nowhere.
+  virtual RawPath find_path_away(Point start, const FleeGoal& flee, std::span<const Point> places,
+                                 const QueryOptions& options, QueryWorkspace& workspace,
+                                 std::size_t& reached_place) const {
+    (void)flee;
+    if (places.empty()) {
+      reached_place = 0;
+      RawPath out;
+      out.method = discretisation().method();
+      out.status = search::SearchStatus::no_path;
+      out.message = "no_path: no free place at least the flee distance from every threat";
+      return out;
+    }
+    return find_path_to_any(start, places, options, workspace, reached_place);
+  }
   /// Readies a workspace for this method's queries before the first one, so that the first
   /// query neither allocates nor first touches its search state. By default the driver's A*
   /// arrays: for every node and a query's start and goal, or, where the queries search a graph
@@ -67,6 +85,11 @@ class MethodOf final : public Method {
   }
   Reach reach(Point from, double max_cost, QueryWorkspace& workspace) const override {
     return polynav::reach(d_, from, max_cost, workspace);
+  }
+  RawPath find_path_away(Point start, const FleeGoal& flee, std::span<const Point> places,
+                         const QueryOptions& options, QueryWorkspace& workspace,
+                         std::size_t& reached_place) const override {
+    return polynav::find_path_away(d_, start, flee, places, options, workspace, reached_place);
   }
 
  private:

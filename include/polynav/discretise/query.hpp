@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "polynav/discretise/discretisation.hpp"
+#include "polynav/kernel/exact.hpp"
 #include "polynav/search/astar.hpp"
 
 namespace polynav {
@@ -55,6 +56,29 @@ struct QueryOptions {
   /// smoother uses it (funnel) or its caller does (PlanOptions::corridor). Without it
   /// has_corridor is false.
   bool corridor = true;
+};
+
+/// Where a flee query may end: any free point at least `distance` in a straight line from every
+/// threat (the end of a path that runs away from them).
+struct FleeGoal {
+  std::span<const Point> threats;
+  double distance = 0.0;  ///< >= 0, finite
+  /// The least cost multiplier of the scene (FreeSpace::min_cost), which scales the heuristic.
+  double min_cost = 1.0;
+
+  /// Whether p is at least `distance` from every threat, decided exactly.
+  bool admits(Point p) const {
+    return std::all_of(threats.begin(), threats.end(),
+                       [&](Point t) { return exact::compare_distance(p, t, distance) >= 0; });
+  }
+  /// A lower bound on the straight-line distance still to go from p to an admitted point: how
+  /// far p lies inside the nearest threat's circle, for the one it lies deepest in (any path out
+  /// of that circle is at least that long); 0 when p is admitted.
+  double shortfall(Point p) const {
+    double most = 0.0;
+    for (const Point& t : threats) most = std::max(most, distance - polynav::distance(p, t));
+    return most;
+  }
 };
 
 /// The search state of one query at a time; reuse one per thread so that nothing is allocated
@@ -405,6 +429,78 @@ RawPath find_path_to_any(const D& d, Point start, std::span<const Point> goals,
   for (std::size_t i = 0; i < goals.size(); ++i) direct[i] = d.direct_cost(start, goals[i]);
   if (!attach_ends(d, start, goals, direct, ws, out)) return out;
   reached_goal = detail::search_to_goals(d, start, goals, direct, options, ws, out);
+  return out;
+}
+
+/// Searches d from start to the cheapest end that `flee` admits: a node of d whose position it
+/// admits or one of `places` (free points it admits, e.g. on the threats' circles, where the
+/// optimum of a continuous scene lies). One A* over d's own graph (never a query graph: a jump
+/// point search would skip the admitted nodes it jumps over) with every admitted end a goal and
+/// the heuristic FleeGoal::shortfall scaled by the least cost multiplier, which is admissible
+/// for all of them at once. `reached_place` is the index of the place reached, places.size()
+/// when the path ends at a node (or nowhere). @pre start and every place are free
+template <SearchableDiscretisation D>
+RawPath find_path_away(const D& d, Point start, const FleeGoal& flee, std::span<const Point> places,
+                       const QueryOptions& options, QueryWorkspace& ws,
+                       std::size_t& reached_place) {
+  RawPath out;
+  out.method = d.method();
+  out.method_has_corridors = out.has_corridor = d.has_corridors();
+  reached_place = places.size();
+  d.attach(start, AttachDirection::from_point, ws.from);
+  if (ws.from.empty()) {
+    out.status = d.unattached_status();
+    out.message = d.unattached_reason("start");
+    return out;
+  }
+  const std::size_t base = d.node_count();  // the start is node base, place i node base + 1 + i
+  ws.goal_nodes.clear();
+  for (std::size_t n = 0; n < base; ++n)
+    if (flee.admits(d.node_position(search::NodeId(n)))) ws.goal_nodes.push_back(search::NodeId(n));
+  ws.goal_arcs.resize(places.size());
+  for (std::size_t i = 0; i < places.size(); ++i)
+    d.attach(places[i], AttachDirection::to_point, ws.goal_arcs[i]);
+  auto& graph = detail::augmented(ws, d);
+  const search::NodeId s = graph.add_node();
+  for (const Attachment& a : ws.from) graph.add_arc(s, a.node, a.cost);
+  for (std::size_t i = 0; i < places.size(); ++i) {
+    const search::NodeId g = graph.add_node();
+    ws.goal_nodes.push_back(g);
+    if (const std::optional<double> direct = d.direct_cost(start, places[i]))
+      graph.add_arc(s, g, *direct);
+    for (const Attachment& b : ws.goal_arcs[i]) graph.add_arc(b.node, g, b.cost);
+  }
+  if (ws.goal_nodes.empty()) {
+    out.status = search::SearchStatus::no_path;
+    out.message = "no_path: the " + std::string(d.graph_noun()) +
+                  " has no place at least the flee distance from every threat";
+    return out;
+  }
+  const auto h = [&](search::NodeId n) {
+    return n >= base ? 0.0 : flee.min_cost * flee.shortfall(d.node_position(n));
+  };
+  detail::run_search(d, graph, s, ws.goal_nodes, h, options, ws, out);
+  const search::SearchResult& result = ws.result;
+  out.status = result.status;
+  out.stats = result.stats;
+  out.graph_cost = result.cost;
+  if (out.status != search::SearchStatus::found) out.message = result.explanation();
+  detail::add_note(d, out);
+  if (result.path.empty()) return out;
+  for (search::NodeId n : result.path)
+    if (n < base) out.nodes.push_back(n);
+  Point end;
+  if (out.status == search::SearchStatus::found) {
+    const search::NodeId last = result.path.back();
+    if (last > base) {
+      reached_place = last - base - 1;
+      end = places[reached_place];
+    } else {
+      end = d.node_position(last);
+    }
+  }
+  detail::trace_points(d, start, end, ws, out);
+  detail::set_corridor(d, options, out);
   return out;
 }
 

@@ -60,6 +60,11 @@ inline bool on_segment(Point p, Point q, Point r) {
   return orientation(p, q, r) == 0 && collinear_between(p, q, r);
 }
 
+/// The sign of |pq| - d: +1 when p and q are farther apart than d, 0 at exactly d, -1 nearer.
+/// Exact: the squared distance and d * d in doubles decide when their rounding-error bound proves
+/// the sign, else both are evaluated in exact rational arithmetic. @pre d >= 0, all finite
+int compare_distance(Point p, Point q, double d);
+
 /// Whether the closed segments ab and cd share a point.
 bool segments_intersect(Point a, Point b, Point c, Point d);
 

@@ -117,6 +117,17 @@ class Planner {
   /// @throws InputError (key "smoother") for a smoother the planner was not built with
   PlanResult plan(Point start, Point goal, std::string_view smoother) const;
 
+  /// Plans from start to the cheapest free point at least `distance` in a straight line from
+  /// every threat: running away. Ends considered: the discretisation's nodes that far (on a
+  /// grid, its cells), and flee_places_per_threat points on each threat's circle of that radius
+  /// that are free and that far from the others, where the optimum lies on a continuous scene
+  /// (so its cost is within a chord of 2·pi/flee_places_per_threat of the circle's of it).
+  /// PlanResult::goal is the end reached; a start already that far is its own answer. No such
+  /// point reachable is no_path; no threat, a threat or distance that is not a finite number
+  /// (distance >= 0) is an invalid_query with the reason. Smoothed and checked as plan().
+  PlanResult flee(Point start, std::span<const Point> threats, double distance) const;
+  static constexpr std::size_t flee_places_per_threat = 64;
+
   /// Every node reachable from `from` at a cost of at most max_cost.
   Reach reach(Point from, double max_cost) const;
 
@@ -139,6 +150,10 @@ class Planner {
   // Searches (goals checked and non-empty); `result` gets status, stats and the raw path.
   RawPath search(PlanResult& result, std::span<const Point> goals,
                  const QueryOptions& options) const;
+  // A result of this planner for a query from start, before its search.
+  PlanResult blank_result(Point start) const;
+  // Takes the search's status, message, statistics and raw path into result.
+  void take_search(PlanResult& result, RawPath& raw, double search_ms) const;
   // Smooths raw into result.waypoints with smoother `k` (0 = PlanOptions::smoother) and checks.
   void finish(PlanResult& result, const RawPath& raw, std::size_t k) const;
   // A workspace lent from the pool for one query, given back when the lease ends (also when

@@ -292,6 +292,8 @@ class FreeSpace {
   /// How the obstacles were grown (`exact` or `cells`, resolved; `exact` for a point agent, which
   /// grows nothing).
   Inflation inflation() const;
+  /// The radius of the agent this free space is for (Scene::agent).
+  double agent_radius() const;
   /// The box of the scene's bounds as written (before shrinking by the agent radius); grids line
   /// their cells up with its lower-left corner.
   Box bounds_box() const;
