@@ -641,7 +641,8 @@ goal; raw_waypoints the discretisation's path before smoothing.
           "The start as planned (moved to free space when the planner snaps)")
       .def_property_readonly(
           "goal", [](const PlanResult& r) { return py::make_tuple(r.goal.x, r.goal.y); },
-          "The goal reached (of a goal set: the cheapest one)")
+          "The goal reached (of a goal set: the cheapest one; of a flee: the point reached)")
+      .def_readonly("radius", &PlanResult::radius, "The agent radius the path was planned for")
       .def_property_readonly(
           "waypoints", [](const PlanResult& r) { return to_array(r.waypoints); },
           "(N, 2) float64 array, start to goal")
@@ -801,25 +802,32 @@ did-you-mean.
            py::arg("inflation") = py::none(), py::arg("inflation_tolerance") = py::none())
       .def(
           "plan",
-          [](const Planner& p, const PointArg& start, const GoalArg& goal) {
+          [](const Planner& p, const PointArg& start, const GoalArg& goal,
+             std::optional<double> radius) {
             const Point s = to_point(start.value, "start");
             const std::vector<Point> goals = to_goals(goal.value);
             py::gil_scoped_release release;
-            return goals.size() == 1 ? p.plan(s, goals.front())
-                                     : p.plan(s, std::span<const Point>(goals));
+            // The planner for this agent: built on the first call with this radius, then shared.
+            const std::shared_ptr<const Planner> sized = p.for_radius(radius.value_or(p.radius()));
+            return goals.size() == 1 ? sized->plan(s, goals.front())
+                                     : sized->plan(s, std::span<const Point>(goals));
           },
-          py::arg("start"), py::arg("goal"),
+          py::arg("start"), py::arg("goal"), py::arg("radius") = py::none(),
           R"(Plans from start to goal, or to the cheapest reachable goal of a goal set (an (N, 2)
 array: one search, as `polynav plan --goal` given several times); result.goal is the goal
 reached. A start or goal outside free space is a result (status "invalid_query", or moved to
 free space when the planner snaps), not an exception; a point of the wrong shape or not finite
-raises polynav.InputError.
+raises polynav.InputError. radius plans for an agent of that radius instead of the scene's: the
+same answer as a planner of the scene loaded with that radius, its free space built on the first
+call with that radius and kept for later ones (up to four radii; result.radius says which).
 
 >>> planner = polynav.Planner(polynav.load_scene("scenes/warehouse.yaml"))
 >>> planner.plan((2, 1.5), (30, 20)).status
 'found'
 >>> planner.plan((2, 1.5), [[30, 20], [3, 2]]).goal
-(3.0, 2.0))")
+(3.0, 2.0)
+>>> planner.plan((2, 1.5), (30, 20), radius=0.6).radius
+0.6)")
       .def(
           "flee",
           [](const Planner& p, const PointArg& start, const PointsArg& threats, double distance) {

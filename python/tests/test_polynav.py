@@ -281,3 +281,31 @@ def test_a_mistyped_keyword_gets_the_closest_name():
     with pytest.raises(polynav.InputError) as error:
         polynav.load_scene(WAREHOUSE, map_simplfy=0.1)
     assert "did you mean 'map_simplify'" in str(error.value)
+
+
+def test_a_calls_radius_plans_as_the_scene_loaded_with_it():
+    planner = polynav.Planner(polynav.load_scene(WAREHOUSE), method="visgraph")
+    for radius in (0.1, 0.5, 0.8):
+        own = polynav.Planner(polynav.load_scene(WAREHOUSE, radius=radius), method="visgraph")
+        for start, goal in [((2, 1.5), (30, 20)), ((5, 18), (38, 2))]:
+            sized = planner.plan(start, goal, radius=radius)
+            direct = own.plan(start, goal)
+            assert sized.radius == radius
+            assert sized.status == direct.status
+            assert np.array_equal(sized.waypoints, direct.waypoints)
+    with pytest.raises(polynav.InputError) as error:
+        planner.plan((2, 1.5), (30, 20), radius=-1.0)
+    assert error.value.key == "radius"
+
+
+def test_flee_ends_far_enough_from_every_threat():
+    planner = polynav.Planner(polynav.load_scene(WAREHOUSE), method="navmesh")
+    threats = np.array([[8.0, 6.0], [6.0, 3.0]])
+    result = planner.flee((5, 5), threats, 10.0)
+    assert result.status == "found", result.message
+    goal = np.array(result.goal)
+    assert (np.hypot(*(goal - threats).T) >= 10.0).all()
+    assert np.array_equal(result.waypoints[-1], goal)
+    assert planner.flee((5, 5), threats, 1e4).status == "no_path"
+    with pytest.raises(polynav.InputError):
+        planner.flee((5, 5), threats, -1.0)

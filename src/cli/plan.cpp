@@ -55,10 +55,11 @@ int exit_code_for(const std::vector<PlanResult>& results) {
   return code;
 }
 
-void print_human(const PlanResult& r, const std::string& name) {
+void print_human(const PlanResult& r, const std::string& name, bool own_radius) {
   // One line per item, whatever the query's name or the message holds.
   std::cout << (name.empty() ? "query" : one_line(name)) << ": " << search::to_string(r.status)
-            << "  " << format_point(r.start) << " -> " << format_point(r.goal) << "\n";
+            << "  " << format_point(r.start) << " -> " << format_point(r.goal)
+            << (own_radius ? "  (agent radius " + format_number(r.radius) + ")" : "") << "\n";
   if (!r.message.empty()) std::cout << "  " << one_line(r.message) << "\n";
   if (r.waypoints.empty()) return;
   std::cout << "  length " << format_number(r.length) << ", cost " << format_number(r.cost);
@@ -213,6 +214,7 @@ int run_plan(const PlanArgs& args, const SceneOptions& options) {
 
   PlanOptions plan = plan_options(args.method, options);
   plan.record_expanded = !args.svg.empty();
+  serve_query_radii(plan, queries);
   Planner planner(scene, plan);
   if (const std::string summary = planner.discretisation().summary();
       !summary.empty() && format == "text")
@@ -224,7 +226,7 @@ int run_plan(const PlanArgs& args, const SceneOptions& options) {
     if (!threats.empty()) {
       results.push_back(planner.flee(q.start, threats, args.distance));
     } else if (goal_set.empty()) {
-      results.push_back(planner.plan(q.start, q.goal));
+      results.push_back(planner_for(planner, q)->plan(q.start, q.goal));
     } else {
       results.push_back(planner.plan(q.start, goal_set));
     }
@@ -234,7 +236,7 @@ int run_plan(const PlanArgs& args, const SceneOptions& options) {
     if (format == "json") {
       std::cout << plan_result_json(results.back(), q.name, goal_yaws.back()) << "\n";
     } else if (format == "text") {
-      print_human(results.back(), q.name);
+      print_human(results.back(), q.name, q.radius.has_value());
     }
   }
   if (format == "ros-path") {

@@ -1,6 +1,8 @@
 #include "planning.hpp"
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
+#include <memory>
 #include <optional>
 #include <string_view>
 #include <vector>
@@ -100,6 +102,22 @@ Point parse_point(const std::string& text, const std::string& option) {
   }
   throw InputError({"", 0, 0, option},
                    "expected X,Y with two finite numbers, found '" + text + "'");
+}
+
+void serve_query_radii(PlanOptions& options, const std::vector<Query>& queries) {
+  if (std::none_of(queries.begin(), queries.end(), [](const Query& q) { return q.radius; }))
+    options.max_radii = 0;
+}
+
+std::shared_ptr<const Planner> planner_for(const Planner& planner, const Query& q) {
+  try {
+    return planner.for_radius(q.radius.value_or(planner.radius()));
+  } catch (const InputError& e) {
+    InputLocation where = q.where;
+    where.key_path = (where.key_path.empty() ? std::string("query") : where.key_path) + ".radius";
+    throw InputError(where, (q.name.empty() ? std::string("query") : "query '" + q.name + "'") +
+                                ": " + e.message());
+  }
 }
 
 namespace {

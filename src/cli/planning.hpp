@@ -2,6 +2,7 @@
 // What `plan`, `scen` and `reach` share: the method, smoother and option flags, and the paths
 // of results as the plan picture draws them.
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -37,6 +38,14 @@ std::string options_help();
 
 // The points of each result that the plan picture draws (io/plan_picture.hpp).
 std::vector<PathDrawing> path_drawings(const std::vector<PlanResult>& results);
+
+// Keeps a copy of the scene for other radii (PlanOptions::max_radii) only where some query has
+// an agent radius of its own.
+void serve_query_radii(PlanOptions& options, const std::vector<Query>& queries);
+
+// The planner for the query's own agent radius (Planner::for_radius), when it has one, else
+// `planner`; its errors are located at the query.
+std::shared_ptr<const Planner> planner_for(const Planner& planner, const Query& query);
 
 // Parses "X,Y" given to `option`. @throws InputError naming the option
 Point parse_point(const std::string& text, const std::string& option);

@@ -104,13 +104,14 @@ bool matches_reference(double length, const Query& q) {
 
 int run_scen(const ScenArgs& args, const SceneOptions& options) {
   const Scene scene = load_scene_with_options(args.scene, options);
-  const PlanOptions plan = plan_options(args.method, options);
+  PlanOptions plan = plan_options(args.method, options);
   // A corner-aligned grid reads the scenario's cells as corners (the any-angle convention).
   const auto& set = plan.settings.values();
   const bool corners =
       plan.method == "grid" && set.count("grid.align") && set.at("grid.align") == "corner";
   const std::vector<Query> queries = load_scenario(
       args.scenario, scene, corners ? ScenarioPoints::corners : ScenarioPoints::centres);
+  serve_query_radii(plan, queries);
   Planner planner(scene, plan);
   const Metric metric = reference_metric(args.reference, scene);
   const std::string not_reproducing = why_not_reproducing(plan, planner, scene, metric);
@@ -129,7 +130,7 @@ int run_scen(const ScenArgs& args, const SceneOptions& options) {
   std::vector<double> ratios, search_us;
   for (std::size_t i = 0; i < queries.size(); ++i) {
     const Query& q = queries[i];
-    const PlanResult r = planner.plan(q.start, q.goal);
+    const PlanResult r = planner_for(planner, q)->plan(q.start, q.goal);
     const double us = r.stats.search_ms * 1000.0;
     if (r.status == search::SearchStatus::internal_error)
       internal_errors.push_back("query " + std::to_string(i) + ": " + r.message);

@@ -64,6 +64,12 @@ std::vector<SceneInput> read_scene_inputs(
       if (input.queries.empty())
         throw InputError({path, 0, 0, {}},
                          "no queries: the scene has none; give a scenario file or random queries");
+      for (const Query& q : input.queries)
+        if (q.radius)
+          throw InputError(q.where,
+                           "a query with an agent radius of its own: experiments plan "
+                           "every query for the scene's agent (polynav plan and scen "
+                           "serve per-query radii)");
     }
     inputs.push_back(std::move(input));
   }

@@ -29,6 +29,7 @@ std::string plan_result_json(const PlanResult& r, std::string_view query_name,
   j["smoother"] = r.smoother;
   j["start"] = point_json(r.start);
   j["goal"] = point_json(r.goal);
+  j["radius"] = r.radius;
   j["length"] = has_path ? Json(r.length) : Json(nullptr);
   j["cost"] = has_path ? Json(r.cost) : Json(nullptr);
   j["waypoints"] = points_json(r.waypoints);

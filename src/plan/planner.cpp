@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "polynav/error.hpp"
+#include "polynav/number.hpp"
 #include "polynav/plan/option_tables.hpp"
 #include "polynav/smooth/path_simplifier.hpp"
 
@@ -34,6 +35,7 @@ FreeSpaceOptions free_space_options(const Settings& settings) {
 
 Planner::Planner(const Scene& scene, PlanOptions options) : options_(std::move(options)) {
   check_settings(options_.settings, options_.method, options_.smoother);
+  if (options_.max_radii > 0) scene_ = std::make_shared<const Scene>(scene);
   const auto t0 = Clock::now();
   space_ = std::make_shared<const FreeSpace>(scene, free_space_options(options_.settings));
   build_ms_ += ms_since(t0);
@@ -205,6 +207,7 @@ PlanResult Planner::blank_result(Point start) const {
   const Discretisation& d = method_->discretisation();
   PlanResult result;
   result.start = start;
+  result.radius = radius();
   result.method = std::string(d.method());
   result.smoother = options_.smoother;
   result.stats.nodes = d.node_count();
@@ -368,6 +371,61 @@ void Planner::finish(PlanResult& result, const RawPath& raw, std::size_t k) cons
   result.waypoints = std::move(smoothed);
   result.length = polyline_length(result.waypoints);
   result.cost = space_->path_cost(result.waypoints);
+}
+
+std::shared_ptr<const Planner> Planner::for_radius(double radius) const {
+  if (!std::isfinite(radius) || radius < 0.0) {
+    std::ostringstream text;
+    text << "an agent radius must be a finite number >= 0, found " << radius;
+    throw InputError({"", 0, 0, "radius"}, text.str());
+  }
+  // This planner itself, not owned by the pointer (the caller holds it already).
+  if (radius == this->radius())
+    return std::shared_ptr<const Planner>(std::shared_ptr<void>(), this);
+  if (!scene_)
+    throw InputError(
+        {"", 0, 0, "radius"},
+        "this planner plans for radius " + shortest_text(this->radius()) + " only: it was " +
+            (options_.max_radii == 0 ? "built with max_radii 0"
+                                     : "given its free space, not a scene") +
+            ", so it has no scene to build one for radius " + shortest_text(radius) + " from");
+  std::promise<std::shared_ptr<const Planner>> promise;
+  std::shared_future<std::shared_ptr<const Planner>> planner;
+  bool build = false;
+  {
+    const std::lock_guard lock(sized_mutex_);
+    const auto found = std::find_if(sized_.begin(), sized_.end(),
+                                    [&](const Sized& s) { return s.radius == radius; });
+    if (found != sized_.end()) {
+      found->asked = ++sized_clock_;
+      planner = found->planner;
+    } else {
+      if (sized_.size() >= options_.max_radii)
+        sized_.erase(
+            std::min_element(sized_.begin(), sized_.end(),
+                             [](const Sized& a, const Sized& b) { return a.asked < b.asked; }));
+      planner = promise.get_future().share();
+      sized_.push_back({radius, planner, ++sized_clock_});
+      build = true;
+    }
+  }
+  // Built outside the lock, so that planners for other radii are asked for (and built) at the
+  // same time; whoever asks for this radius meanwhile waits on the future.
+  if (build) {
+    try {
+      Scene scene = *scene_;
+      scene.agent.radius = radius;
+      PlanOptions options = options_;
+      options.max_radii = 0;  // its own scene copy is not needed: radii are served from here
+      promise.set_value(std::make_shared<const Planner>(scene, std::move(options)));
+    } catch (...) {
+      promise.set_exception(std::current_exception());
+      // Not kept: a build that failed (a time budget) may be tried again.
+      const std::lock_guard lock(sized_mutex_);
+      std::erase_if(sized_, [&](const Sized& s) { return s.radius == radius; });
+    }
+  }
+  return planner.get();
 }
 
 Reach Planner::reach(Point from, double max_cost) const {

@@ -317,7 +317,8 @@ Scene read_movingai_map(const std::filesystem::path& path) {
 
 namespace {
 
-// One row of a scenario: `bucket map width height start_x start_y goal_x goal_y optimal_length`.
+// One row of a scenario: `bucket map width height start_x start_y goal_x goal_y optimal_length`,
+// and in polynav's own files optionally a 10th column, the agent radius of the query.
 class ScenarioRow {
  public:
   ScenarioRow(const std::string& file, int line, std::vector<Field> fields)
@@ -353,6 +354,7 @@ class ScenarioRow {
   }
 
   const Field& field(std::size_t i) const { return fields_[i]; }
+  std::size_t size() const { return fields_.size(); }
 
  private:
   const std::string& file_;
@@ -388,10 +390,10 @@ std::vector<Query> parse_scenario(std::string_view text, const std::string& file
     const int n = lines.line_number();
     auto fields = reader_text::split_fields(*line);
     if (fields.empty()) continue;
-    if (fields.size() != 9) {
+    if (fields.size() != 9 && fields.size() != 10) {
       fail(file_name, n, 1,
            "expected 9 columns (bucket map width height start_x start_y goal_x goal_y "
-           "optimal_length), found " +
+           "optimal_length) and optionally a 10th, the agent radius; found " +
                std::to_string(fields.size()) + " in " + quote(tabs_to_spaces(*line)));
     }
     const ScenarioRow row(file_name, n, std::move(fields));
@@ -439,6 +441,11 @@ std::vector<Query> parse_scenario(std::string_view text, const std::string& file
       const std::size_t point = written.find('.');
       if (point != std::string_view::npos && written.find_first_of("eE") == std::string_view::npos)
         query.reference_rounding = 0.5 * std::pow(10.0, -double(written.size() - point - 1));
+    }
+    // polynav's own extension: a 10th column gives the agent radius of that query.
+    if (row.size() == 10) {
+      query.radius = row.number(9, "the agent radius");
+      if (*query.radius < 0) row.bad(9, "the agent radius must be >= 0");
     }
     queries.push_back(std::move(query));
   }

@@ -194,12 +194,18 @@ NativeReader::RawRegion NativeReader::read_region(const Item& item) {
 }
 
 Query NativeReader::read_query(const Item& item) {
-  const Fields f = fields(item, "a query (a map with start: and goal:)", {"name", "start", "goal"});
+  const Fields f = fields(item, "a query (a map with start:, goal: and optional name:, radius:)",
+                          {"name", "start", "goal", "radius"});
   Query q;
   q.where = at(item);
   if (const Entry* e = f.find("name")) q.name = text(child(f, *e));
   q.start = point(required(f, "start", "the start point [x, y]"));
   q.goal = point(required(f, "goal", "the goal point [x, y]"));
+  if (const Entry* e = f.find("radius")) {
+    const Item r = child(f, *e);
+    q.radius = finite(r, "the query's agent radius");
+    if (*q.radius < 0) fail(r, "radius must be >= 0, got " + describe(r.node));
+  }
   return q;
 }
 

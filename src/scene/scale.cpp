@@ -82,6 +82,7 @@ void check_scale(const Scene& scene) {
       check_value(scene, p.x, q.where, key, "a coordinate of the query");
       check_value(scene, p.y, q.where, key, "a coordinate of the query");
     }
+    if (q.radius) check_value(scene, *q.radius, q.where, key + ".radius", "the query's radius");
   }
   for (const Ring& ring : scene.free_boundary)
     check_ring(scene, ring, nowhere, "free space", "the free space's boundary");

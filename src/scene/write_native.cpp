@@ -282,7 +282,9 @@ NativeExport export_native_scene(const Scene& scene) {
     for (const Query& q : scene.queries) {
       y += "  - {";
       if (!q.name.empty()) y += "name: " + yaml_quoted(q.name) + ", ";
-      y += "start: " + point(q.start) + ", goal: " + point(q.goal) + "}\n";
+      y += "start: " + point(q.start) + ", goal: " + point(q.goal);
+      if (q.radius) y += ", radius: " + number(*q.radius);
+      y += "}\n";
     }
   }
   if (scene.waypoints) {

@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <regex>
@@ -22,6 +23,7 @@
 
 #include "cli/xml_check.hpp"
 #include "polynav/geometry.hpp"
+#include "polynav/number.hpp"
 #include "polynav/plan/registry.hpp"
 #include "polynav/text.hpp"
 #include "support/cli_fixture.hpp"
@@ -968,6 +970,45 @@ TEST_F(Cli, PlanFleesFromThreats) {
     EXPECT_EQ(e.exit_code, 2) << e.out << e.err;
     expect_one_error_line(e);
   }
+}
+
+// A query's own `radius`: planned as the scene loaded with that radius (--radius) plans it, the
+// JSON says which radius; a bad one is refused at the query.
+TEST_F(Cli, PlanServesEachQuerysOwnRadius) {
+  const std::string scene_text =
+      "version: 1\n"
+      "bounds: [[0, 0], [20, 0], [20, 10], [0, 10]]\n"
+      "agent: {radius: 0.2}\n"
+      "obstacles: [[[8, 0], [9, 0], [9, 4.5], [8, 4.5]], [[8, 5.5], [9, 5.5], [9, 10], [8, 10]]]\n"
+      "queries:\n"
+      "  - {name: small, start: [2, 5], goal: [18, 5]}\n"
+      "  - {name: wide, start: [2, 5], goal: [18, 5], radius: 0.6}\n"
+      "  - {name: middle, start: [2, 2], goal: [18, 8], radius: 0.4}\n";
+  const fs::path scene = write("sizes.yaml", scene_text);
+  const RunResult all = run({"plan", scene.string(), "--method", "visgraph", "--json"});
+  EXPECT_EQ(all.exit_code, 1) << all.err;  // the wide agent does not pass the door
+  std::istringstream lines(all.out);
+  std::map<std::string, json> by_name;
+  for (std::string line; std::getline(lines, line);) {
+    const json j = json::parse(line);
+    by_name[j.at("query")] = j;
+  }
+  ASSERT_EQ(by_name.size(), 3u);
+  for (const auto& [name, radius, status] :
+       {std::tuple{"small", 0.2, "found"}, {"wide", 0.6, "no_path"}, {"middle", 0.4, "found"}}) {
+    const json& j = by_name.at(name);
+    EXPECT_EQ(j.at("radius").get<double>(), radius) << name;
+    EXPECT_EQ(j.at("status"), status) << name;
+    const RunResult one = run({"plan", scene.string(), "--method", "visgraph", "--json", "--query",
+                               name, "--radius", shortest_text(radius)});
+    EXPECT_EQ(json::parse(one.out).at("waypoints"), j.at("waypoints")) << name;
+  }
+  std::string bad = scene_text;
+  bad.replace(bad.find("radius: 0.4"), 11, "radius: 1e300");
+  const RunResult refused = run({"plan", write("bad.yaml", bad).string()});
+  EXPECT_EQ(refused.exit_code, 2);
+  expect_one_error_line(refused);
+  EXPECT_TRUE(contains(refused.err, "queries[2]")) << refused.err;
 }
 
 TEST_F(Cli, PlanRejectsBadOptions) {

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <memory>
 #include <random>
 #include <thread>
 #include <vector>
@@ -110,6 +111,41 @@ TEST_P(ThreadedPlanning, PlannersShareOneFreeSpace) {
   // Free-space options belong to whoever built the free space.
   options.settings.set("space.inflation_tolerance", 0.1);
   EXPECT_THROW(Planner(space, options), InputError);
+}
+
+// Agents of several sizes from four threads at once, with room for fewer radii than are asked
+// for, so that planners are built, shared, let go and built again while others plan: every
+// answer equals that of a planner built from the scene with the query's radius.
+TEST(ThreadedPlanning, AgentsOfEverySizeShareThePlannersOfTheirRadii) {
+  const Scene scene = load_scene(fs::path(POLYNAV_SOURCE_DIR) / "scenes" / "warehouse.yaml");
+  PlanOptions options;
+  options.method = "visgraph";
+  options.max_radii = 2;
+  const Planner planner(scene, options);
+  const std::vector<double> radii = {0.2, 0.4, 0.6};
+  const auto pairs = free_pairs(planner.free_space(), 120);
+  std::vector<Answer> expected;
+  {
+    std::vector<std::unique_ptr<Planner>> direct;
+    for (const double r : radii) {
+      Scene sized = scene;
+      sized.agent.radius = r;
+      direct.push_back(std::make_unique<Planner>(sized, options));
+    }
+    for (std::size_t i = 0; i < pairs.size(); ++i)
+      expected.push_back(answer(direct[i % radii.size()]->plan(pairs[i].first, pairs[i].second)));
+  }
+  std::vector<Answer> four(pairs.size());
+  std::vector<std::thread> threads;
+  for (std::size_t t = 0; t < 4; ++t)
+    threads.emplace_back([&, t] {
+      for (std::size_t i = t; i < pairs.size(); i += 4)
+        four[i] = answer(
+            planner.for_radius(radii[i % radii.size()])->plan(pairs[i].first, pairs[i].second));
+    });
+  for (std::thread& thread : threads) thread.join();
+  for (std::size_t i = 0; i < pairs.size(); ++i)
+    EXPECT_TRUE(four[i] == expected[i]) << "query " << i << ", radius " << radii[i % radii.size()];
 }
 
 // The binary-heap tie rule (grid.ties=central64; the automatic rule on smoothed paths) on a

@@ -8,6 +8,8 @@
 ///   if (r.found()) for (polynav::Point p : r.waypoints) use(p);
 /// @endcode
 
+#include <cstdint>
+#include <future>
 #include <memory>
 #include <mutex>
 #include <span>
@@ -43,6 +45,9 @@ struct PlanOptions {
   /// State the raw path's corridor in PlanResult::corridor even when no smoother reads it
   /// (funnel does). It walks the whole path, so it is off by default. [Default: false]
   bool corridor = false;
+  /// Planners for agents of other radii on the same scene (Planner::for_radius) kept at once;
+  /// 0 keeps no copy of the scene, and then only the scene's own radius is served. [Default: 4]
+  std::size_t max_radii = 4;
 };
 
 struct PlanStats {
@@ -62,6 +67,7 @@ struct PlanResult {
   std::string smoother;
   Point start;  ///< as planned (after snapping, if that was asked for)
   Point goal;
+  double radius = 0.0;               ///< the agent radius planned for (Planner::radius)
   std::vector<Point> waypoints;      ///< smoothed path, start .. goal (empty unless found/partial)
   double length = 0.0;               ///< Euclidean length of waypoints
   double cost = 0.0;                 ///< exact cost of waypoints (FreeSpace::path_cost)
@@ -131,6 +137,18 @@ class Planner {
   /// Every node reachable from `from` at a cost of at most max_cost.
   Reach reach(Point from, double max_cost) const;
 
+  /// The planner of the same scene, method, smoother and options for an agent of `radius`:
+  /// agents of every size on one scene. This one for its own radius; for another, a planner
+  /// built on first use (only the first caller builds it) and shared by every later call, from
+  /// any thread. At most PlanOptions::max_radii are kept: the one least recently asked for is
+  /// let go (callers still holding it keep it alive) and built again when asked for again.
+  /// @throws InputError (key "radius") for a radius that is not a finite number >= 0, or when
+  /// this planner has no scene to build from (given its free space, or max_radii = 0); and the
+  /// build's own errors (a radius the scene's scale or the build budget refuses)
+  std::shared_ptr<const Planner> for_radius(double radius) const;
+  /// The agent radius this planner plans for (its free space's).
+  double radius() const { return space_->agent_radius(); }
+
   const FreeSpace& free_space() const { return *space_; }
   std::shared_ptr<const FreeSpace> shared_free_space() const { return space_; }
   const Discretisation& discretisation() const { return method_->discretisation(); }
@@ -172,6 +190,16 @@ class Planner {
   };
 
   PlanOptions options_;
+  // The scene it was built from, when PlanOptions::max_radii > 0: for_radius() builds from it.
+  std::shared_ptr<const Scene> scene_;
+  struct Sized {
+    double radius;
+    std::shared_future<std::shared_ptr<const Planner>> planner;
+    std::uint64_t asked;  // when it was last asked for, on sized_clock_
+  };
+  mutable std::mutex sized_mutex_;
+  mutable std::vector<Sized> sized_;
+  mutable std::uint64_t sized_clock_ = 0;
   std::shared_ptr<const FreeSpace> space_;
   std::unique_ptr<Method> method_;
   struct Smoother {

@@ -47,6 +47,9 @@ struct Query {
   /// unit in the last decimal place ("27.00": 0.005, "3.41421": 0.000005); 0 when it was written
   /// without a decimal point or with an exponent (then the file's own precision is unknown).
   double reference_rounding = 0.0;
+  /// The radius of the agent this query is for, when not the scene's (Scene::agent): agents of
+  /// several sizes on one scene (Planner::for_radius). [Limit: >= 0, finite]
+  std::optional<double> radius = std::nullopt;
 };
 
 /// A scene built from a MovingAI cell map: cell (cx, cy), counted from the top-left with y
@@ -327,7 +330,8 @@ enum class ScenarioPoints : std::uint8_t {
 
 /// Reads a MovingAI scenario (`.scen`) as queries for `scene`: cell coordinates (start and goal at
 /// cell centres, or corners) when the scene has a CellMap, plain points otherwise. Column 9
-/// becomes Query::reference_length. Throws InputError naming the file and line of a bad row.
+/// becomes Query::reference_length; an optional column 10 (polynav's own) Query::radius. Throws
+/// InputError naming the file and line of a bad row.
 std::vector<Query> load_scenario(const std::filesystem::path& path, const Scene& scene,
                                  ScenarioPoints points = ScenarioPoints::centres);
 
