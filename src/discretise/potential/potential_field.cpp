@@ -131,20 +131,36 @@ class PotentialMethod final : public Method {
 
   RawPath find_path(Point start, Point goal, const QueryOptions& options,
                     QueryWorkspace& workspace) const override {
-    std::size_t reached = 0;
-    return answer(start, std::span<const Point>(&goal, 1), options, workspace, reached);
+    return answer(start, goal, options, workspace);
   }
 
+  // A goal set: each goal planned on its own (walk and fall-back), the cheapest path found
+  // returned, so that the set's answer is the best of the single-goal answers; when none is
+  // found, the answer for the first goal.
   RawPath find_path_to_any(Point start, std::span<const Point> goals, const QueryOptions& options,
                            QueryWorkspace& workspace, std::size_t& reached_goal) const override {
     reached_goal = goals.size();
+    RawPath best;
+    best.method = "potential";
     if (goals.empty()) {
-      RawPath out;
-      out.method = "potential";
-      out.message = "the goal set is empty";
-      return out;
+      best.message = "the goal set is empty";
+      return best;
     }
-    return answer(start, goals, options, workspace, reached_goal);
+    search::SearchStats stats;
+    const auto t0 = Clock::now();
+    for (std::size_t i = 0; i < goals.size(); ++i) {
+      RawPath r = answer(start, goals[i], options, workspace);
+      add_stats(stats, r.stats);
+      const bool better = r.status == SearchStatus::found &&
+                          (best.status != SearchStatus::found || r.graph_cost < best.graph_cost);
+      if (i == 0 || better) {
+        best = std::move(r);
+        if (best.status == SearchStatus::found) reached_goal = i;
+      }
+    }
+    best.stats = stats;
+    best.stats.elapsed = Clock::now() - t0;
+    return best;
   }
 
   Reach reach(Point from, double max_cost, QueryWorkspace& workspace) const override {
@@ -315,23 +331,17 @@ class PotentialMethod final : public Method {
     return {};
   }
 
-  RawPath answer(Point start, std::span<const Point> goals, const QueryOptions& options,
-                 QueryWorkspace& ws, std::size_t& reached_goal) const {
+  RawPath answer(Point start, Point goal, const QueryOptions& options, QueryWorkspace& ws) const {
     const auto t0 = Clock::now();
     RawPath out;
     out.method = "potential";
-    // The walk heads for the nearest goal.
-    std::size_t target = 0;
-    for (std::size_t i = 1; i < goals.size(); ++i)
-      if (distance(start, goals[i]) < distance(start, goals[target])) target = i;
     FieldScratch& scratch = ws.state<FieldScratch>();
     if (scratch.stamps.size() != edges_.size()) scratch.stamps.assign(edges_.size(), 0);
-    Walk w = walk(start, goals[target], scratch);
+    Walk w = walk(start, goal, scratch);
     const std::string steps = std::to_string(w.steps) + (w.steps == 1 ? " step" : " steps");
     if (w.end == PotentialEnd::reached) {
       out.status = SearchStatus::found;
       out.points = std::move(w.points);
-      reached_goal = target;
       out.message = "potential field reached the goal on its own in " + steps;
     } else if (!fallback_) {
       const Point at = w.points.back();
@@ -341,8 +351,7 @@ class PotentialMethod final : public Method {
         // Up to the step closest to the goal.
         std::size_t closest = 0;
         for (std::size_t k = 1; k < w.points.size(); ++k)
-          if (distance(w.points[k], goals[target]) < distance(w.points[closest], goals[target]))
-            closest = k;
+          if (distance(w.points[k], goal) < distance(w.points[closest], goal)) closest = k;
         w.points.resize(closest + 1);
         out.status = SearchStatus::partial;
         out.points = std::move(w.points);
@@ -353,7 +362,7 @@ class PotentialMethod final : public Method {
       const Point at = w.points.back();
       out.message = std::string(potential_fell_back_prefix) + " at " + point_words(at) + " after " +
                     steps + ": " + why(w);
-      fall_back(start, goals, options, ws, w, out, reached_goal);
+      fall_back(start, goal, options, ws, w, out);
     }
     if (out.status == SearchStatus::found) {
       out.graph_cost = space_->path_cost(out.points);
@@ -362,30 +371,17 @@ class PotentialMethod final : public Method {
         out.message += "; " + search::limit_reached_explanation(search::SearchLimit::cost,
                                                                 options.search.max_cost, out.stats);
         out.points.clear();
-        reached_goal = goals.size();
       }
     }
     out.stats.elapsed = Clock::now() - t0;
     return out;
   }
 
-  RawPath plan_rest(Point from, std::span<const Point> goals, const QueryOptions& options,
-                    QueryWorkspace& ws, std::size_t& reached) const {
-    reached = goals.size();
-    if (goals.size() == 1) {
-      RawPath r = fallback_->find_path(from, goals[0], options, ws);
-      if (r.status == SearchStatus::found) reached = 0;
-      return r;
-    }
-    return fallback_->find_path_to_any(from, goals, options, ws, reached);
-  }
-
-  void fall_back(Point start, std::span<const Point> goals, const QueryOptions& options,
-                 QueryWorkspace& ws, const Walk& w, RawPath& out, std::size_t& reached_goal) const {
+  void fall_back(Point start, Point goal, const QueryOptions& options, QueryWorkspace& ws,
+                 const Walk& w, RawPath& out) const {
     const Point at = w.points.back();
-    std::size_t reached = goals.size();
-    RawPath rest = plan_rest(at, goals, options, ws, reached);
-    add_stats(out, rest);
+    RawPath rest = fallback_->find_path(at, goal, options, ws);
+    add_stats(out.stats, rest.stats);
     if (rest.status == SearchStatus::found && !rest.points.empty() && rest.points.front() == at) {
       // The join: the turn at `at` from the last step to the fall-back's first move.
       std::size_t next = 1;
@@ -398,7 +394,6 @@ class PotentialMethod final : public Method {
         out.points.insert(out.points.end(), rest.points.begin() + std::ptrdiff_t(next),
                           rest.points.end());
         out.expanded = std::move(rest.expanded);
-        reached_goal = reached;
         out.message += "; the rest follows the " + fallback_name_ + " path" + note(rest);
         return;
       }
@@ -406,13 +401,12 @@ class PotentialMethod final : public Method {
     // From the start instead: found whenever the fall-back finds a path from there.
     RawPath whole = at == start && rest.status != SearchStatus::found
                         ? std::move(rest)
-                        : plan_rest(start, goals, options, ws, reached);
-    if (!(at == start && whole.status != SearchStatus::found)) add_stats(out, whole);
+                        : fallback_->find_path(start, goal, options, ws);
+    if (!(at == start && whole.status != SearchStatus::found)) add_stats(out.stats, whole.stats);
     out.expanded = std::move(whole.expanded);
     if (whole.status == SearchStatus::found) {
       out.status = SearchStatus::found;
       out.points = std::move(whole.points);
-      reached_goal = reached;
       out.message += "; the " + fallback_name_ +
                      " path from there failed, so the whole path is the " + fallback_name_ +
                      " path from the start" + note(whole);
@@ -427,14 +421,14 @@ class PotentialMethod final : public Method {
     return r.message.empty() ? std::string() : " (" + fallback_name_ + ": " + r.message + ")";
   }
 
-  static void add_stats(RawPath& out, const RawPath& r) {
-    out.stats.expanded += r.stats.expanded;
-    out.stats.generated += r.stats.generated;
-    out.stats.reopened += r.stats.reopened;
-    out.stats.heap_pushes += r.stats.heap_pushes;
-    out.stats.heap_pops += r.stats.heap_pops;
-    out.stats.heap_decreases += r.stats.heap_decreases;
-    out.stats.dropped += r.stats.dropped;
+  static void add_stats(search::SearchStats& out, const search::SearchStats& r) {
+    out.expanded += r.expanded;
+    out.generated += r.generated;
+    out.reopened += r.reopened;
+    out.heap_pushes += r.heap_pushes;
+    out.heap_pops += r.heap_pops;
+    out.heap_decreases += r.heap_decreases;
+    out.dropped += r.dropped;
   }
 
   const FreeSpace* space_;

@@ -104,9 +104,9 @@ inline constexpr std::string_view potential_fell_back_prefix = "potential field 
 
 /// The potential field method over space (which must outlive it). `fallback` is the method that
 /// plans from a local minimum, built over the same space, or null for none (then a local minimum
-/// is no_path, or partial, with the steps taken, under search.partial). Goal sets: the walk
-/// heads for the nearest goal (straight-line), the fall-back plans to the set. reach() is the
-/// fall-back's (none without one). The discretisation it reports is named "potential" and
+/// is no_path, or partial, with the steps taken, under search.partial). Goal sets: each goal is
+/// planned on its own (walk, then fall-back) and the cheapest path found is returned. reach() is
+/// the fall-back's (none without one). The discretisation it reports is named "potential" and
 /// otherwise answers as the fall-back's (its nodes, primitives and summary).
 /// @throws InputError naming potential.step, potential.influence, potential.attraction,
 ///         potential.repulsion or potential.window for a value out of its limits
