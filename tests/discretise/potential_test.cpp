@@ -199,6 +199,34 @@ TEST(Potential, CupTrapFallsBackAndIsFound) {
   EXPECT_TRUE(checker.check_path(partial.waypoints).valid());
 }
 
+// The field is measured in influence distances and the automatic step follows the scene's size,
+// so a scene scaled as a whole walks the same steps, scaled, and falls back at the same point.
+TEST(Potential, AScaledSceneWalksTheSameSteps) {
+  const auto scaled = [](Scene scene, double k) {
+    for (Point& p : scene.bounds) p = k * p;
+    for (Obstacle& o : scene.obstacles)
+      for (Point& p : o.shape.outer) p = k * p;
+    return scene;
+  };
+  const std::vector<std::pair<Point, Point>> queries = {
+      {{2, 10}, {17, 10}}, {{2, 2}, {18, 17}}, {{12, 10}, {3, 18}}};
+  const Scene small = cup_scene(), large = scaled(cup_scene(), 8.0);
+  const Planner a(small, options_for("potential")), b(large, options_for("potential"));
+  std::size_t fell = 0;
+  for (const auto& [start, goal] : queries) {
+    const PlanResult r = a.plan(start, goal), s = b.plan(8.0 * start, 8.0 * goal);
+    ASSERT_TRUE(r.found() && s.found()) << r.message << " / " << s.message;
+    EXPECT_EQ(fell_back(r), fell_back(s)) << r.message << " / " << s.message;
+    fell += fell_back(r);
+    if (on_its_own(r)) {
+      EXPECT_EQ(r.message, s.message);
+      EXPECT_NEAR(s.raw_length, 8.0 * r.raw_length, 1e-6 * s.raw_length);
+    }
+  }
+  EXPECT_GT(fell, 0u);
+  EXPECT_LT(fell, queries.size());
+}
+
 TEST(Potential, StepBudgetIsALocalMinimum) {
   const Scene scene = box_scene(20);
   Settings settings;
