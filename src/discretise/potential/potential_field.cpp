@@ -21,6 +21,14 @@ namespace {
 using Clock = std::chrono::steady_clock;
 using search::SearchStatus;
 
+// Why a walk ended.
+enum class PotentialEnd : std::uint8_t {
+  reached,      // the goal was reached
+  no_progress,  // `window` steps without progress
+  blocked,      // no step could be taken
+  budget,       // max_steps taken
+};
+
 std::string point_words(Point p) {
   std::ostringstream out;
   out.precision(6);

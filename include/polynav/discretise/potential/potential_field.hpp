@@ -81,14 +81,6 @@ struct PotentialOptions {
   std::string fallback = "navmesh";
 };
 
-/// The steps of the walk and why it ended (PotentialMethod runs it; exposed for tests).
-enum class PotentialEnd : std::uint8_t {
-  reached,      ///< the goal was reached
-  no_progress,  ///< `window` steps without progress
-  blocked,      ///< no step could be taken
-  budget,       ///< max_steps taken
-};
-
 /// The messages of a potential query, one fixed wording (docs: README, "potential"):
 ///
 /// - `potential field reached the goal on its own in N steps`
