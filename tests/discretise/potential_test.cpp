@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "discretise/random_scenes.hpp"
+#include "polynav/discretise/grid/grid_methods.hpp"
 #include "polynav/error.hpp"
 #include "polynav/plan/option_tables.hpp"
 #include "polynav/plan/planner.hpp"
@@ -225,6 +226,33 @@ TEST(Potential, AScaledSceneWalksTheSameSteps) {
   }
   EXPECT_GT(fell, 0u);
   EXPECT_LT(fell, queries.size());
+}
+
+// When the fall-back fails too, its status is the answer, from the local minimum or from the
+// start alike: a grid of 7-unit cells has no cell wholly free in the cup scene, so it refuses
+// every query, and so does the potential method where the cup traps the walk, while a walk that
+// reaches the goal on its own is found all the same.
+TEST(Potential, AFailingFallbackGivesItsStatus) {
+  const Scene scene = cup_scene();
+  const FreeSpace space(scene);
+  GridMethodOptions coarse;
+  coarse.resolution = 7.0;
+  const std::unique_ptr<Method> grid = make_grid_method(space, coarse);
+  const std::unique_ptr<Method> potential =
+      make_potential_method(space, {}, make_grid_method(space, coarse));
+  QueryWorkspace ws;
+  const Point start{2, 10}, trapped{17, 10}, open{18.5, 18.5};
+  const RawPath alone = grid->find_path(start, trapped, {}, ws);
+  ASSERT_NE(alone.status, SearchStatus::found) << alone.message;
+  const RawPath r = potential->find_path(start, trapped, {}, ws);
+  EXPECT_EQ(r.status, alone.status) << r.message;
+  EXPECT_TRUE(r.message.starts_with(potential_fell_back_prefix)) << r.message;
+  EXPECT_NE(r.message.find("; the grid found no path: "), std::string::npos) << r.message;
+  EXPECT_TRUE(r.points.empty());
+  // Reached on its own: found, though the grid alone refuses the goal.
+  const RawPath own = potential->find_path({15, 15}, open, {}, ws);
+  EXPECT_EQ(own.status, SearchStatus::found) << own.message;
+  EXPECT_NE(grid->find_path({15, 15}, open, {}, ws).status, SearchStatus::found);
 }
 
 TEST(Potential, StepBudgetIsALocalMinimum) {
