@@ -255,6 +255,36 @@ TEST(Potential, AFailingFallbackGivesItsStatus) {
   EXPECT_NE(grid->find_path({15, 15}, open, {}, ws).status, SearchStatus::found);
 }
 
+// Under search.max_cost a walk's detour may cost more than the limit while the fall-back's own
+// path keeps within it: that path is the answer, so the method still finds a path exactly when
+// its fall-back does.
+TEST(Potential, ACostLimitFallsBackOnTheWholeFallbackPath) {
+  const Scene scene = cup_scene();
+  const Point start{2, 10}, goal{17, 10};
+  const PlanResult best = Planner(scene, options_for("visgraph")).plan(start, goal);
+  ASSERT_TRUE(best.found());
+  const PlanResult free_walk = Planner(scene, options_for("potential")).plan(start, goal);
+  ASSERT_TRUE(fell_back(free_walk)) << free_walk.message;
+  ASSERT_GT(free_walk.cost, 1.05 * best.cost) << "the walk into the cup is no detour";
+  Settings settings;
+  settings.set("search.max_cost", 1.05 * best.cost);
+  const PlanResult r = Planner(scene, options_for("potential", settings)).plan(start, goal);
+  const PlanResult f = Planner(scene, options_for("navmesh", settings)).plan(start, goal);
+  ASSERT_TRUE(f.found()) << f.message;
+  ASSERT_TRUE(r.found()) << r.message;
+  EXPECT_TRUE(fell_back(r)) << r.message;
+  EXPECT_NE(r.message.find("costs more than search.max_cost, so the whole path is the navmesh "
+                           "path from the start"),
+            std::string::npos)
+      << r.message;
+  EXPECT_LE(r.cost, 1.05 * best.cost);
+  EXPECT_TRUE(validity::ExactChecker(scene).check_path(r.waypoints).valid());
+  // Below the optimum nothing is found, as with the fall-back alone.
+  settings.set("search.max_cost", 0.9 * best.cost);
+  EXPECT_EQ(Planner(scene, options_for("potential", settings)).plan(start, goal).status,
+            Planner(scene, options_for("navmesh", settings)).plan(start, goal).status);
+}
+
 TEST(Potential, StepBudgetIsALocalMinimum) {
   const Scene scene = box_scene(20);
   Settings settings;

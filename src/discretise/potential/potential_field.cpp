@@ -346,6 +346,7 @@ class PotentialMethod final : public Method {
     FieldScratch& scratch = ws.state<FieldScratch>();
     if (scratch.stamps.size() != edges_.size()) scratch.stamps.assign(edges_.size(), 0);
     Walk w = walk(start, goal, scratch);
+    bool from_start = false;  // the path is the fall-back's own from the start
     const std::string steps = std::to_string(w.steps) + (w.steps == 1 ? " step" : " steps");
     if (w.end == PotentialEnd::reached) {
       out.status = SearchStatus::found;
@@ -370,22 +371,38 @@ class PotentialMethod final : public Method {
       const Point at = w.points.back();
       out.message = std::string(potential_fell_back_prefix) + " at " + point_words(at) + " after " +
                     steps + ": " + why(w);
-      fall_back(start, goal, options, ws, w, out);
+      from_start = fall_back(start, goal, options, ws, w, out);
     }
     if (out.status == SearchStatus::found) {
       out.graph_cost = space_->path_cost(out.points);
       if (out.graph_cost > options.search.max_cost) {
-        out.status = SearchStatus::limit_reached;
-        out.message += "; " + search::limit_reached_explanation(search::SearchLimit::cost,
-                                                                options.search.max_cost, out.stats);
-        out.points.clear();
+        // Over the cost limit: the fall-back's own path from the start may keep within it.
+        RawPath whole;
+        if (fallback_ && !from_start) {
+          whole = fallback_->find_path(start, goal, options, ws);
+          add_stats(out.stats, whole.stats);
+        }
+        if (whole.status == SearchStatus::found) {
+          out.points = std::move(whole.points);
+          out.graph_cost = space_->path_cost(out.points);
+          out.expanded = std::move(whole.expanded);
+          out.message += "; that costs more than search.max_cost, so the whole path is the " +
+                         fallback_name_ + " path from the start" + note(whole);
+        } else {
+          out.status = SearchStatus::limit_reached;
+          out.message += "; " + search::limit_reached_explanation(
+                                    search::SearchLimit::cost, options.search.max_cost, out.stats);
+          out.points.clear();
+        }
       }
     }
     out.stats.elapsed = Clock::now() - t0;
     return out;
   }
 
-  void fall_back(Point start, Point goal, const QueryOptions& options, QueryWorkspace& ws,
+  // Joins the fall-back's path from where the walk stopped, or plans from the start; returns
+  // whether the answer is the fall-back's from the start.
+  bool fall_back(Point start, Point goal, const QueryOptions& options, QueryWorkspace& ws,
                  const Walk& w, RawPath& out) const {
     const Point at = w.points.back();
     RawPath rest = fallback_->find_path(at, goal, options, ws);
@@ -403,7 +420,7 @@ class PotentialMethod final : public Method {
                           rest.points.end());
         out.expanded = std::move(rest.expanded);
         out.message += "; the rest follows the " + fallback_name_ + " path" + note(rest);
-        return;
+        return at == start;
       }
     }
     // From the start instead: found whenever the fall-back finds a path from there.
@@ -418,11 +435,12 @@ class PotentialMethod final : public Method {
       out.message += "; the " + fallback_name_ +
                      " path from there failed, so the whole path is the " + fallback_name_ +
                      " path from the start" + note(whole);
-      return;
+      return true;
     }
     out.status = whole.status;
     if (whole.status == SearchStatus::partial) out.points = std::move(whole.points);
     out.message += "; the " + fallback_name_ + " found no path: " + whole.message;
+    return true;
   }
 
   std::string note(const RawPath& r) const {
