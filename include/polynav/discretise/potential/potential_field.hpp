@@ -88,6 +88,8 @@ struct PotentialOptions {
 ///   the M path` (WHY: `no progress in W steps`, `step blocked`, `step budget spent`), or `...;
 ///   the M path from there failed, so the whole path is the M path from the start`, or `...; the
 ///   M found no path: ...` when the fall-back fails too
+/// - either found wording followed by `; that costs more than search.max_cost, so the whole path
+///   is the M path from the start` when the walk's path costs more than the limit
 /// - `potential field stopped at (x, y) after N steps: local minimum (WHY); no fall-back
 ///   (potential.fallback=none)`
 ///
