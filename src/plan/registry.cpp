@@ -7,6 +7,7 @@
 #include <string>
 
 #include "polynav/discretise/navmesh/navmesh_method.hpp"
+#include "polynav/discretise/potential/potential_field.hpp"
 #include "polynav/error.hpp"
 #include "polynav/plan/option_tables.hpp"
 #include "polynav/smooth/funnel.hpp"
@@ -59,6 +60,17 @@ std::unique_ptr<Method> build_navmesh(const FreeSpace& space, const OptionValues
   NavMeshOptions options = navmesh_option_table().read(o);
   options.max_build_seconds = space.max_build_seconds();
   return make_navmesh_method(space, options);
+}
+
+std::unique_ptr<Method> build_potential(const FreeSpace& space, const OptionValues& o) {
+  const PotentialOptions options = potential_option_table().read(o);
+  std::unique_ptr<Method> fallback;
+  if (options.fallback != "none") {
+    // Declared choices only (potential_fallback_names); built with its default options.
+    const MethodEntry& entry = find_method(options.fallback);
+    fallback = entry.build(space, OptionValues(entry.name, entry.options, Settings{}));
+  }
+  return make_potential_method(space, options, std::move(fallback));
 }
 
 // --- smoothers ---------------------------------------------------------------------------
@@ -353,6 +365,57 @@ const OptionTable<NavMeshOptions>& navmesh_option_table() {
   return table;
 }
 
+const std::vector<std::string>& potential_fallback_names() {
+  // Every method of the registry but potential itself, and none.
+  static const std::vector<std::string> names = {"grid",    "quadtree",  "visgraph",  "navmesh",
+                                                 "hexgrid", "clearance", "waypoints", "none"};
+  return names;
+}
+
+const OptionTable<PotentialOptions>& potential_option_table() {
+  using O = PotentialOptions;
+  static const OptionTable<O> table = [] {
+    OptionSpec fallback;
+    fallback.name = "fallback";
+    fallback.type = OptionType::choice;
+    fallback.choices = potential_fallback_names();
+    fallback.doc =
+        "the method (built with its default options over the same free space) that plans the "
+        "rest of the path from a local minimum of the field; none: a local minimum is no_path "
+        "(the bare local planner)";
+    return OptionTable<O>()
+        .number("step", &O::step,
+                "length of one step down the field; auto = the longest side of free space / 256",
+                "scene units", {.min = 0.0, .min_exclusive = true}, /*zero_is_auto=*/true)
+        .number("influence", &O::influence,
+                "distance rho0 within which obstacles repel (Khatib's FIRAS function, "
+                "1/rho - 1/rho0); auto = 6 steps",
+                "scene units", {.min = 0.0, .min_exclusive = true}, /*zero_is_auto=*/true)
+        .number("attraction", &O::attraction,
+                "gain of the pull towards the goal (lengths in units of the influence distance)",
+                "", {.min = 0.0, .min_exclusive = true})
+        .number("repulsion", &O::repulsion,
+                "gain of the push away from obstacles: 4 x this at half the influence distance, "
+                "against a conic pull of 1 x attraction; 0 = none",
+                "", {.min = 0.0})
+        .choice("attraction_shape", &O::attraction_shape, potential_attraction_names,
+                "conic: a pull of constant strength; quadratic: a spring, proportional to the "
+                "distance to the goal (in influence distances)")
+        .integer("max_steps", &O::max_steps,
+                 "most steps of the walk before falling back; 0 = 8 x the straight distance in "
+                 "steps + 64",
+                 {.min = 0})
+        .integer("window", &O::window,
+                 "a local minimum is declared after this many steps without coming a quarter step "
+                 "closer to the goal than ever before",
+                 {.min = 1})
+        .custom(
+            fallback, [](const OptionValues& v, O& o) { o.fallback = v.text("fallback"); },
+            [](const O& o) { return o.fallback; });
+  }();
+  return table;
+}
+
 const OptionTable<ShortcutOptimalOptions>& shortcut_optimal_option_table() {
   using O = ShortcutOptimalOptions;
   static const OptionTable<O> table = OptionTable<O>().integer(
@@ -500,6 +563,15 @@ const std::vector<MethodEntry>& method_registry() {
        "the obstacles' corners linked by exact line of sight, with every route precomputed at "
        "build so that a query is a table look-up; start and goal join the waypoints they see",
        waypoints_option_table().specs(), build_waypoints},
+      {"potential",
+       "artificial potential field (Khatib 1986): fixed steps down an attraction to the goal "
+       "plus a repulsion from obstacles within an influence distance, each step checked "
+       "exactly; from a local minimum (no progress, a blocked step, the step budget) the rest is "
+       "planned by potential.fallback. The message says whether the field reached the goal on "
+       "its own (\"potential field reached the goal on its own in N steps\") or fell back "
+       "(\"potential field fell back at (x, y) after N steps: ...\"). The field ignores terrain "
+       "costs",
+       potential_option_table().specs(), build_potential},
   };
   return table;
 }

@@ -6,11 +6,14 @@
 /// struct's.
 
 #include <cstddef>
+#include <string>
+#include <vector>
 
 #include "polynav/discretise/clearance/clearance_roadmap.hpp"
 #include "polynav/discretise/grid/grid_methods.hpp"
 #include "polynav/discretise/hexgrid/hex_grid.hpp"
 #include "polynav/discretise/navmesh/navmesh.hpp"
+#include "polynav/discretise/potential/potential_field.hpp"
 #include "polynav/discretise/quadtree/quadtree.hpp"
 #include "polynav/discretise/visibility_graph/visibility_graph.hpp"
 #include "polynav/discretise/waypoints/waypoint_graph.hpp"
@@ -41,6 +44,10 @@ const OptionTable<VisibilityGraphOptions>& visgraph_option_table();
 /// Its defaults are NavMeshOptions' but for `search`: the planner's navigation mesh picks its
 /// search (automatic), where a NavMesh built directly searches its graph.
 const OptionTable<NavMeshOptions>& navmesh_option_table();
+/// `fallback` is a choice among potential_fallback_names().
+const OptionTable<PotentialOptions>& potential_option_table();
+/// The methods potential.fallback may name: every other registry method, and "none".
+const std::vector<std::string>& potential_fallback_names();
 const OptionTable<ShortcutOptimalOptions>& shortcut_optimal_option_table();
 const OptionTable<SplineSmoothing>& spline_option_table();
 /// `search.time_limit_ms` is SearchOptions::max_time in milliseconds.
