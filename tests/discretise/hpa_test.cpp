@@ -17,6 +17,7 @@
 #include <fstream>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "discretise/random_scenes.hpp"
@@ -360,6 +361,38 @@ TEST(HierarchicalGrid, ReferenceMovingAIMaps) {
     SCOPED_TRACE(m.map);
     expect_movingai(dir / m.map, dir / m.scen, m.every, "16");
   }
+}
+
+// The abstraction is const and every query's state is in its workspace: four threads planning
+// the same queries through one Planner answer exactly as one thread does.
+TEST(HierarchicalGrid, ThreadsShareTheAbstraction) {
+  const fs::path dir = fs::path(POLYNAV_SOURCE_DIR) / "scenes" / "movingai";
+  const Scene scene = load_scene(dir / "den312d.map");
+  const std::vector<Query> queries = load_scenario(dir / "den312d.map.scen", scene);
+  PlanOptions options;
+  options.settings.set("grid.search", "hpa");
+  options.settings.set("grid.cluster", 8);
+  const Planner planner(scene, options);
+  std::vector<PlanResult> one;
+  for (const Query& q : queries) one.push_back(planner.plan(q.start, q.goal));
+  std::vector<std::vector<PlanResult>> many(4);
+  std::vector<std::thread> threads;
+  for (std::size_t t = 0; t < many.size(); ++t)
+    threads.emplace_back([&, t] {
+      for (std::size_t k = 0; k < queries.size(); ++k) {
+        const Query& q = queries[(k + 37 * t) % queries.size()];
+        many[t].push_back(planner.plan(q.start, q.goal));
+      }
+    });
+  for (std::thread& th : threads) th.join();
+  for (std::size_t t = 0; t < many.size(); ++t)
+    for (std::size_t k = 0; k < queries.size(); ++k) {
+      const PlanResult& a = one[(k + 37 * t) % queries.size()];
+      const PlanResult& b = many[t][k];
+      ASSERT_TRUE(b.found()) << b.message;
+      EXPECT_EQ(a.raw_waypoints, b.raw_waypoints);
+      EXPECT_EQ(a.waypoints, b.waypoints);
+    }
 }
 
 }  // namespace
