@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
 #include <limits>
 #include <sstream>
 #include <string>
@@ -89,6 +90,22 @@ HierarchicalGrid::HierarchicalGrid(const FreeSpace& space, GridOptions grid, int
       });
   }
   build();
+}
+
+bool HierarchicalGrid::neighbours(std::uint32_t c, std::uint32_t d) const {
+  const auto cx = std::int64_t(c % clusters_across_), cy = std::int64_t(c / clusters_across_);
+  const auto dx = std::int64_t(d % clusters_across_), dy = std::int64_t(d / clusters_across_);
+  return c != d && std::abs(cx - dx) <= 1 && std::abs(cy - dy) <= 1;
+}
+
+HierarchicalGrid::ClusterView HierarchicalGrid::pair_view(std::uint32_t c, std::uint32_t d) const {
+  const ClusterView a = cluster_view(c), b = cluster_view(d);
+  return {&grid_,
+          across_,
+          std::min(a.x0, b.x0),
+          std::min(a.y0, b.y0),
+          std::max(a.x1, b.x1),
+          std::max(a.y1, b.y1)};
 }
 
 HierarchicalGrid::ClusterView HierarchicalGrid::cluster_view(std::uint32_t c) const {
@@ -350,6 +367,25 @@ RawPath HierarchicalGrid::find_path(Point start, std::span<const Point> goals,
         graph.add_arc(s, g, a.cost + d + b.cost);
         scratch.starts.push_back({g, k, j, a.cost + d + b.cost});
       }
+    // A goal in a neighbouring cluster: A* inside the two clusters. (The paper searches directly
+    // within one cluster only; this keeps a short query across a border from detouring through
+    // a transition at the far end of a wide entrance.)
+    for (std::size_t i = 0; i < goals.size(); ++i)
+      for (std::uint32_t j = 0; j < ws.goal_arcs[i].size(); ++j) {
+        const Attachment& b = ws.goal_arcs[i][j];
+        if (!neighbours(c, cluster_of(b.node))) continue;
+        const Attachment target{b.node, 0.0};
+        local.search(pair_view(c, cluster_of(b.node)), a.node,
+                     std::span<const search::NodeId>(&b.node, 1),
+                     grid_.heuristic(std::span<const Attachment>(&target, 1), Point{}),
+                     search::SearchOptions{}, scratch.leg);
+        count(scratch.leg.stats);
+        if (scratch.leg.status != search::SearchStatus::found) continue;
+        const search::NodeId g = ws.extra_goal_nodes[i];
+        const double cost = a.cost + scratch.leg.cost + b.cost;
+        graph.add_arc(s, g, cost);
+        scratch.starts.push_back({g, k, j, cost});
+      }
   }
   // Each goal: its attachments' clusters searched outwards (moves cost the same both ways).
   scratch.ends.clear();
@@ -395,7 +431,7 @@ RawPath HierarchicalGrid::find_path(Point start, std::span<const Point> goals,
 
   // Refinement: each abstract arc into grid nodes, by A* inside its cluster.
   bool refined = true;
-  const auto leg = [&](search::NodeId from, search::NodeId to) {
+  const auto leg = [&](search::NodeId from, search::NodeId to, const ClusterView& view) {
     if (!out.nodes.empty() && out.nodes.back() == from) out.nodes.pop_back();
     if (from == to) {
       out.nodes.push_back(to);
@@ -403,7 +439,7 @@ RawPath HierarchicalGrid::find_path(Point start, std::span<const Point> goals,
     }
     const Attachment target{to, 0.0};
     search::SearchOptions plain;
-    local.search(cluster_view(cluster_of(from)), from, std::span<const search::NodeId>(&to, 1),
+    local.search(view, from, std::span<const search::NodeId>(&to, 1),
                  grid_.heuristic(std::span<const Attachment>(&target, 1), Point{}), plain,
                  scratch.leg);
     count(scratch.leg.stats);
@@ -423,18 +459,21 @@ RawPath HierarchicalGrid::find_path(Point start, std::span<const Point> goals,
         if (a.to == to && (best == nullptr || a.cost < best->cost)) best = &a;
       const search::NodeId begin = ws.from[best->from].node;
       if (to < transitions) {
-        leg(begin, cells_[to]);
+        leg(begin, cells_[to], cluster_view(cluster_of(begin)));
       } else {
-        leg(begin, ws.goal_arcs[to - s - 1][best->into].node);
+        const search::NodeId end = ws.goal_arcs[to - s - 1][best->into].node;
+        const std::uint32_t c = cluster_of(begin), d = cluster_of(end);
+        leg(begin, end, c == d ? cluster_view(c) : pair_view(c, d));
       }
     } else if (to >= transitions) {
       const HpaScratch::GoalArc* best = nullptr;
       for (const HpaScratch::GoalArc& a : scratch.ends)
         if (a.from == from && a.goal == to - s - 1 && (best == nullptr || a.cost < best->cost))
           best = &a;
-      leg(cells_[from], ws.goal_arcs[best->goal][best->into].node);
+      leg(cells_[from], ws.goal_arcs[best->goal][best->into].node,
+          cluster_view(cluster_of(cells_[from])));
     } else if (cluster_of(cells_[from]) == cluster_of(cells_[to])) {
-      leg(cells_[from], cells_[to]);
+      leg(cells_[from], cells_[to], cluster_view(cluster_of(cells_[from])));
     } else {  // a move between clusters
       if (out.nodes.empty()) out.nodes.push_back(cells_[from]);
       out.nodes.push_back(cells_[to]);

@@ -22,12 +22,15 @@
 ///
 /// A query joins its start and goals to the transitions of their clusters (Dijkstra inside the
 /// cluster; a goal in the start's cluster also gets a direct arc when a path inside the cluster
-/// joins them), searches the abstract graph with the one A* (search/astar.hpp) and the grid's own
-/// heuristic, and refines each arc of the abstract path into grid nodes with a local A* inside its
-/// cluster (no paths are cached: the abstraction is the nodes and arcs only). The result is a
-/// grid path, valid move by move, whose cost is what the abstract search minimised: never below
-/// the grid's optimum, usually within a few percent of it (near optimal, as the paper says; no
-/// post-smoothing here, the planner's smoothers apply as to any grid path).
+/// joins them, as in the paper, and one in a neighbouring cluster when A* inside the box of the
+/// two clusters finds a path, which the paper does not do: it keeps a short query across a
+/// border from detouring through a transition at the far end of a wide entrance), searches the
+/// abstract graph with the one A* (search/astar.hpp) and the grid's own heuristic, and refines each
+/// arc of the abstract path into grid nodes with a local A* inside its cluster (no paths are
+/// cached: the abstraction is the nodes and arcs only). The result is a grid path, valid move by
+/// move, whose cost is what the abstract search minimised: never below the grid's optimum, usually
+/// within a few percent of it (near optimal, as the paper says; no post-smoothing here, the
+/// planner's smoothers apply as to any grid path).
 ///
 /// Grids whose moves are not all usable both ways at the same cost (terrain heights with
 /// space.max_climb) are refused, since the abstraction joins a goal through paths found from the
@@ -141,6 +144,11 @@ class HierarchicalGrid final : public Discretisation {
     }
   };
   ClusterView cluster_view(std::uint32_t c) const;
+  /// The grid restricted to the box of two neighbouring clusters (side by side or diagonal: the
+  /// box then holds the two others at their corner too).
+  ClusterView pair_view(std::uint32_t c, std::uint32_t d) const;
+  /// Whether clusters c and d differ and touch (at a side or a corner).
+  bool neighbours(std::uint32_t c, std::uint32_t d) const;
 
  private:
   void build();
