@@ -16,6 +16,7 @@
 #include <filesystem>
 #include <fstream>
 #include <random>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -222,6 +223,68 @@ TEST(HierarchicalGrid, FindsAPathExactlyWhenAStarDoesOnRandomMaps) {
   EXPECT_GT(tally.found, 500);
   std::printf("random maps, 8-connected: %d paths, worst cost / optimum %.4f\n", tally.found,
               tally.worst);
+}
+
+// The abstraction's own invariant, which makes it complete: every grid move from a node u of one
+// cluster to a node v of another is matched by an inter-cluster arc a -> b with a joined to u
+// inside u's cluster and b to v inside v's (connected pieces found here by a search of their
+// own); and every intra-cluster arc costs what Dijkstra inside the cluster says.
+TEST(HierarchicalGrid, EveryBorderMoveIsCoveredByATransitionPair) {
+  for (unsigned seed = 50; seed <= 62; ++seed) {
+    SCOPED_TRACE(seed);
+    const Scene scene = map_scene(random_map(seed));
+    const FreeSpace space(scene);
+    for (const int connectivity : {4, 8, 16})
+      for (const int cluster : {2, 3, 6}) {
+        SCOPED_TRACE(::testing::Message() << connectivity << "-connected, cluster " << cluster);
+        GridOptions options;
+        options.connectivity = connectivity;
+        const HierarchicalGrid hpa(space, options, cluster);
+        const OccupancyGrid& grid = hpa.grid();
+        const std::size_t n = grid.node_count();
+        // Pieces: nodes joined inside their cluster.
+        std::vector<std::uint32_t> piece(n, UINT32_MAX);
+        std::uint32_t pieces = 0;
+        for (NodeId s = 0; s < n; ++s) {
+          if (piece[s] != UINT32_MAX) continue;
+          const auto view = hpa.cluster_view(hpa.cluster_of(s));
+          std::vector<NodeId> stack = {s};
+          piece[s] = pieces;
+          while (!stack.empty()) {
+            const NodeId m = stack.back();
+            stack.pop_back();
+            view.for_each_neighbour(m, [&](NodeId to, double) {
+              if (piece[to] == UINT32_MAX) {
+                piece[to] = pieces;
+                stack.push_back(to);
+              }
+            });
+          }
+          ++pieces;
+        }
+        std::set<std::pair<std::uint32_t, std::uint32_t>> covered;
+        const auto abstract = hpa.abstract();
+        for (NodeId t = 0; t < hpa.transition_count(); ++t)
+          abstract.for_each_neighbour(t, [&](NodeId u, double cost) {
+            const NodeId a = hpa.transition_cell(t), b = hpa.transition_cell(u);
+            if (hpa.cluster_of(a) != hpa.cluster_of(b)) {
+              EXPECT_TRUE(same_cost(cost, arc_cost(grid, a, b))) << "inter arc " << a << " " << b;
+              covered.insert({piece[a], piece[b]});
+            } else {
+              EXPECT_EQ(piece[a], piece[b]) << "an intra arc between two pieces";
+            }
+          });
+        int moves = 0;
+        for (NodeId u = 0; u < n; ++u)
+          grid.for_each_neighbour(u, [&](NodeId v, double) {
+            if (hpa.cluster_of(u) == hpa.cluster_of(v)) return;
+            ++moves;
+            EXPECT_TRUE(covered.contains({piece[u], piece[v]}))
+                << "the move " << u << " -> " << v << " is not covered";
+          });
+        EXPECT_GT(moves, 0);
+      }
+  }
 }
 
 TEST(HierarchicalGrid, EveryConnectivityAndAlignment) {
