@@ -351,6 +351,15 @@ TEST(HierarchicalGrid, RefusesBadClusterSizesAndOneWayMoves) {
     EXPECT_NE(std::string(e.what()).find("grid.cluster"), std::string::npos) << e.what();
   }
   EXPECT_EQ(refusal(maze, {{"grid.search", "hpa"}, {"grid.cluster", "2"}}), "accepted");
+  // The grid and its abstraction are one build, within the build budget.
+  GridOptions hurried;
+  hurried.max_build_seconds = 1e-12;
+  try {
+    const HierarchicalGrid h(space, hurried, 16);
+    ADD_FAILURE() << "built despite an exhausted budget";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.where().key_path, "space.max_build_seconds") << e.what();
+  }
   // Central paths choose among optimal paths, which HPA* does not search for.
   const std::string central = refusal(maze, {{"grid.search", "hpa"}, {"grid.paths", "central"}});
   EXPECT_NE(central.find("grid.paths"), std::string::npos) << central;

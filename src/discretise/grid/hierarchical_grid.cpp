@@ -75,11 +75,12 @@ struct TransitionRecorder {
 }  // namespace
 
 HierarchicalGrid::HierarchicalGrid(const FreeSpace& space, GridOptions grid, int cluster)
-    : grid_(space, checked(grid, cluster)), cluster_(cluster) {
+    : clock_(grid.max_build_seconds), grid_(space, checked(grid, cluster)), cluster_(cluster) {
   // Costs are symmetric by construction (a move costs its length times the mean of its cells'
   // multipliers); only heights with a climb limit make moves one way. Checked on the arcs.
   if (space.has_heights()) {
-    for (search::NodeId n = 0; n < grid_.node_count(); ++n)
+    for (search::NodeId n = 0; n < grid_.node_count(); ++n) {
+      if (n % 4096 == 0) clock_.check("the HPA* abstraction of the grid");
       grid_.for_each_neighbour(n, [&](search::NodeId to, double cost) {
         if (arc_cost(grid_, to, n) != cost)
           throw InputError(
@@ -88,6 +89,7 @@ HierarchicalGrid::HierarchicalGrid(const FreeSpace& space, GridOptions grid, int
               "this grid's terrain heights make some moves one way (the agent's max_climb); "
               "use grid.search=astar on it");
       });
+    }
   }
   build();
 }
@@ -121,6 +123,7 @@ HierarchicalGrid::ClusterView HierarchicalGrid::cluster_view(std::uint32_t c) co
 
 void HierarchicalGrid::build() {
   const auto started = std::chrono::steady_clock::now();
+  constexpr std::string_view what = "the HPA* abstraction of the grid";
   across_ = std::uint32_t(grid_.width() + (grid_.corners() ? 1 : 0));
   down_ = std::uint32_t(grid_.height() + (grid_.corners() ? 1 : 0));
   const auto side = std::uint32_t(cluster_);
@@ -138,6 +141,7 @@ void HierarchicalGrid::build() {
     std::uint32_t next = 0;
     std::vector<search::NodeId> stack;
     for (search::NodeId n = 0; n < nodes; ++n) {
+      if (n % 4096 == 0) clock_.check(what);
       if (piece[n] != unlabelled) continue;
       const ClusterView view = cluster_view(cluster_of(n));
       piece[n] = next;
@@ -212,6 +216,7 @@ void HierarchicalGrid::build() {
     }
   }
   for (search::NodeId n = 0; n < nodes; ++n) {
+    if (n % 4096 == 0) clock_.check(what);
     const std::uint32_t c = cluster_of(n);
     grid_.for_each_neighbour(n, [&](search::NodeId to, double) {
       if (cluster_of(to) != c && !joined.contains(std::uint64_t{piece[n]} << 32 | piece[to]))
@@ -260,6 +265,7 @@ void HierarchicalGrid::build() {
   for (std::uint32_t c = 0; c < clusters; ++c) {
     const std::uint32_t first = cluster_first_[c], last = cluster_first_[c + 1];
     if (last - first < 2) continue;
+    clock_.check(what);
     const ClusterView view = cluster_view(c);
     for (std::uint32_t t = first; t < last; ++t) {
       dijkstra.reachable(view, cells_[t], infinity, reached);

@@ -59,8 +59,9 @@ class HierarchicalGrid final : public Discretisation {
 
   /// Builds the grid and its abstraction with clusters of `cluster` nodes a side.
   /// @throws InputError naming grid.cluster when cluster < 2, naming grid.search when some
-  ///         grid move is one-way or costs differ between its two directions, and whatever
-  ///         OccupancyGrid's constructor throws.
+  ///         grid move is one-way or costs differ between its two directions, naming
+  ///         space.max_build_seconds when the grid and its abstraction take longer than
+  ///         grid.max_build_seconds, and whatever OccupancyGrid's constructor throws.
   HierarchicalGrid(const FreeSpace& space, GridOptions grid, int cluster);
 
   std::string_view method() const override { return grid_.method(); }
@@ -153,6 +154,9 @@ class HierarchicalGrid final : public Discretisation {
  private:
   void build();
 
+  // The build's budget (GridOptions::max_build_seconds), started before the grid: the grid and
+  // its abstraction are one build.
+  BuildClock clock_;
   OccupancyGrid grid_;
   int cluster_;
   std::uint32_t across_ = 0, down_ = 0;  // grid nodes per row, rows of nodes
