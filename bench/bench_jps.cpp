@@ -1,9 +1,13 @@
 // Jump point search against A* on MovingAI maps, side by side: the grid method with
 // grid.search=astar, jps and jps+ (discretise/grid/jump_point_grid.hpp), every query of each map's
 // .scen through the query driver (Method::find_path: attach, A*, raw path, corridor), lengths
-// checked against each other and against the .scen's optimal lengths.
+// checked against each other and against the .scen's optimal lengths. HPA* (grid.search=hpa,
+// discretise/grid/hierarchical_grid.hpp) runs on the same queries in the same passes; its
+// lengths are near optimal, so they are checked only to be found when A* finds one and never
+// below the optimum, and its own table gives its time against the others, its excess length and
+// what its abstraction cost to build.
 //
-//   bench_jps [--repeat 3] [--data DIR] [MAP | DIR | SCEN ...]
+//   bench_jps [--repeat 3] [--data DIR] [--cluster 16] [MAP | DIR | SCEN ...]
 //
 // MAP: a .map file (its scenario is MAP.scen, else the first .scen in its directory whose name
 //   starts with the map's stem), a directory of them, or a .scen for the .map named just before.
@@ -12,6 +16,7 @@
 //   that exist and are not bundled already.
 // --repeat R: run every query R times, the three searches interleaved pass by pass, and keep each
 //   query's fastest time.
+// --cluster C: grid.cluster of the HPA* contender (0: leave HPA* out).
 //
 // Tables (Markdown on stdout):
 //   1. per map: grid size, free cells, openness (the share of free cells whose 8 neighbours are
@@ -24,7 +29,10 @@
 //      grows with the length of the path;
 //   4. the first query of a freshly built Planner (the scenario's longest) against the same query
 //      repeated: its time and the minor page faults it took (the search arrays are allocated and
-//      touched when the planner is built, so a first query should take none).
+//      touched when the planner is built, so a first query should take none);
+//   5. HPA*: its time per query against A*, jps and jps+ (ratios of the means), nodes expanded
+//      (abstract and local searches), mean and largest length over the A* optimum, build time
+//      and memory of the abstraction (bytes per grid cell), transitions.
 // A length mismatch makes the exit status 1. A last line checks the targets on brc202d: jps at
 // least 14 times faster than A* (mean) and at most 60 microseconds per query.
 //
@@ -50,6 +58,7 @@
 #include <vector>
 
 #include "bench_cli.hpp"
+#include "polynav/discretise/grid/hierarchical_grid.hpp"
 #include "polynav/discretise/grid/jump_point_grid.hpp"
 #include "polynav/error.hpp"
 #include "polynav/plan/planner.hpp"
@@ -116,12 +125,17 @@ std::string format_us(double us) {
   return text;
 }
 
-constexpr const char* searches[3] = {"astar", "jps", "jps+"};
+// The three optimal searches, then HPA* (near optimal; with --cluster 0, left out).
+constexpr int contenders = 4;
+constexpr int hpa = 3;
+constexpr const char* searches[contenders] = {"astar", "jps", "jps+", "hpa"};
+int hpa_cluster = 16;
 
 std::unique_ptr<polynav::Method> build(const polynav::FreeSpace& space, const char* search) {
   const polynav::MethodEntry& grid = polynav::find_method("grid");
   polynav::Settings settings;
   settings.set("grid.search", search);
+  if (std::string(search) == "hpa") settings.set("grid.cluster", hpa_cluster);
   return grid.build(space, polynav::OptionValues("grid", grid.options, settings));
 }
 
@@ -131,14 +145,18 @@ struct MapRow {
   std::size_t free_cells = 0;
   double openness = 0.0;
   std::size_t queries = 0;
-  Stats time[3];
-  double expanded[3] = {};
-  double prep_ms[3] = {}, prep_bytes[3] = {};
-  double pass_cpu_us[3] = {};  // CPU time per query of the fastest whole pass
+  Stats time[contenders];
+  double expanded[contenders] = {};
+  double prep_ms[contenders] = {}, prep_bytes[contenders] = {};
+  double pass_cpu_us[contenders] = {};  // CPU time per query of the fastest whole pass
   std::size_t differ = 0, off_reference = 0;
-  // Per query: .scen length and the three times (for the length bands).
+  // HPA*: transitions, queries found differently from A* or below its cost, and the mean and
+  // largest ratio of its cost to A*'s (the optimum).
+  std::size_t transitions = 0, hpa_wrong = 0;
+  double excess_mean = 0.0, excess_max = 0.0;
+  // Per query: .scen length and the times (for the length bands).
   std::vector<double> lengths;
-  std::vector<double> us[3];
+  std::vector<double> us[contenders];
   double first_us[3] = {}, later_us[3] = {};
   long first_faults[3] = {}, later_faults[3] = {};
 };
@@ -187,10 +205,11 @@ bool run_map(const MapJob& job, int repeat, std::vector<MapRow>& rows) {
   const polynav::Scene scene = polynav::load_scene(job.map);
   const std::vector<polynav::Query> queries = polynav::load_scenario(job.scen, scene);
   const polynav::FreeSpace space(scene);
-  std::unique_ptr<polynav::Method> methods[3];
+  const int n_searches = hpa_cluster > 0 ? contenders : 3;
+  std::unique_ptr<polynav::Method> methods[contenders];
   MapRow row;
   row.name = job.map.stem().string();
-  for (int s = 0; s < 3; ++s) {
+  for (int s = 0; s < n_searches; ++s) {
     const double t0 = cpu_seconds();
     methods[s] = build(space, searches[s]);
     const double grid_ms = 1e3 * (cpu_seconds() - t0);
@@ -202,6 +221,11 @@ bool run_map(const MapJob& job, int repeat, std::vector<MapRow>& rows) {
       }
       row.prep_ms[s] = j->preprocessing_ms();
       row.prep_bytes[s] = double(j->preprocessing_bytes());
+    } else if (const auto* h =
+                   dynamic_cast<const polynav::HierarchicalGrid*>(&methods[s]->discretisation())) {
+      row.prep_ms[s] = h->build_ms();
+      row.prep_bytes[s] = double(h->bytes());
+      row.transitions = h->transition_count();
     } else {
       row.prep_ms[s] = grid_ms;  // A*: the grid itself
     }
@@ -223,18 +247,19 @@ bool run_map(const MapJob& job, int repeat, std::vector<MapRow>& rows) {
   row.queries = queries.size();
 
   const polynav::QueryOptions options;
-  polynav::QueryWorkspace workspaces[3];
+  polynav::QueryWorkspace workspaces[contenders];
   for (int s = 0; s < 3; ++s)
     workspaces[s].astar.reserve(methods[s]->discretisation().node_count() + 2);
-  std::vector<double> best[3], cost[3];
-  std::uint64_t expanded[3] = {};
-  for (int s = 0; s < 3; ++s) {
+  if (n_searches > hpa) methods[hpa]->prepare(workspaces[hpa]);
+  std::vector<double> best[contenders], cost[contenders];
+  std::uint64_t expanded[contenders] = {};
+  for (int s = 0; s < n_searches; ++s) {
     best[s].assign(queries.size(), INFINITY);
     cost[s].assign(queries.size(), NAN);
   }
-  for (int s = 0; s < 3; ++s) row.pass_cpu_us[s] = INFINITY;
+  for (int s = 0; s < n_searches; ++s) row.pass_cpu_us[s] = INFINITY;
   for (int r = 0; r < repeat; ++r) {
-    for (int s = 0; s < 3; ++s) {
+    for (int s = 0; s < n_searches; ++s) {
       const double pass0 = cpu_seconds();
       for (std::size_t i = 0; i < queries.size(); ++i) {
         const double t0 = wall_seconds();
@@ -250,7 +275,7 @@ bool run_map(const MapJob& job, int repeat, std::vector<MapRow>& rows) {
           std::min(row.pass_cpu_us[s], 1e6 * (cpu_seconds() - pass0) / double(queries.size()));
     }
   }
-  for (int s = 0; s < 3; ++s) {
+  for (int s = 0; s < n_searches; ++s) {
     row.time[s] = stats_of(best[s]);
     row.expanded[s] = double(expanded[s]) / double(std::max<std::size_t>(1, queries.size()));
     row.us[s] = best[s];
@@ -268,9 +293,24 @@ bool run_map(const MapJob& job, int repeat, std::vector<MapRow>& rows) {
     if (!on_reference && ++row.off_reference <= 3)
       std::fprintf(stderr, "%s query %zu: costs %.12g %.12g %.12g, .scen optimum %.12g\n",
                    row.name.c_str(), i + 1, cost[0][i], cost[1][i], cost[2][i], ref);
+    if (n_searches > hpa) {
+      // Found exactly when A* finds a path, never cheaper than A*'s optimum.
+      const bool found = !std::isnan(cost[0][i]), hpa_found = !std::isnan(cost[hpa][i]);
+      if (found != hpa_found || (found && cost[hpa][i] < cost[0][i] * (1.0 - 1e-9))) {
+        if (++row.hpa_wrong <= 3)
+          std::fprintf(stderr, "%s query %zu: A* %.12g, hpa %.12g\n", row.name.c_str(), i + 1,
+                       cost[0][i], cost[hpa][i]);
+      } else if (found && cost[0][i] > 0.0) {
+        const double excess = cost[hpa][i] / cost[0][i];
+        row.excess_mean += excess;
+        row.excess_max = std::max(row.excess_max, excess);
+      }
+    }
   }
+  if (n_searches > hpa)
+    row.excess_mean /= double(std::max<std::size_t>(1, queries.size() - row.hpa_wrong));
   first_query(scene, queries, row);
-  const bool ok = row.differ == 0 && row.off_reference == 0;
+  const bool ok = row.differ == 0 && row.off_reference == 0 && row.hpa_wrong == 0;
   rows.push_back(std::move(row));
   return ok;
 }
@@ -288,6 +328,8 @@ int main(int argc, char** argv) {
       app, "--repeat", repeat, "R",
       "Run every query R times, the three searches interleaved pass by pass, keeping "
       "each query's fastest time");
+  bench_cli::add_value(app, "--cluster", hpa_cluster, "C",
+                       "grid.cluster of the HPA* contender (grid.search=hpa); 0 leaves it out");
   bench_cli::add_value(app, "--data", data_dir, "DIR",
                        "Reference data holding movingai/ (brc202d, den520d, maze-100-1, "
                        "random512-10-0 are run from there by default)");
@@ -381,16 +423,17 @@ int main(int argc, char** argv) {
     std::printf("\n%s by .scen optimal length:\n\n", big->name.c_str());
     std::printf(
         "| length | queries | A* us mean | jps us mean | jps+ us mean | jps speed-up |"
-        " jps+ speed-up |\n");
-    std::printf("|---|---:|---:|---:|---:|---:|---:|\n");
+        " jps+ speed-up | hpa us mean | hpa speed-up |\n");
+    std::printf("|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     const double bands[] = {0, 32, 64, 128, 256, 512, INFINITY};
     for (std::size_t b = 0; b + 1 < std::size(bands); ++b) {
-      double sum[3] = {};
+      double sum[contenders] = {};
       std::size_t n = 0;
       for (std::size_t i = 0; i < big->lengths.size(); ++i) {
         if (!(big->lengths[i] >= bands[b] && big->lengths[i] < bands[b + 1])) continue;
         ++n;
-        for (int s = 0; s < 3; ++s) sum[s] += big->us[s][i];
+        for (int s = 0; s < contenders; ++s)
+          if (!big->us[s].empty()) sum[s] += big->us[s][i];
       }
       if (n == 0) continue;
       char band[48];
@@ -399,9 +442,11 @@ int main(int argc, char** argv) {
       } else {
         std::snprintf(band, sizeof band, "%.0f - %.0f", bands[b], bands[b + 1]);
       }
-      std::printf("| %s | %zu | %s | %s | %s | %.1fx | %.1fx |\n", band, n,
+      std::printf("| %s | %zu | %s | %s | %s | %.1fx | %.1fx | %s | %.1fx |\n", band, n,
                   format_us(sum[0] / double(n)).c_str(), format_us(sum[1] / double(n)).c_str(),
-                  format_us(sum[2] / double(n)).c_str(), sum[0] / sum[1], sum[0] / sum[2]);
+                  format_us(sum[2] / double(n)).c_str(), sum[0] / sum[1], sum[0] / sum[2],
+                  big->us[hpa].empty() ? "-" : format_us(sum[hpa] / double(n)).c_str(),
+                  big->us[hpa].empty() ? 0.0 : sum[0] / sum[hpa]);
     }
   }
 
@@ -420,6 +465,30 @@ int main(int argc, char** argv) {
       std::printf(" %s / %s | %ld / %ld |", format_us(r.first_us[s]).c_str(),
                   format_us(r.later_us[s]).c_str(), r.first_faults[s], r.later_faults[s]);
     std::printf("\n");
+  }
+
+  if (hpa_cluster > 0) {
+    std::printf(
+        "\nHPA* (grid.search=hpa, grid.cluster=%d) on the same queries: time per query and its "
+        "ratio to the others' (their mean over HPA*'s: above 1, HPA* is faster), nodes expanded "
+        "(abstract and local searches), cost over the optimum, build time and memory of the "
+        "abstraction:\n\n",
+        hpa_cluster);
+    std::printf(
+        "| map | hpa us mean / median / p95 | vs A* | vs jps | vs jps+ | expanded | "
+        "cost / optimum mean / max | build ms | bytes per cell | transitions | wrong |\n");
+    std::printf("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    for (const MapRow& r : rows) {
+      const double cells = double(r.width) * double(r.height);
+      std::printf(
+          "| %s | %s / %s / %s | %.2fx | %.2fx | %.2fx | %.0f | %.4f / %.4f | %.1f | %.2f | %zu |"
+          " %zu |\n",
+          r.name.c_str(), format_us(r.time[hpa].mean).c_str(),
+          format_us(r.time[hpa].median).c_str(), format_us(r.time[hpa].p95).c_str(),
+          r.time[0].mean / r.time[hpa].mean, r.time[1].mean / r.time[hpa].mean,
+          r.time[2].mean / r.time[hpa].mean, r.expanded[hpa], r.excess_mean, r.excess_max,
+          r.prep_ms[hpa], r.prep_bytes[hpa] / cells, r.transitions, r.hpa_wrong);
+    }
   }
 
   for (const MapRow& r : rows) {

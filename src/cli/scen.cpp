@@ -70,6 +70,7 @@ std::string why_not_reproducing(const PlanOptions& plan, const Planner& planner,
     if (grid.text("align") != "centre")
       return "grid.align=" + grid.text("align") + " joins cell corners, not centres";
     if (grid.text("search") == "theta") return "grid.search=theta is any-angle";
+    if (grid.text("search") == "hpa") return "grid.search=hpa (HPA*) is near optimal";
     if (const double r = grid.number("resolution"); r != 0.0 && r != 1.0)
       return "grid.resolution=" + format_number(r) + " is not the map's cells";
     if (grid.text("heuristic") == "manhattan")
@@ -251,7 +252,8 @@ void add_scen_command(CLI::App& app) {
           "where "
           "it picks Polyanya), on a scene without weighted "
           "regions; in both cases for a point agent, search.weight 1 and no beam. For any other "
-          "configuration (an any-angle grid, a smoother, a quadtree, ...) the summary counts the "
+          "configuration (an any-angle grid, HPA*, a smoother, a quadtree, ...) the summary counts "
+          "the "
           "paths shorter and longer than the reference instead, and they do not fail the "
           "run.\n\n"
           "CSV: versus_reference is equal, shorter or longer (empty without a path or a "

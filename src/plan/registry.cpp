@@ -195,7 +195,15 @@ const OptionTable<GridMethodOptions>& grid_option_table() {
                   "cell sides, jps and jps+ search with A* and say so in the result's message; "
                   "theta: Theta* (Daniel, Nash, Koenig and Felner), any-angle paths whose "
                   "segments join grid nodes in exact line of sight, never longer than A*'s on "
-                  "the same grid, any connectivity and alignment (no corridor)")
+                  "the same grid, any connectivity and alignment (no corridor); hpa: HPA* "
+                  "(Botea, Mueller and Schaeffer 2004), an abstract graph over the borders of "
+                  "clusters of grid.cluster nodes built once, near-optimal grid paths found "
+                  "through it (any grid whose moves cost the same both ways; refused with "
+                  "one-way height steps)")
+          .integer("cluster", &O::cluster,
+                   "grid.search=hpa: side of a cluster in grid nodes (larger: fewer abstract "
+                   "nodes, longer searches inside clusters)",
+                   {.min = 2})
           .choice("paths", &O::paths, grid_paths_names,
                   "which shortest grid path: any (the one the search meets first) or central "
                   "(the one through the nodes most shortest paths pass through, Goldstein et "

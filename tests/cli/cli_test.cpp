@@ -1259,6 +1259,11 @@ TEST_F(Cli, ScenCountsShorterPathsOfMethodsNotMeantToReproduceTheReference) {
   const RunResult bad = run({"scen", map.string(), wrong.string()});
   EXPECT_EQ(bad.exit_code, 1) << bad.out;
   EXPECT_TRUE(contains(bad.out, "1 compared, 1 mismatches")) << bad.out;
+  // HPA* is near optimal: a path longer than the reference is counted, not a mismatch.
+  const RunResult hpa = run({"scen", map.string(), wrong.string(), "--set", "grid.search=hpa",
+                             "--set", "grid.cluster=2"});
+  EXPECT_EQ(hpa.exit_code, 0) << hpa.out << hpa.err;
+  EXPECT_TRUE(contains(hpa.out, "1 compared: 0 shorter, 1 longer, 0 equal")) << hpa.out;
   // Without a path a run fails whatever the configuration.
   const fs::path walled =
       write("walled.map", "type octile\nheight 3\nwidth 3\nmap\n.@.\n.@.\n.@.\n");

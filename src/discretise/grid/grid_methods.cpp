@@ -7,6 +7,7 @@
 #include <limits>
 #include <string>
 
+#include "polynav/discretise/grid/hierarchical_grid.hpp"
 #include "polynav/error.hpp"
 #include "polynav/search/graph.hpp"
 #include "polynav/search/theta_star.hpp"
@@ -232,11 +233,11 @@ std::unique_ptr<Method> make_grid_method(const FreeSpace& space, const GridMetho
                          " orders its search its own way (use grid.search=astar, or leave "
                          "grid.ties at auto)");
   if (options.paths == GridPaths::central) {
-    if (options.search == GridSearch::theta)
-      throw InputError(
-          {"", 0, 0, "grid.paths"},
-          "grid.paths=central chooses among shortest grid paths, which Theta* does not "
-          "search for (use grid.search=astar, jps or jps+ with it)");
+    if (options.search == GridSearch::theta || options.search == GridSearch::hpa)
+      throw InputError({"", 0, 0, "grid.paths"},
+                       "grid.paths=central chooses among shortest grid paths, which grid.search=" +
+                           std::string(name_of(grid_search_names, options.search)) +
+                           " does not search for (use grid.search=astar, jps or jps+ with it)");
     if (options.search == GridSearch::astar)
       return std::make_unique<CentralGrid<OccupancyGrid>>(space, grid);
     return std::make_unique<CentralGrid<JumpPointGrid>>(space, grid, JumpOptions{options.search});
@@ -244,6 +245,8 @@ std::unique_ptr<Method> make_grid_method(const FreeSpace& space, const GridMetho
   if (options.search == GridSearch::astar)
     return std::make_unique<MethodOf<OccupancyGrid>>(space, grid);
   if (options.search == GridSearch::theta) return std::make_unique<ThetaStarGrid>(space, grid);
+  if (options.search == GridSearch::hpa)
+    return std::make_unique<HierarchicalGridMethod>(space, grid, options.cluster);
   return std::make_unique<MethodOf<JumpPointGrid>>(space, grid, JumpOptions{options.search});
 }
 

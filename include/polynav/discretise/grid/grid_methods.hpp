@@ -34,10 +34,13 @@ inline constexpr auto grid_paths_names =
 struct GridMethodOptions : GridOptions {
   GridSearch search = GridSearch::astar;
   GridPaths paths = GridPaths::any;
+  /// grid.search=hpa: the side of a cluster, in grid nodes (HierarchicalGrid). [Limit: >= 2]
+  int cluster = 16;
 };
 
 /// The grid method for these options: the grid searched by the driver's A*, by jump point
-/// search, by Theta* (ThetaStarGrid), or with central paths (CentralGrid). @throws InputError
+/// search, by Theta* (ThetaStarGrid), by HPA* (HierarchicalGridMethod), or with central paths
+/// (CentralGrid). @throws InputError
 /// naming grid.ties or grid.paths for a combination that does not apply (a tie rule with
 /// another search than A*; central paths with Theta*), and whatever the grid's constructor
 /// throws.

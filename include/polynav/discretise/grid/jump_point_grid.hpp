@@ -50,11 +50,12 @@ enum class GridSearch : std::uint8_t {
   jps,       ///< jump point search with block-based (64 cells at a time) jumping
   jps_plus,  ///< jump point search over precomputed jump distances (JPS+)
   theta,     ///< Theta* over the grid's nodes: any-angle paths (discretise/grid/grid_methods.hpp)
+  hpa,       ///< HPA* over clusters of the grid (discretise/grid/hierarchical_grid.hpp)
 };
 
 inline constexpr auto grid_search_names =
     enum_names(GridSearch::astar, "astar", GridSearch::jps, "jps", GridSearch::jps_plus, "jps+",
-               GridSearch::theta, "theta");
+               GridSearch::theta, "theta", GridSearch::hpa, "hpa");
 
 inline std::string to_string(GridSearch search) {
   return std::string(name_of(grid_search_names, search));
