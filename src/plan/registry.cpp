@@ -326,6 +326,13 @@ const OptionTable<HybridOptions>& hybrid_option_table() {
                   "largest distance between raw waypoints along an arc (straight pieces are not "
                   "split); auto = step / 4",
                   "scene units", {.min = 0.0, .min_exclusive = true}, /*zero_is_auto=*/true)
+          .number("heuristic_weight", &O::heuristic_weight,
+                  "weighted A*: states ordered by g + w h, w this times search.weight (the "
+                  "heuristic itself is admissible); 1 = plain A*, which over continuous poses "
+                  "expands every state cheaper than the best path (often tens of thousands), 2 "
+                  "finds most paths in a few thousand, each at most w times the cheapest the "
+                  "lattice holds",
+                  "", {.min = 1.0})
           .integer("max_expansions", &O::max_expansions,
                    "states expanded before the search gives up with no_path, its message naming "
                    "this budget and the turning radius (search.max_expanded, a limit of every "

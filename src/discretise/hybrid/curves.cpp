@@ -145,6 +145,34 @@ std::optional<Curve> shortest_forward_or_backward(Pose a, Pose b, double r, doub
   return forward;
 }
 
+std::vector<Curve> arc_then_line(Pose a, Point g, double r, bool backwards) {
+  std::vector<Curve> out;
+  // Backwards with steering s traces what forwards with the other steering traces from the
+  // heading turned round.
+  const Pose from = backwards ? Pose{a.x, a.y, a.theta + std::numbers::pi} : a;
+  for (const Steer s : {Steer::left, Steer::right}) {
+    const Point c = s == Steer::left ? left_centre(from, r) : right_centre(from, r);
+    const Point v = g - c;
+    const double l2 = dot(v, v) - r * r;
+    if (!(l2 >= 0)) continue;
+    const double l = std::sqrt(l2);
+    // g - c = l (cos h, sin h) + r (sin h, -cos h) on a left circle (the second term's sign
+    // flips on a right one), h the straight piece's heading.
+    const double phi = std::atan2(v.y, v.x);
+    const double h = s == Steer::left ? phi + std::atan2(r, l) : phi - std::atan2(r, l);
+    Curve curve;
+    curve.count = 2;
+    curve.pieces[0] = {s, r * turn(s, from.theta, h)};
+    curve.pieces[1] = {Steer::straight, l};
+    if (backwards) {
+      curve.pieces[0] = {s == Steer::left ? Steer::right : Steer::left, -curve.pieces[0].length};
+      curve.pieces[1].length = -l;
+    }
+    out.push_back(curve);
+  }
+  return out;
+}
+
 double max_curvature(std::span<const Point> path) {
   double most = 0.0;
   // Consecutive distinct points only.

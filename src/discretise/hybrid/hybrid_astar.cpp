@@ -157,6 +157,9 @@ HybridSettings resolve_hybrid(const FreeSpace& space, const HybridOptions& o) {
   };
   s.start_heading = heading(o.start_heading, "start_heading");
   s.goal_heading = heading(o.goal_heading, "goal_heading");
+  if (!(o.heuristic_weight >= 1) || !std::isfinite(o.heuristic_weight))
+    refuse("heuristic_weight", "the heuristic weight must be a finite number >= 1");
+  s.heuristic_weight = o.heuristic_weight;
   if (o.max_expansions < 1) refuse("max_expansions", "the expansion budget must be at least 1");
   s.max_expansions = o.max_expansions;
   return s;
@@ -449,6 +452,15 @@ class HybridMethod final : public Method {
       }
       for (const double h : headings)
         if (const auto c = curve_to(p, g, h)) candidates.push_back({weighted_length(*c), i, *c});
+      if (std::isnan(s.goal_heading)) {
+        // Any heading: a turn and then straight to the goal (which may lie on the boundary,
+        // where no arc can end).
+        for (const bool backwards : {false, true}) {
+          if (backwards && !s.reverse) break;
+          for (const curves::Curve& c : curves::arc_then_line(p, g, s.radius, backwards))
+            candidates.push_back({weighted_length(c), i, c});
+        }
+      }
     }
     std::sort(candidates.begin(), candidates.end(),
               [](const Candidate& a, const Candidate& b) { return a.cost < b.cost; });
@@ -475,6 +487,7 @@ class HybridMethod final : public Method {
     }
     const HybridSettings& s = settings();
     const search::SearchOptions& so = options.search;
+    const double weight = so.weight * s.heuristic_weight;
     if (!(so.weight >= 1)) {
       out.message = "invalid query: heuristic weight " + shortest_text(so.weight) + " is not >= 1";
       return out;
@@ -523,7 +536,7 @@ class HybridMethod final : public Method {
       if (st.index.count(n.key)) continue;
       const double h = heuristic(n.pose, goals, st);
       if (!std::isfinite(h)) continue;
-      n.f = so.weight * h;
+      n.f = weight * h;
       n.parent = std::uint32_t(st.nodes.size());
       st.index.emplace(n.key, std::uint32_t(st.nodes.size()));
       st.nodes.push_back(n);
@@ -582,7 +595,9 @@ class HybridMethod final : public Method {
             const double g2 = node.g + cost;
             if (it != st.index.end() && g2 >= st.nodes[it->second].g) continue;
           }
-          if (!hybrid_arc_is_free(space(), node.pose, steer, length, s.radius, s.spacing, &samples))
+          const bool sampled = space().weighted() || space().has_heights();
+          if (!hybrid_arc_is_free(space(), node.pose, steer, length, s.radius, s.spacing,
+                                  sampled ? &samples : nullptr))
             continue;
           if (!climbable(node.pose.at(), samples)) continue;
           if (space().weighted())
@@ -598,7 +613,7 @@ class HybridMethod final : public Method {
           Node next;
           next.pose = end;
           next.g = g2;
-          next.f = g2 + so.weight * h;
+          next.f = g2 + weight * h;
           next.parent = i;
           next.steer = steer;
           next.length = length;

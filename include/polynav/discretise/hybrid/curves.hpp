@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <vector>
 
 #include "polynav/geometry.hpp"
 
@@ -70,6 +71,13 @@ Curve reversed(const Curve& c);
 /// and b. `reverse_factor` weighs backward length when comparing the two.
 std::optional<Curve> shortest_forward_or_backward(Pose a, Pose b, double r,
                                                   double reverse_factor = 1.0);
+
+/// The forward paths from a to the point g in any heading made of an arc of radius r (left, then
+/// right) followed by a straight piece ending at g: the shortest paths to a point when the
+/// arriving heading is free, where g lies outside the turning circle (else that side gives
+/// none). Each curve ends with its straight piece, so it may end on an obstacle's boundary.
+/// `backwards`: the same driven backwards (an arc and a straight piece behind the agent).
+std::vector<Curve> arc_then_line(Pose a, Point g, double r, bool backwards = false);
 
 /// The largest curvature of a polyline, from the circumcircle of each three consecutive
 /// distinct points (0 when they are collinear); a densified arc of radius r gives 1 / r up to
