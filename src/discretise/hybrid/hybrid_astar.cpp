@@ -139,10 +139,14 @@ HybridSettings resolve_hybrid(const FreeSpace& space, const HybridOptions& o) {
     refuse("step", "the step length must be a finite number > 0 (or auto)");
   s.step = o.step > 0 ? o.step : s.radius * pi / 6;
   s.cell = s.step / 1.5;
-  if (longest / s.cell > double(1 << 19))
+  const double across = (box.max.x - box.min.x) / s.cell + 1,
+               up = (box.max.y - box.min.y) / s.cell + 1;
+  if (!(across * up <= double(max_hybrid_cells)))
     refuse("step", "the step " + shortest_text(s.step) +
-                       " is too small for the scene: more than 2^19 cells of the search's keys "
-                       "along its longest side");
+                       " is too small for the scene: its cells (step / 1.5) would number " +
+                       shortest_text(std::floor(across * up)) + ", more than " +
+                       std::to_string(max_hybrid_cells) +
+                       " (raise hybrid.step or hybrid.turning_radius)");
   if (!(o.spacing >= 0) || !std::isfinite(o.spacing))
     refuse("spacing", "the waypoint spacing must be a finite number > 0 (or auto)");
   s.spacing = o.spacing > 0 ? o.spacing : s.step / 4;

@@ -96,6 +96,11 @@ struct HybridOptions {
   std::uint64_t max_expansions = 5000;
 };
 
+/// Most cells of the hybrid search's lattice (cells of step / 1.5 over free space's box): each
+/// is classified once at build (whether it has a free point, for the heuristic) and searched
+/// breadth first once per query.
+inline constexpr std::size_t max_hybrid_cells = std::size_t{1} << 22;
+
 /// The options with every `auto` resolved for a free space.
 struct HybridSettings {
   double radius = 0.0;
@@ -112,8 +117,9 @@ struct HybridSettings {
 };
 
 /// Resolves the options for space. @throws InputError naming the option (hybrid.turning_radius
-/// not > 0, hybrid.headings < 4, hybrid.step or hybrid.spacing not > 0, a heading not finite,
-/// hybrid.reverse_penalty or hybrid.heuristic_weight < 1, hybrid.max_expansions 0)
+/// not > 0, hybrid.headings < 4, hybrid.step or hybrid.spacing not > 0 or a step giving more than
+/// max_hybrid_cells cells, a heading not finite, hybrid.reverse_penalty or hybrid.heuristic_weight
+/// < 1, hybrid.max_expansions 0)
 HybridSettings resolve_hybrid(const FreeSpace& space, const HybridOptions& options);
 
 /// Whether the closed arc driven from p (steering s, signed length, radius r) lies in free space,
