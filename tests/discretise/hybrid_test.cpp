@@ -33,15 +33,19 @@ using curves::Pose;
 using test::rect;
 constexpr double pi = std::numbers::pi;
 
+// The angle in [0, 2 pi), an angle within rounding of a full turn being none (a word whose
+// last arc is a rounding error short of a full circle ends where it would without it).
 double mod2pi(double a) {
   a = std::fmod(a, 2 * pi);
-  return a < 0 ? a + 2 * pi : a;
+  a = a < 0 ? a + 2 * pi : a;
+  return a > 2 * pi - 1e-9 ? 0.0 : a;
 }
 
 // Integrates a word (curvatures k_i = +-1/r or 0, lengths l_i >= 0) from p with many small
 // midpoint steps: an independent account of where the word ends.
 Pose integrate(Pose p, const std::vector<std::pair<double, double>>& word) {
   for (const auto& [kappa, length] : word) {
+    if (length == 0) continue;
     const int n = 2000;
     const double h = length / n;
     for (int i = 0; i < n; ++i) {
@@ -183,6 +187,37 @@ TEST(Dubins, ForwardOrBackwardIsSymmetricAndNeverLonger) {
   const auto back = curves::shortest_forward_or_backward({0, 0, 0}, {-1, 0, 0}, 1.0);
   ASSERT_TRUE(back);
   EXPECT_NEAR(back->length(), 1.0, 1e-12);
+}
+
+TEST(Dubins, ArcThenLineEndsAtThePointWithItsStraightPiece) {
+  std::mt19937_64 rng(13);
+  std::uniform_real_distribution<double> coord(-5, 5), angle(-pi, pi);
+  int curves_seen = 0;
+  for (int i = 0; i < 500; ++i) {
+    const Pose a{coord(rng), coord(rng), angle(rng)};
+    const Point g{coord(rng), coord(rng)};
+    for (const bool backwards : {false, true}) {
+      for (const curves::Curve& c : curves::arc_then_line(a, g, 1.0, backwards)) {
+        ++curves_seen;
+        ASSERT_EQ(c.count, 2);
+        EXPECT_EQ(c.pieces[1].steer, curves::Steer::straight);
+        for (int k = 0; k < 2; ++k)
+          EXPECT_EQ(c.pieces[std::size_t(k)].length < 0,
+                    backwards && c.pieces[std::size_t(k)].length != 0);
+        const Pose end = curves::end_of(a, c, 1.0);
+        EXPECT_NEAR(end.x, g.x, 1e-9);
+        EXPECT_NEAR(end.y, g.y, 1e-9);
+        // Forwards it is never shorter than the straight line; and no Dubins curve to the
+        // heading it arrives in is shorter.
+        EXPECT_GE(c.length(), distance(a.at(), g) * (1 - 1e-12));
+        if (!backwards) {
+          const Pose goal{g.x, g.y, end.theta};
+          EXPECT_GE(c.length(), closed_form_dubins(a, goal, 1.0) - 1e-7);
+        }
+      }
+    }
+  }
+  EXPECT_GT(curves_seen, 1000);
 }
 
 TEST(Curvature, CircumcirclesOfADensifiedArc) {
