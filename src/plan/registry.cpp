@@ -329,8 +329,8 @@ const OptionTable<HybridOptions>& hybrid_option_table() {
           .number("heuristic_weight", &O::heuristic_weight,
                   "weighted A*: states ordered by g + w h, w this times search.weight (the "
                   "heuristic itself is admissible); 1 = plain A*, which over continuous poses "
-                  "expands every state cheaper than the best path (often tens of thousands), 2 "
-                  "finds most paths in a few thousand, each at most w times the cheapest the "
+                  "expands every state cheaper than the best path (often tens of thousands), 3 "
+                  "finds most paths in a few hundred, each at most w times the cheapest the "
                   "lattice holds",
                   "", {.min = 1.0})
           .integer("max_expansions", &O::max_expansions,
