@@ -291,10 +291,12 @@ const OptionTable<HybridOptions>& hybrid_option_table() {
               "the heading at the start, counter-clockwise from +x; auto = any: the search "
               "starts in every heading bin (and straight towards the goal), so the path may "
               "leave the start in whichever direction is cheapest");
-  const auto [goal_spec, goal_read, goal_write] =
-      heading("goal_heading", &O::goal_heading,
-              "the heading the path must arrive in; auto = any (the analytic curve to the goal "
-              "tries the heading towards the goal, the state's own and their mirror image)");
+  const auto [goal_spec, goal_read, goal_write] = heading(
+      "goal_heading", &O::goal_heading,
+      "the heading the path must arrive in; auto = any (the analytic expansion tries a turn "
+      "and then straight to the goal, which may lie on an obstacle's boundary, and "
+      "Dubins curves to the heading towards the goal, the state's own and their mirror "
+      "image)");
   static const OptionTable<O> table =
       OptionTable<O>()
           .number("turning_radius", &O::turning_radius,

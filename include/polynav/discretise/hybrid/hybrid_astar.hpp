@@ -18,8 +18,10 @@
 /// expansion: from the start states and then every few expansions (every one near the goal),
 /// the exact Dubins curve (forward-and-backward words with `reeds-shepp`,
 /// curves::shortest_forward_or_backward) to the goal pose is checked and, when free, ends the
-/// search; with any goal heading, the curves to a few headings are tried (towards the goal
-/// from the state, the state's own, and its mirror image about that direction).
+/// search; with any goal heading, a turn and then straight to the goal (curves::arc_then_line,
+/// which can end on the boundary, where no arc can) and the Dubins curves to a few headings
+/// (towards the goal from the state, the state's own, and its mirror image about that
+/// direction) are tried, the cheapest free one kept.
 ///
 /// Exact collision checks: a straight piece by FreeSpace::line_of_sight; an arc is cut into
 /// pieces of at most 45 degrees, each of which lies inside the triangle of its two ends and the
