@@ -232,6 +232,44 @@ TEST(Curvature, CircumcirclesOfADensifiedArc) {
   EXPECT_GT(curves::max_curvature(std::vector<Point>{{0, 0}, {1, 0}, {1, 1}}), 1.0);
 }
 
+// The exact arc check is sound: an arc it accepts has every chord of a fine sampling in exact
+// line of sight, and the independent checker accepts that polyline; and it is not much more
+// conservative than the chords.
+TEST(Hybrid, AcceptedArcsLieInFreeSpace) {
+  int accepted = 0, chords_only = 0;
+  for (unsigned seed = 0; seed < 6; ++seed) {
+    const Scene scene = test::random_scene(seed, seed % 2 == 0 ? 0.0 : 0.2);
+    const FreeSpace space(scene);
+    const validity::ExactChecker checker(scene);
+    std::mt19937_64 rng(seed);
+    std::uniform_real_distribution<double> coord(0, 20), angle(-pi, pi), length(-1.5, 1.5);
+    for (int i = 0; i < 1500; ++i) {
+      const Pose p{coord(rng), coord(rng), angle(rng)};
+      if (!space.is_free(p.at())) continue;
+      const curves::Steer s = i % 2 == 0 ? curves::Steer::left : curves::Steer::right;
+      const double l = length(rng), r = 0.4;
+      std::vector<Point> fine{p.at()};
+      for (int k = 1; k <= 64; ++k) fine.push_back(curves::advance(p, s, l * k / 64, r).at());
+      bool chords = true;
+      for (std::size_t k = 1; k < fine.size(); ++k)
+        chords = chords && space.line_of_sight(fine[k - 1], fine[k]);
+      std::vector<Point> samples{p.at()};
+      if (hybrid_arc_is_free(space, p, s, l, r, 0.05, &samples)) {
+        ++accepted;
+        EXPECT_TRUE(chords) << i;
+        EXPECT_TRUE(checker.check_path(fine).valid()) << i;
+        EXPECT_TRUE(checker.check_path(samples).valid()) << i;
+        EXPECT_TRUE(same_pose({samples.back().x, samples.back().y, 0},
+                              {fine.back().x, fine.back().y, 0}, 1e-12));
+      } else {
+        chords_only += chords;
+      }
+    }
+  }
+  EXPECT_GT(accepted, 2000);
+  EXPECT_LT(chords_only, accepted / 50) << "the triangles reject few arcs whose chords are free";
+}
+
 Scene empty_scene(double side) {
   Scene s;
   s.bounds = rect(0, 0, side, side);
