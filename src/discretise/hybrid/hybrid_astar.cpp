@@ -83,7 +83,8 @@ ArcPlan plan_arc(double length, double r, double spacing) {
   const double angle = std::abs(length) / r;
   plan.pieces = std::max(1, int(std::ceil(angle / (pi / 4) - 1e-12)));
   const double piece = std::abs(length) / plan.pieces;
-  plan.per_piece = std::max(1, int(std::ceil(piece / spacing - 1e-12)));
+  // At most a million points a piece, however fine the spacing asked for.
+  plan.per_piece = int(std::clamp(std::ceil(piece / spacing - 1e-12), 1.0, 1e6));
   return plan;
 }
 
