@@ -2,9 +2,13 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdint>
+#include <functional>
+#include <limits>
 #include <sstream>
 #include <string>
+#include <tuple>
 
 #include "polynav/discretise/navmesh/navmesh_method.hpp"
 #include "polynav/discretise/potential/potential_field.hpp"
@@ -42,6 +46,10 @@ std::unique_ptr<Method> build_waypoints(const FreeSpace& space, const OptionValu
   WaypointOptions options = waypoints_option_table().read(o);
   options.max_build_seconds = space.max_build_seconds();
   return make_waypoint_method(space, options);
+}
+
+std::unique_ptr<Method> build_hybrid(const FreeSpace& space, const OptionValues& o) {
+  return make_hybrid_method(space, hybrid_option_table().read(o));
 }
 
 std::unique_ptr<Method> build_quadtree(const FreeSpace& space, const OptionValues& o) {
@@ -280,6 +288,81 @@ const OptionTable<WaypointOptions>& waypoints_option_table() {
   return table;
 }
 
+const OptionTable<HybridOptions>& hybrid_option_table() {
+  using O = HybridOptions;
+  // A heading in degrees, or auto (NaN in HybridOptions): any heading.
+  const auto heading = [](const char* name, double O::*member, const char* doc) {
+    OptionSpec spec;
+    spec.name = name;
+    spec.doc = doc;
+    spec.unit = "degrees";
+    return std::tuple{
+        spec,
+        std::function<void(const OptionValues&, O&)>([name, member](const OptionValues& v, O& o) {
+          o.*member =
+              v.text(name) == "auto" ? std::numeric_limits<double>::quiet_NaN() : v.number(name);
+        }),
+        std::function<std::string(const O&)>([member](const O& o) {
+          return std::isnan(o.*member) ? std::string("auto") : option_number_text(o.*member);
+        })};
+  };
+  const auto [start_spec, start_read, start_write] =
+      heading("start_heading", &O::start_heading,
+              "the heading at the start, counter-clockwise from +x; auto = any: the search "
+              "starts in every heading bin (and straight towards the goal), so the path may "
+              "leave the start in whichever direction is cheapest");
+  const auto [goal_spec, goal_read, goal_write] = heading(
+      "goal_heading", &O::goal_heading,
+      "the heading the path must arrive in; auto = any (the analytic expansion tries a turn "
+      "and then straight to the goal, which may lie on an obstacle's boundary, and "
+      "Dubins curves to the heading towards the goal, the state's own and their mirror "
+      "image)");
+  static const OptionTable<O> table =
+      OptionTable<O>()
+          .number("turning_radius", &O::turning_radius,
+                  "the agent's minimum turning radius: every arc of the path has exactly this "
+                  "radius, so its curvature never exceeds 1 / radius; auto = the longest side of "
+                  "free space / 64. Passages narrower than about a turn need a smaller radius or "
+                  "reeds-shepp",
+                  "scene units", {.min = 0.0, .min_exclusive = true}, /*zero_is_auto=*/true)
+          .choice("motion", &O::motion, hybrid_motion_names,
+                  "dubins: forwards only (Dubins 1957); reeds-shepp: forwards and backwards "
+                  "(Reeds and Shepp 1990), backward length weighted by reverse_penalty; the "
+                  "analytic curve is then a Dubins curve driven forwards or one driven backwards "
+                  "(no gear change inside it)")
+          .number("reverse_penalty", &O::reverse_penalty,
+                  "cost of each unit driven backwards, relative to forwards (reeds-shepp)", "",
+                  {.min = 1.0})
+          .integer("headings", &O::headings,
+                   "heading bins of the search: one state per cell and bin is kept (more bins: "
+                   "more states, finer manoeuvres)",
+                   {.min = 4, .max = 3600})
+          .custom(start_spec, start_read, start_write)
+          .custom(goal_spec, goal_read, goal_write)
+          .number("step", &O::step,
+                  "length of one motion primitive (straight, or an arc of the turning radius); "
+                  "the search's cells are step / 1.5 wide; auto = turning radius x pi / 6 "
+                  "(30-degree arcs)",
+                  "scene units", {.min = 0.0, .min_exclusive = true}, /*zero_is_auto=*/true)
+          .number("spacing", &O::spacing,
+                  "largest distance between raw waypoints along an arc (straight pieces are not "
+                  "split); auto = step / 4",
+                  "scene units", {.min = 0.0, .min_exclusive = true}, /*zero_is_auto=*/true)
+          .number("heuristic_weight", &O::heuristic_weight,
+                  "weighted A*: states ordered by g + w h, w this times search.weight (the "
+                  "heuristic itself is admissible); 1 = plain A*, which over continuous poses "
+                  "expands every state cheaper than the best path (often tens of thousands), 3 "
+                  "finds most paths in a few hundred, each at most w times the cheapest the "
+                  "lattice holds",
+                  "", {.min = 1.0})
+          .integer("max_expansions", &O::max_expansions,
+                   "states expanded before the search gives up with no_path, its message naming "
+                   "this budget and the turning radius (search.max_expanded, a limit of every "
+                   "search, ends it with limit_reached instead)",
+                   {.min = 1});
+  return table;
+}
+
 const OptionTable<QuadtreeOptions>& quadtree_option_table() {
   using O = QuadtreeOptions;
   static const OptionTable<O> table =
@@ -375,8 +458,9 @@ const OptionTable<NavMeshOptions>& navmesh_option_table() {
 
 const std::vector<std::string>& potential_fallback_names() {
   // Every method of the registry but potential itself, and none.
-  static const std::vector<std::string> names = {"grid",    "quadtree",  "visgraph",  "navmesh",
-                                                 "hexgrid", "clearance", "waypoints", "none"};
+  static const std::vector<std::string> names = {
+      "grid", "quadtree", "visgraph", "navmesh", "hexgrid", "clearance", "waypoints", "hybrid",
+      "none"};
   return names;
 }
 
@@ -580,6 +664,13 @@ const std::vector<MethodEntry>& method_registry() {
        "(\"potential field fell back at (x, y) after N steps: ...\"). The field ignores terrain "
        "costs",
        potential_option_table().specs(), build_potential},
+      {"hybrid",
+       "hybrid A* for a car-like agent (Dolgov et al. 2008): A* over (x, y, heading) with "
+       "straight and minimum-radius arc primitives, forwards only (Dubins) or also backwards "
+       "(Reeds-Shepp), and exact analytic curves to the goal pose; every arc checked exactly, "
+       "so the densified path keeps curvature <= 1 / hybrid.turning_radius. Smooth with none to "
+       "keep that bound: every other smoother replaces the curves by straight shortcuts",
+       hybrid_option_table().specs(), build_hybrid},
   };
   return table;
 }

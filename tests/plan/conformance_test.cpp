@@ -177,9 +177,13 @@ TEST_P(Conformance, EveryMethodAndSmootherKeepsTheInvariants) {
       }
     }
   }
-  // A path found by one method is a valid path: no other method may claim there is none.
+  // A path found by one method is a valid path: no other method may claim there is none. The
+  // hybrid method plans for a minimum turning radius, a harder problem: its no_path says that
+  // no path keeping that radius was found, which another method's sharper path does not
+  // contradict (its found paths are still held to every other method's no_path).
   for (const auto& [method, statuses] : status_by_method) {
     for (const auto& [other, other_statuses] : status_by_method) {
+      if (other == "hybrid") continue;
       for (std::size_t k = 0; k < statuses.size(); ++k) {
         if (statuses[k] != search::SearchStatus::found) continue;
         EXPECT_NE(other_statuses[k], search::SearchStatus::no_path)

@@ -185,6 +185,16 @@ TEST(Planner, AGoalSetReachesTheCheapestGoal) {
         }
       }
       const PlanResult set = planner.plan(start, goals);
+      if (method == "hybrid") {
+        // Hybrid A* is not optimal (it stops at the first free analytic curve) and searches the
+        // set in one search: a path to one of the goals, not necessarily the cheapest.
+        ASSERT_TRUE(set.found() || set.status == search::SearchStatus::no_path) << set.message;
+        if (!set.found()) continue;
+        EXPECT_EQ(set.raw_waypoints.back(), set.goal);
+        EXPECT_NE(std::find(goals.begin(), goals.end(), set.goal), goals.end());
+        ++checked;
+        continue;
+      }
       if (best_goal == goals.size()) {
         EXPECT_EQ(set.status, search::SearchStatus::no_path) << method;
         continue;
@@ -195,7 +205,7 @@ TEST(Planner, AGoalSetReachesTheCheapestGoal) {
       EXPECT_NE(std::find(goals.begin(), goals.end(), set.goal), goals.end());
       ++checked;
     }
-    EXPECT_GT(checked, 20) << method;
+    EXPECT_GT(checked, method == "hybrid" ? 5 : 20) << method;
   }
 }
 

@@ -42,6 +42,9 @@ struct RawPath {
   double graph_cost = 0.0;            ///< the cost the search minimised (the graph's own arc costs)
   search::SearchStats stats;
   std::vector<Point> expanded;  ///< positions of the expanded nodes, when requested
+  /// The heading (radians, counter-clockwise from +x) at every point of `points`, for methods
+  /// that plan poses (hybrid); empty for the others.
+  std::vector<double> headings;
 };
 
 /// How one query is searched.

@@ -12,6 +12,7 @@
 #include "polynav/discretise/clearance/clearance_roadmap.hpp"
 #include "polynav/discretise/grid/grid_methods.hpp"
 #include "polynav/discretise/hexgrid/hex_grid.hpp"
+#include "polynav/discretise/hybrid/hybrid_astar.hpp"
 #include "polynav/discretise/navmesh/navmesh.hpp"
 #include "polynav/discretise/potential/potential_field.hpp"
 #include "polynav/discretise/quadtree/quadtree.hpp"
@@ -40,6 +41,8 @@ const OptionTable<HexGridOptions>& hexgrid_option_table();
 const OptionTable<QuadtreeOptions>& quadtree_option_table();
 const OptionTable<ClearanceOptions>& clearance_option_table();
 const OptionTable<WaypointOptions>& waypoints_option_table();
+/// Its headings are custom options: degrees, or auto (NaN: any heading).
+const OptionTable<HybridOptions>& hybrid_option_table();
 const OptionTable<VisibilityGraphOptions>& visgraph_option_table();
 /// Its defaults are NavMeshOptions' but for `search`: the planner's navigation mesh picks its
 /// search (automatic), where a NavMesh built directly searches its graph.
