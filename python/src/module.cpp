@@ -194,6 +194,7 @@ py::dict row_to_dict(const experiment::Row& r) {
   d["nodes"] = r.nodes;
   d["message"] = r.message;
   d["reference_method"] = r.reference_method;
+  d["curvature"] = r.curvature;
   return d;
 }
 
@@ -224,6 +225,7 @@ experiment::Row dict_to_row(const py::dict& d) {
   r.message = d["message"].cast<std::string>();
   if (d.contains("reference_method"))
     r.reference_method = d["reference_method"].cast<std::string>();
+  if (d.contains("curvature")) r.curvature = d["curvature"].cast<double>();
   return r;
 }
 
@@ -410,7 +412,8 @@ py::dict ros_path(const PlanResult& r, const std::string& frame_id,
     return h;
   };
   py::list poses;
-  for (const PathPose& p : path_poses(r.waypoints, spacing, r.found() ? goal_yaw : std::nullopt)) {
+  for (const PathPose& p :
+       path_poses(r.waypoints, spacing, r.found() ? goal_yaw : std::nullopt, r.headings)) {
     py::dict position, orientation, pose, stamped;
     position["x"] = p.at.x;
     position["y"] = p.at.y;
@@ -643,6 +646,16 @@ goal; raw_waypoints the discretisation's path before smoothing.
           "goal", [](const PlanResult& r) { return py::make_tuple(r.goal.x, r.goal.y); },
           "The goal reached (of a goal set: the cheapest one; of a flee: the point reached)")
       .def_readonly("radius", &PlanResult::radius, "The agent radius the path was planned for")
+      .def_property_readonly(
+          "headings",
+          [](const PlanResult& r) {
+            py::array_t<double> out(py::ssize_t(r.headings.size()));
+            auto v = out.mutable_unchecked<1>();
+            for (std::size_t i = 0; i < r.headings.size(); ++i) v(py::ssize_t(i)) = r.headings[i];
+            return out;
+          },
+          "The heading at each waypoint (radians) for the hybrid method's unsmoothed paths; empty "
+          "otherwise")
       .def_property_readonly(
           "waypoints", [](const PlanResult& r) { return to_array(r.waypoints); },
           "(N, 2) float64 array, start to goal")

@@ -132,8 +132,8 @@ void print_ros_path(const PlanResult& r, const std::string& name, bool first,
     return;
   }
   std::cout << "poses:\n";
-  for (const PathPose& pose :
-       path_poses(r.waypoints, options.pose_spacing, r.found() ? goal_yaw : std::nullopt)) {
+  for (const PathPose& pose : path_poses(r.waypoints, options.pose_spacing,
+                                         r.found() ? goal_yaw : std::nullopt, r.headings)) {
     std::cout << "  - header: " << header << "\n"
               << "    pose:\n"
               << "      position: {x: " << shortest_text(pose.at.x)

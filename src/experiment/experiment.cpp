@@ -11,6 +11,7 @@
 #include <mutex>
 #include <thread>
 
+#include "polynav/discretise/hybrid/curves.hpp"
 #include "polynav/error.hpp"
 #include "polynav/plan/planner.hpp"
 #include "polynav/plan/registry.hpp"
@@ -386,6 +387,7 @@ Results run(const std::vector<SceneInput>& scenes, const Options& options) {
               row.smooth_us = r.stats.smooth_ms * 1000.0;
               row.waypoints = r.waypoints.size();
               row.turning = turning_angle(r.waypoints);
+              row.curvature = curves::max_curvature(r.waypoints);
               row.clearance = least_clearance(*space, r.waypoints);
               if (r.found() && std::isfinite(row.reference)) {
                 const double objective = space->weighted() ? r.cost : r.length;

@@ -85,12 +85,20 @@ std::string fixed(double v, int decimals) {
 }  // namespace
 
 const std::vector<std::string>& csv_columns() {
-  static const std::vector<std::string> columns = {
-      "scene",     "method",          "options",   "smoother",   "query",     "start_x",
-      "start_y",   "goal_x",          "goal_y",    "status",     "length",    "cost",
-      "reference", "ratio",           "waypoints", "turning",    "clearance", "build_ms",
-      "search_us", "smooth_us",       "expanded",  "raw_length", "space_ms",  "nodes",
-      "message",   "reference_method"};
+  static const std::vector<std::string> columns = {"scene",     "method",
+                                                   "options",   "smoother",
+                                                   "query",     "start_x",
+                                                   "start_y",   "goal_x",
+                                                   "goal_y",    "status",
+                                                   "length",    "cost",
+                                                   "reference", "ratio",
+                                                   "waypoints", "turning",
+                                                   "clearance", "build_ms",
+                                                   "search_us", "smooth_us",
+                                                   "expanded",  "raw_length",
+                                                   "space_ms",  "nodes",
+                                                   "message",   "reference_method",
+                                                   "curvature"};
   return columns;
 }
 
@@ -120,7 +128,8 @@ std::string csv_line(const Row& r) {
                                 number(r.space_ms),
                                 std::to_string(r.nodes),
                                 quoted(r.message),
-                                quoted(r.reference_method)};
+                                quoted(r.reference_method),
+                                number(r.curvature)};
   for (const std::string& f : fields) s += "," + f;
   return s;
 }
@@ -159,8 +168,9 @@ std::vector<Row> read_csv(const std::filesystem::path& path, std::size_t row_lim
   std::size_t at = 0;
   int line = 0;
   const auto& columns = csv_columns();
-  const std::size_t older_columns = columns.size() - 1;  // without reference_method
-  std::size_t width = columns.size();                    // this file's, from its header
+  // Files written before the last columns were added (reference_method, then curvature) read too.
+  const std::size_t oldest_columns = columns.size() - 2;
+  std::size_t width = columns.size();  // this file's, from its header
   while (at < text.size()) {
     ++line;
     std::vector<Field> fields;
@@ -197,8 +207,8 @@ std::vector<Row> read_csv(const std::filesystem::path& path, std::size_t row_lim
       break;
     }
     if (line == 1) {
-      // Files written before the last column (reference_method) was added read as well.
-      width = fields.size() == older_columns ? older_columns : columns.size();
+      width = fields.size() >= oldest_columns && fields.size() < columns.size() ? fields.size()
+                                                                                : columns.size();
       for (std::size_t i = 0; i < width; ++i)
         if (i >= fields.size() || fields[i].text != columns[i])
           throw InputError({file, 1, i < fields.size() ? fields[i].column : 1, {}},
@@ -259,6 +269,7 @@ std::vector<Row> read_csv(const std::filesystem::path& path, std::size_t row_lim
     r.nodes = whole(23);
     r.message = fields[24].text;
     if (width > 25) r.reference_method = fields[25].text;
+    if (width > 26) r.curvature = real(26);
     rows.push_back(std::move(r));
   }
   if (line == 0) throw InputError({file, 0, 0, {}}, "empty file; expected the CSV header");

@@ -39,6 +39,7 @@ std::string plan_result_json(const PlanResult& r, std::string_view query_name,
   j["stats"] = {{"nodes", r.stats.nodes},         {"expanded", r.stats.expanded},
                 {"generated", r.stats.generated}, {"build_ms", r.stats.build_ms},
                 {"search_ms", r.stats.search_ms}, {"smooth_ms", r.stats.smooth_ms}};
+  if (!r.headings.empty()) j["headings"] = r.headings;
   if (!r.message.empty()) j["message"] = r.message;
   if (!query_name.empty()) j["query"] = std::string(query_name);
   if (goal_yaw) j["goal_yaw"] = *goal_yaw;

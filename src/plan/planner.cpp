@@ -368,6 +368,8 @@ void Planner::finish(PlanResult& result, const RawPath& raw, std::size_t k) cons
     }
   }
   result.stats.smooth_ms = ms_since(t_smooth);
+  if (raw.headings.size() == raw.points.size() && smoothed == raw.points)
+    result.headings = raw.headings;
   result.waypoints = std::move(smoothed);
   result.length = polyline_length(result.waypoints);
   result.cost = space_->path_cost(result.waypoints);

@@ -57,9 +57,26 @@ void check_pose_spacing(const std::vector<std::vector<Point>>& paths, double spa
 }
 
 std::vector<PathPose> path_poses(const std::vector<Point>& w, double spacing,
-                                 std::optional<double> goal_yaw) {
+                                 std::optional<double> goal_yaw, std::span<const double> headings) {
   std::vector<PathPose> poses;
   if (w.empty()) return poses;
+  if (headings.size() == w.size()) {
+    // The method's own headings (a car reversing faces against its motion): at the waypoints,
+    // and turned evenly, the short way round, across the poses added between them.
+    for (std::size_t i = 0; i < w.size(); ++i) {
+      poses.push_back({w[i], headings[i]});
+      if (i + 1 == w.size() || !(spacing > 0)) continue;
+      const double dx = w[i + 1].x - w[i].x, dy = w[i + 1].y - w[i].y;
+      const double turn = std::remainder(headings[i + 1] - headings[i], 2 * M_PI);
+      const auto n =
+          static_cast<std::size_t>(std::max(std::ceil(std::hypot(dx, dy) / spacing), 1.0));
+      for (std::size_t k = 1; k < n; ++k) {
+        const double t = double(k) / double(n);
+        poses.push_back({{w[i].x + t * dx, w[i].y + t * dy}, headings[i] + t * turn});
+      }
+    }
+    return poses;
+  }
   // heading[i]: the yaw of the first segment of non-zero length from waypoint i on, else of the
   // last one of the path, else 0 (a path of one point, or of one point repeated).
   const auto yaw_of = [&](std::size_t i) {

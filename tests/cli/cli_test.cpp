@@ -1011,6 +1011,51 @@ TEST_F(Cli, PlanServesEachQuerysOwnRadius) {
   EXPECT_TRUE(contains(refused.err, "queries[2]")) << refused.err;
 }
 
+// The hybrid method's headings: in the JSON when the path is its own (--smooth none), one per
+// waypoint, and the ros-path poses face them.
+TEST_F(Cli, PlanReportsTheHeadingsOfHybridPaths) {
+  const fs::path scene = write("yard.yaml",
+                               "version: 1\n"
+                               "bounds: [[0, 0], [30, 0], [30, 20], [0, 20]]\n"
+                               "obstacles: [[[12, 0], [16, 0], [16, 12], [12, 12]]]\n");
+  const std::vector<std::string> query = {
+      "plan",     scene.string(), "--start", "4,4",   "--goal",
+      "26,4",     "--method",     "hybrid",  "--set", "hybrid.turning_radius=2",
+      "--smooth", "none"};
+  std::vector<std::string> as_json = query;
+  as_json.push_back("--json");
+  const RunResult r = run(as_json);
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  const json j = json::parse(r.out);
+  ASSERT_TRUE(j.contains("headings")) << r.out;
+  const json& w = j.at("waypoints");
+  const json& h = j.at("headings");
+  ASSERT_EQ(h.size(), w.size());
+  ASSERT_GT(w.size(), 3u);
+  // Along a forward path each heading points roughly to the next waypoint.
+  for (std::size_t i = 0; i + 1 < w.size(); ++i) {
+    const double dx = w[i + 1][0].get<double>() - w[i][0].get<double>();
+    const double dy = w[i + 1][1].get<double>() - w[i][1].get<double>();
+    const double turn = std::remainder(std::atan2(dy, dx) - h[i].get<double>(), 2 * M_PI);
+    EXPECT_LT(std::abs(turn), 0.8) << i;
+  }
+  std::vector<std::string> as_ros = query;
+  as_ros.insert(as_ros.end(), {"--format", "ros-path"});
+  const RunResult ros = run(as_ros);
+  ASSERT_EQ(ros.exit_code, 0) << ros.err;
+  std::size_t poses = 0;
+  for (std::size_t at = 0;
+       (at = ros.out.find("orientation: {x: 0, y: 0, z: ", at)) != std::string::npos; ++at) {
+    const double z = std::stod(ros.out.substr(at + 29));
+    EXPECT_NEAR(z, std::sin(h[poses].get<double>() / 2), 1e-9) << poses;
+    ++poses;
+  }
+  EXPECT_EQ(poses, w.size());
+  std::vector<std::string> smoothed = as_json;
+  smoothed[smoothed.size() - 2] = "shortcut";
+  EXPECT_FALSE(json::parse(run(smoothed).out).contains("headings"));
+}
+
 TEST_F(Cli, PlanRejectsBadOptions) {
   const fs::path scene = write("corridor.yaml", corridor_scene);
   expect_usage_error(run({"plan", scene.string(), "--resolution", "-1"}));

@@ -332,29 +332,58 @@ TEST(Experiment, CsvReadsBackBitForBit) {
                          "build_ms,search_us,smooth_us,expanded",
                          0),
             0u);
-  // reference_method is the last column, after the ones before it was added.
-  EXPECT_EQ(header.substr(header.size() - std::string(",message,reference_method").size()),
-            ",message,reference_method");
+  // reference_method and then curvature are the last columns, after the ones before them.
+  const std::string tail = ",message,reference_method,curvature";
+  EXPECT_EQ(header.substr(header.size() - tail.size()), tail);
   in.close();
-  // A file written before that column was added still reads, with the column empty.
-  {
-    std::ofstream out(path, std::ios::binary);
-    const std::string without = header.substr(0, header.rfind(','));
-    out << without << "\n";
-    for (const Row& r : rows) {
-      const std::string line = csv_line(r);
-      out << line.substr(0, line.rfind(',')) << "\n";
+  // Files written before those columns were added still read, with them empty.
+  const auto cut = [](std::string line, int columns) {
+    for (int k = 0; k < columns; ++k) line = line.substr(0, line.rfind(','));
+    return line;
+  };
+  for (const int dropped : {1, 2}) {
+    {
+      std::ofstream out(path, std::ios::binary);
+      out << cut(header, dropped) << "\n";
+      for (const Row& r : rows) out << cut(csv_line(r), dropped) << "\n";
+    }
+    const std::vector<Row> older = read_csv(path);
+    ASSERT_EQ(older.size(), rows.size());
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      EXPECT_TRUE(std::isnan(older[i].curvature));
+      Row expected = rows[i];
+      expected.curvature = NAN;
+      if (dropped == 2) {
+        EXPECT_TRUE(older[i].reference_method.empty());
+        expected.reference_method.clear();
+      }
+      EXPECT_EQ(csv_line(older[i]), csv_line(expected));
     }
   }
-  const std::vector<Row> older = read_csv(path);
-  ASSERT_EQ(older.size(), rows.size());
-  for (std::size_t i = 0; i < rows.size(); ++i) {
-    EXPECT_TRUE(older[i].reference_method.empty());
-    Row expected = rows[i];
-    expected.reference_method.clear();
-    EXPECT_EQ(csv_line(older[i]), csv_line(expected));
-  }
   fs::remove(path);
+}
+
+// The curvature column: the hybrid method's unsmoothed paths keep it at most 1 / turning radius;
+// a straight path has none; polylines with corners have more.
+TEST(Experiment, CurvatureIsBoundedByTheTurningRadiusOfHybridPaths) {
+  Options options = random_options(12, 3);
+  options.methods = {parse_method_spec("hybrid:turning_radius=2"), parse_method_spec("visgraph")};
+  options.smoothers = {"none"};
+  const std::vector<Row> rows = run({input("office.yaml")}, options).rows;
+  std::size_t hybrid_found = 0, cornered = 0;
+  for (const Row& r : rows) {
+    if (r.status != "found") continue;
+    ASSERT_FALSE(std::isnan(r.curvature)) << r.method;
+    EXPECT_GE(r.curvature, 0.0);
+    if (r.method == "hybrid") {
+      ++hybrid_found;
+      EXPECT_LE(r.curvature, 0.5 * (1 + 1e-6)) << "query " << r.query;
+    } else if (r.waypoints > 2) {
+      cornered += r.curvature > 0.5 ? 1 : 0;
+    }
+  }
+  EXPECT_GT(hybrid_found, 6u);
+  EXPECT_GT(cornered, 0u);
 }
 
 // A reader of OMPL's benchmark log written from the grammar in OMPL's documentation ("The

@@ -137,6 +137,10 @@ struct Row {
   /// What `reference` came from: "visgraph", "navmesh.search=optimal", or empty when the scene
   /// has no reference.
   std::string reference_method;
+  /// The largest curvature along the path (1 / scene units), from the circumcircles of
+  /// consecutive waypoints (curves::max_curvature): at most 1 / turning radius for the
+  /// hybrid method's unsmoothed paths, large at a polyline's sharp corners; 0 for a straight path.
+  double curvature = NAN;
 };
 
 /// What is known of each scene beyond its rows.

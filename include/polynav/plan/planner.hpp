@@ -67,10 +67,13 @@ struct PlanResult {
   std::string smoother;
   Point start;  ///< as planned (after snapping, if that was asked for)
   Point goal;
-  double radius = 0.0;               ///< the agent radius planned for (Planner::radius)
-  std::vector<Point> waypoints;      ///< smoothed path, start .. goal (empty unless found/partial)
-  double length = 0.0;               ///< Euclidean length of waypoints
-  double cost = 0.0;                 ///< exact cost of waypoints (FreeSpace::path_cost)
+  double radius = 0.0;           ///< the agent radius planned for (Planner::radius)
+  std::vector<Point> waypoints;  ///< smoothed path, start .. goal (empty unless found/partial)
+  double length = 0.0;           ///< Euclidean length of waypoints
+  double cost = 0.0;             ///< exact cost of waypoints (FreeSpace::path_cost)
+  /// The heading (radians, counterclockwise from +x) at each waypoint where the method plans
+  /// headings (hybrid) and the waypoints are its own (no smoother changed them); else empty.
+  std::vector<double> headings;
   std::vector<Point> raw_waypoints;  ///< the discretisation's path before smoothing
   /// The raw path's portals, where the method has them, when a smoother reads them (funnel) or
   /// PlanOptions::corridor asks for them.

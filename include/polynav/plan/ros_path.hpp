@@ -4,6 +4,7 @@
 /// (docs/output.md) and Python's PlanResult.to_ros_path().
 
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -39,8 +40,11 @@ void check_pose_spacing(const std::vector<std::vector<Point>>& paths, double spa
 /// spacing > 0, evenly spaced ones between them so that no two consecutive poses are farther
 /// apart than it (the waypoints kept exactly). Each pose faces along the segment that leaves it
 /// (the first of non-zero length from there on); the last faces as the segment that ends there,
-/// or `goal_yaw` when given. A path of one point (or one point repeated) faces 0.
+/// or `goal_yaw` when given. A path of one point (or one point repeated) faces 0. With
+/// `headings`, one per waypoint (a path planned with headings, PlanResult::headings), the poses
+/// face those instead, and added ones turn evenly between them; goal_yaw is then not used.
 std::vector<PathPose> path_poses(const std::vector<Point>& w, double spacing = 0.0,
-                                 std::optional<double> goal_yaw = std::nullopt);
+                                 std::optional<double> goal_yaw = std::nullopt,
+                                 std::span<const double> headings = {});
 
 }  // namespace polynav

@@ -175,11 +175,15 @@ std::vector<Curve> arc_then_line(Pose a, Point g, double r, bool backwards) {
 
 double max_curvature(std::span<const Point> path) {
   double most = 0.0;
-  // Consecutive distinct points only.
+  // Consecutive distinct points only: points a few units in the last place apart (two roundings
+  // of one pose) are one, since a circle through a chord of 1e-15 says nothing of the curve.
+  double scale = 0.0;
+  for (const Point& p : path) scale = std::max({scale, std::abs(p.x), std::abs(p.y)});
+  const double same = scale * 0x1p-36;
   Point p0{}, p1{};
   int have = 0;
   for (const Point& p : path) {
-    if (have > 0 && p == (have == 1 ? p0 : p1)) continue;
+    if (have > 0 && distance(p, have == 1 ? p0 : p1) <= same) continue;
     if (have < 2) {
       (have == 0 ? p0 : p1) = p;
       ++have;

@@ -80,7 +80,8 @@ std::optional<Curve> shortest_forward_or_backward(Pose a, Pose b, double r,
 std::vector<Curve> arc_then_line(Pose a, Point g, double r, bool backwards = false);
 
 /// The largest curvature of a polyline, from the circumcircle of each three consecutive
-/// distinct points (0 when they are collinear); a densified arc of radius r gives 1 / r up to
+/// distinct points (points within 2^-36 of the largest coordinate count as one; 0 when they are
+/// collinear); a densified arc of radius r gives 1 / r up to
 /// rounding. A cusp (the direction of travel reversing: consecutive chords at more than 90
 /// degrees) is a gear change, not a turn: triples across it are skipped. 0 for fewer than three
 /// points.
