@@ -369,7 +369,14 @@ const OptionTable<NavMeshOptions>& navmesh_option_table() {
                   "most " +
                       std::to_string(auto_optimal_max_corners) +
                       " corners of free space), else graph; reach and search.partial, "
-                      "beam_width and reopen use the graph");
+                      "beam_width and reopen use the graph; hierarchical: the graph searched "
+                      "through an abstraction over regions of about navmesh.region polygons "
+                      "(HPA*, Botea, Mueller and Schaeffer 2004), built once, the graph's paths "
+                      "and corridors (refused with one-way height steps)")
+          .integer("region", &O::region,
+                   "navmesh.search=hierarchical: polygons per region, on average (larger: fewer "
+                   "transitions, longer searches inside regions)",
+                   {.min = 1});
   return table;
 }
 

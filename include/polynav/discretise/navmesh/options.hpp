@@ -54,10 +54,13 @@ enum class NavMeshSearch : std::uint8_t {
   /// optimal where it finds the path the graph aims at (the shortest is the cheapest) and is
   /// faster than the graph, else graph: see resolve_navmesh_search
   automatic,
+  /// the graph's search through an abstraction over regions of polygons (Botea, Mueller and
+  /// Schaeffer 2004, HPA*): hierarchical_navmesh.hpp
+  hierarchical,
 };
 inline constexpr auto navmesh_search_names =
     enum_names(NavMeshSearch::automatic, "auto", NavMeshSearch::graph, "graph",
-               NavMeshSearch::optimal, "optimal");
+               NavMeshSearch::optimal, "optimal", NavMeshSearch::hierarchical, "hierarchical");
 /// A name of navmesh_search_names; throws InputError (key "search") on anything else.
 inline NavMeshSearch parse_navmesh_search(const std::string& name) {
   return from_name(navmesh_search_names, name, "search", "navmesh search");
@@ -130,6 +133,11 @@ struct NavMeshOptions {
   /// landmarks cover more queries well at no cost per expansion. Not used where moves are one way
   /// (heights with a climb limit). 0 = straight-line distance alone. [Limit: 0 to 64]
   std::size_t landmarks = 32;
+  /// search `hierarchical`: polygons per region, on average (HierarchicalNavMesh: regions are the
+  /// connected pieces of the graph inside the squares of a grid sized so that each square holds
+  /// about this many polygons of the mesh's bounding box). Larger: fewer, larger regions, fewer
+  /// transitions between them, longer searches inside them. [Limit: >= 1]
+  std::size_t region = 64;
   /// Wall-clock budget of the build, checked between its steps (BuildClock): a longer build
   /// stops with an InputError naming space.max_build_seconds. The planner passes the free
   /// space's (FreeSpace::max_build_seconds). [Units: s] [Limit: > 0; infinity for none]
