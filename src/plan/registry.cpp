@@ -376,7 +376,11 @@ const OptionTable<NavMeshOptions>& navmesh_option_table() {
           .integer("region", &O::region,
                    "navmesh.search=hierarchical: polygons per region, on average (larger: fewer "
                    "transitions, longer searches inside regions)",
-                   {.min = 1});
+                   {.min = 1})
+          .choice("transitions", &O::transitions, navmesh_transitions_names,
+                  "navmesh.search=hierarchical: all, every node with an arc into another region "
+                  "(the graph's optimal paths); entrances, one or two arcs per pair of regions "
+                  "that meet (HPA*'s entrances: fewer transitions, near-optimal paths)");
   return table;
 }
 

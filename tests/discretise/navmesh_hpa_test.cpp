@@ -55,6 +55,7 @@ std::vector<std::pair<Point, Point>> free_pairs(const FreeSpace& space, int coun
 struct Tally {
   int found = 0, none = 0;
   double worst = 1.0, sum = 0.0;
+  bool exact = true;  // navmesh.transitions=all: the graph's optimum
 };
 
 // Every pair planned by the graph search and the hierarchical one: the same status; where found,
@@ -84,7 +85,9 @@ void expect_agree(const Planner& hier, const Planner& graph,
     // The abstraction holds every graph path (all crossings are transitions; the ends join every
     // transition of their regions), so its optimum is the graph's: a bound of 1e-6 relative
     // leaves room for sums taken in another order, and nothing for a lost crossing.
-    EXPECT_LE(h.raw_cost, g.raw_cost * (1.0 + 1e-6) + 1e-9);
+    if (tally.exact) {
+      EXPECT_LE(h.raw_cost, g.raw_cost * (1.0 + 1e-6) + 1e-9);
+    }
     if (g.raw_cost > 0) {
       tally.worst = std::max(tally.worst, h.raw_cost / g.raw_cost);
       tally.sum += h.raw_cost / g.raw_cost;
@@ -93,7 +96,8 @@ void expect_agree(const Planner& hier, const Planner& graph,
 }
 
 TEST(HierarchicalNavMesh, RandomScenesAgreeWithTheGraph) {
-  Tally tally;
+  Tally tally, near;
+  near.exact = false;
   for (unsigned seed = 1; seed <= 12; ++seed) {
     SCOPED_TRACE("seed " + std::to_string(seed));
     Scene scene = test::random_scene(seed, seed % 3 == 0 ? 0.0 : 0.3);
@@ -120,12 +124,20 @@ TEST(HierarchicalNavMesh, RandomScenesAgreeWithTheGraph) {
         const Planner hier(space, ho);
         EXPECT_NE(hier.discretisation().summary().find("transitions"), std::string::npos);
         expect_agree(hier, graph, pairs, tally);
+        ho.settings.set("navmesh.transitions", std::string("entrances"));
+        const Planner entrances(space, ho);
+        expect_agree(entrances, graph, pairs, near);
       }
     }
   }
   EXPECT_GT(tally.found, 1000);
   std::printf("random scenes: %d paths (%d none), cost / graph optimum mean %.6f, worst %.6f\n",
               tally.found, tally.none, tally.sum / std::max(1, tally.found), tally.worst);
+  std::printf("random scenes, entrances: %d paths, cost / graph optimum mean %.6f, worst %.6f\n",
+              near.found, near.sum / std::max(1, near.found), near.worst);
+  // Near optimal: the paper reports about 1% on grids; a mean 10% above the optimum would mean
+  // entrances chosen badly (or missed), far beyond the detour to an entrance's end.
+  EXPECT_LT(near.sum / std::max(1, near.found), 1.10);
 }
 
 TEST(HierarchicalNavMesh, BundledScenesAgreeWithTheGraph) {
@@ -157,13 +169,27 @@ TEST(HierarchicalNavMesh, BundledScenesAgreeWithTheGraph) {
       std::printf("%s: refused (one-way moves)\n", file.filename().string().c_str());
       continue;
     }
-    Tally tally;
+    Tally tally, near;
+    near.exact = false;
     expect_agree(*hier, graph, pairs, tally);
+    const Planner entrances(space, [] {
+      PlanOptions o = mesh_options("hierarchical", "16");
+      o.settings.set("navmesh.transitions", std::string("entrances"));
+      return o;
+    }());
+    expect_agree(entrances, graph, pairs, near);
+    // Entrances with regions of about 16 polygons: measured mean 1.00 to 1.06 on open scenes and
+    // 1.27 on maze.yaml, whose one-polygon-wide corridors make each entrance a detour; a mean
+    // half as long again as the optimum would mean entrances chosen badly.
+    EXPECT_LT(near.sum / std::max(1, near.found), 1.5);
     ++scenes;
-    std::printf("%s: %d paths (%d none), cost / graph optimum mean %.6f, worst %.6f; %s\n",
-                file.filename().string().c_str(), tally.found, tally.none,
-                tally.sum / std::max(1, tally.found), tally.worst,
-                hier->discretisation().summary().c_str());
+    std::printf(
+        "%s: %d paths (%d none), cost / graph optimum mean %.6f, worst %.6f (entrances: mean "
+        "%.6f, worst %.6f); %s; entrances: %zu transitions\n",
+        file.filename().string().c_str(), tally.found, tally.none,
+        tally.sum / std::max(1, tally.found), tally.worst, near.sum / std::max(1, near.found),
+        near.worst, hier->discretisation().summary().c_str(),
+        dynamic_cast<const HierarchicalNavMesh&>(entrances.discretisation()).transition_count());
   }
   EXPECT_GE(scenes, 8);
 }
@@ -210,6 +236,9 @@ TEST(HierarchicalNavMesh, RefusesBadRegionsAndOneWayMoves) {
   }
   const std::string m = refusal(maze, {{"navmesh.search", "hierarchy"}});
   EXPECT_NE(m.find("search"), std::string::npos) << m;
+  const std::string t0 =
+      refusal(maze, {{"navmesh.search", "hierarchical"}, {"navmesh.transitions", "some"}});
+  EXPECT_NE(t0.find("navmesh.transitions"), std::string::npos) << t0;
   EXPECT_EQ(refusal(maze, {{"navmesh.search", "hierarchical"}, {"navmesh.region", "1"}}),
             "accepted");
   const FreeSpace space(maze);

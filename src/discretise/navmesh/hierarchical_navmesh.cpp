@@ -65,7 +65,9 @@ struct TransitionRecorder {
 }  // namespace
 
 HierarchicalNavMesh::HierarchicalNavMesh(const FreeSpace& space, const NavMeshOptions& options)
-    : clock_(options.max_build_seconds), mesh_(space, checked(options)) {
+    : clock_(options.max_build_seconds),
+      mesh_(space, checked(options)),
+      every_crossing_(options.transitions == NavMeshTransitions::all) {
   if (mesh_.node_count() > 0 && mesh_.components() == nullptr)
     throw InputError({"", 0, 0, "navmesh.search"},
                      "navmesh.search=hierarchical needs every move usable both ways at the same "
@@ -128,14 +130,69 @@ void HierarchicalNavMesh::build() {
   }
   square_of = {};
 
-  // 3. Transitions: every node with an arc to another region, region by region.
-  nodes_.clear();
-  for (search::NodeId n = 0; n < nodes; ++n) {
-    bool crossing = false;
-    mesh_.for_each_neighbour(
-        n, [&](search::NodeId to, double) { crossing = crossing || region_[to] != region_[n]; });
-    if (crossing) nodes_.push_back(n);
+  // 3. Transitions, region by region: with `all`, every node with an arc to another region;
+  //    with `entrances`, for each pair of regions joined by arcs (an entrance), the arcs ordered
+  //    along their border (their midpoints projected across the line between the regions'
+  //    centroids): one pair at the middle arc when the entrance spans less than half a square,
+  //    else two, at its ends (the paper's rule, with its 6 of 10 cells read as half a square).
+  //    Either covers every crossing: regions are connected, so any pair of the entrance joins
+  //    the same two regions as each of its arcs.
+  std::vector<char> is_transition(nodes, 0);
+  if (every_crossing_) {
+    for (search::NodeId n = 0; n < nodes; ++n)
+      mesh_.for_each_neighbour(n, [&](search::NodeId to, double) {
+        if (region_[to] != region_[n]) is_transition[n] = 1;
+      });
+  } else {
+    std::vector<Point> centroid(regions, Point{0.0, 0.0});
+    std::vector<double> members(regions, 0.0);
+    for (search::NodeId n = 0; n < nodes; ++n) {
+      centroid[region_[n]] = centroid[region_[n]] + mesh_.node_position(n);
+      members[region_[n]] += 1.0;
+    }
+    for (std::uint32_t r = 0; r < regions; ++r)
+      centroid[r] = {centroid[r].x / members[r], centroid[r].y / members[r]};
+    struct Crossing {
+      std::uint64_t pair;
+      double along;
+      search::NodeId a, b;
+    };
+    std::vector<Crossing> crossings;
+    for (search::NodeId n = 0; n < nodes; ++n) {
+      if (n % 4096 == 0) clock_.check(what);
+      mesh_.for_each_neighbour(n, [&](search::NodeId to, double) {
+        const std::uint32_t ra = region_[n], rb = region_[to];
+        if (rb <= ra) return;
+        const Point d = centroid[rb] - centroid[ra];
+        const Point mid = 0.5 * (mesh_.node_position(n) + mesh_.node_position(to));
+        crossings.push_back({std::uint64_t{ra} << 32 | rb, mid.y * d.x - mid.x * d.y, n, to});
+      });
+    }
+    std::sort(crossings.begin(), crossings.end(), [](const Crossing& x, const Crossing& y) {
+      return x.pair != y.pair     ? x.pair < y.pair
+             : x.along != y.along ? x.along < y.along
+                                  : x.a < y.a;
+    });
+    for (std::size_t i = 0; i < crossings.size();) {
+      std::size_t end = i;
+      while (end < crossings.size() && crossings[end].pair == crossings[i].pair) ++end;
+      const Point d = centroid[crossings[i].pair & 0xffffffffu] - centroid[crossings[i].pair >> 32];
+      const double length = std::sqrt(d.x * d.x + d.y * d.y);
+      const double span =
+          length > 0 ? (crossings[end - 1].along - crossings[i].along) / length : 0.0;
+      const auto take = [&](const Crossing& c) { is_transition[c.a] = is_transition[c.b] = 1; };
+      if (span < 0.5 * side_) {
+        take(crossings[i + (end - i - 1) / 2]);
+      } else {
+        take(crossings[i]);
+        take(crossings[end - 1]);
+      }
+      i = end;
+    }
   }
+  nodes_.clear();
+  for (search::NodeId n = 0; n < nodes; ++n)
+    if (is_transition[n]) nodes_.push_back(n);
   const auto by_region = [&](search::NodeId a, search::NodeId b) {
     return region_[a] != region_[b] ? region_[a] < region_[b] : a < b;
   };
@@ -149,8 +206,8 @@ void HierarchicalNavMesh::build() {
                           nodes_.begin());
   };
 
-  // 4. Arcs: the graph's arcs between regions, then the cheapest paths inside each region
-  //    between its transitions.
+  // 4. Arcs: the graph's arcs between transitions of different regions, then the cheapest paths
+  //    inside each region between its transitions.
   struct Edge {
     search::NodeId from, to;
     double cost;
@@ -159,7 +216,7 @@ void HierarchicalNavMesh::build() {
   for (search::NodeId t = 0; t < nodes_.size(); ++t) {
     const search::NodeId n = nodes_[t];
     mesh_.for_each_neighbour(n, [&](search::NodeId to, double cost) {
-      if (region_[to] != region_[n]) edges.push_back({t, id_of(to), cost});
+      if (region_[to] != region_[n] && is_transition[to]) edges.push_back({t, id_of(to), cost});
     });
   }
   search::AStar dijkstra;
@@ -211,8 +268,9 @@ std::string HierarchicalNavMesh::summary() const {
   s << mesh_.summary()
     << "; navmesh.search=hierarchical (Botea, Mueller and Schaeffer 2004): " << region_count()
     << " regions (about " << mesh_.options().region << " polygons per square of side " << side_
-    << "), " << transition_count() << " transitions, " << arc_count() << " abstract arcs ("
-    << inter_arcs_ << " between regions); built in " << build_ms_ << " ms, " << bytes() << " bytes";
+    << "), " << transition_count() << " transitions (" << (every_crossing_ ? "all" : "entrances")
+    << "), " << arc_count() << " abstract arcs (" << inter_arcs_ << " between regions); built in "
+    << build_ms_ << " ms, " << bytes() << " bytes";
   return s.str();
 }
 

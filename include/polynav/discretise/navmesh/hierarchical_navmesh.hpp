@@ -10,9 +10,14 @@
 ///   `navmesh.region` polygons (side sqrt(area * region / polygons)); the graph nodes are grouped
 ///   by the square their position lies in, and each group is split into its connected pieces
 ///   (arcs with both ends in the square), so that every region is connected;
-/// - transitions: every node with an arc to another region; the graph's arcs between regions are
-///   the abstract graph's arcs between them (each crossing is covered, the grid version's
-///   coverage pass taken to its end: a mesh has far fewer nodes on region borders than a grid);
+/// - transitions (`navmesh.transitions`): with `all` (default), every node with an arc to another
+///   region, and the graph's arcs between regions are the abstract graph's arcs between them;
+///   with `entrances`, per pair of regions joined by arcs (an entrance), those arcs ordered along
+///   the border: the ends of the middle one when the entrance spans less than half a square,
+///   else of the two at its ends (the paper's rule), and the graph's arcs between any two
+///   transitions of different regions. Both cover every crossing (a transition pair joins the
+///   same two regions as each arc between them, and regions are connected), so a query finds a
+///   path exactly when the graph search does;
 /// - intra-region arcs: between the transitions of one region, the cost of the cheapest graph
 ///   path inside it (Dijkstra's algorithm inside the region, the graph's own arc costs, so weighted
 ///   terrain is respected).
@@ -26,10 +31,11 @@
 /// search, so the mesh's corridor (NavMesh::corridor) and the funnel apply as with
 /// `navmesh.search=graph`.
 ///
-/// Since every crossing is a transition and the ends are joined to every transition of their
-/// regions, every graph path decomposes into abstract arcs: the abstract optimum is the graph's
-/// optimum (up to rounding), not only near it; what is saved is the search through the insides
-/// of regions, bought with the intra-region arcs (quadratic in a region's transitions).
+/// With `all`, every crossing is a transition and the ends are joined to every transition of
+/// their regions, so every graph path decomposes into abstract arcs: the abstract optimum is the
+/// graph's optimum (up to rounding), not only near it; what is saved is the search through the
+/// insides of regions, bought with the intra-region arcs (quadratic in a region's transitions).
+/// With `entrances` paths are near optimal, as the paper's, never cheaper than the graph's.
 ///
 /// Meshes whose moves are not usable both ways at the same cost (heights with a climb limit) are
 /// refused (InputError naming navmesh.search), since goals are joined by searching from them.
@@ -135,7 +141,8 @@ class HierarchicalNavMesh final : public Discretisation {
 
   BuildClock clock_;
   NavMesh mesh_;
-  double side_ = 0.0;  // of the squares
+  bool every_crossing_ = true;  // navmesh.transitions=all
+  double side_ = 0.0;           // of the squares
   // Per graph node: its region.
   std::vector<std::uint32_t> region_;
   // Transitions, region by region: their graph nodes, and each region's first (one past the

@@ -69,6 +69,18 @@ inline std::string_view navmesh_search_name(NavMeshSearch search) {
   return name_of(navmesh_search_names, search);
 }
 
+/// Which graph nodes become transitions of navmesh.search=hierarchical (HierarchicalNavMesh).
+enum class NavMeshTransitions : std::uint8_t {
+  /// every node with an arc to another region: the abstraction holds every graph path, so its
+  /// paths cost the graph's optimum
+  all,
+  /// per pair of regions joined by arcs, the ends of one or two of those arcs (HPA*'s entrances):
+  /// fewer transitions, near-optimal paths
+  entrances,
+};
+inline constexpr auto navmesh_transitions_names =
+    enum_names(NavMeshTransitions::all, "all", NavMeshTransitions::entrances, "entrances");
+
 /// How a rebuilt mesh cuts free space into convex polygons. Every decomposition starts from the
 /// constrained Delaunay triangulation of free space (its boundary and, in NavPartition, the
 /// region outlines as constraints) and never merges across a wall, a region outline or a change
@@ -138,6 +150,8 @@ struct NavMeshOptions {
   /// about this many polygons of the mesh's bounding box). Larger: fewer, larger regions, fewer
   /// transitions between them, longer searches inside them. [Limit: >= 1]
   std::size_t region = 64;
+  /// search `hierarchical`: which nodes become transitions (NavMeshTransitions). [Default: all]
+  NavMeshTransitions transitions = NavMeshTransitions::all;
   /// Wall-clock budget of the build, checked between its steps (BuildClock): a longer build
   /// stops with an InputError naming space.max_build_seconds. The planner passes the free
   /// space's (FreeSpace::max_build_seconds). [Units: s] [Limit: > 0; infinity for none]
