@@ -33,20 +33,23 @@ struct Scratch {
   search::AStar local;  // the searches inside one region
   search::ReachableSet reach;
   search::SearchResult leg;
-  // Arcs from the start node: to a transition or a goal node, from start attachment `from` (and,
-  // to a goal node, into goal attachment `into`; direct: the straight segment, no nodes).
+  // Arcs from the start node: to a transition or a goal node, found by searching from the
+  // start's attachments in `region` (and, to a goal node, into goal attachment `into`; direct:
+  // the straight segment, no nodes).
   struct StartArc {
     search::NodeId to;
-    std::uint32_t from, into;
+    std::uint32_t region, into;
     double cost;
     bool direct;
   };
-  // Arcs into goal node `goal` from a transition, into that goal's attachment `into`.
+  // Arcs into goal node `goal` from a transition, found by searching from that goal's
+  // attachments in `region`.
   struct GoalArc {
     search::NodeId from;
-    std::uint32_t goal, into;
+    std::uint32_t goal, region;
     double cost;
   };
+  std::vector<std::uint32_t> regions;
   std::vector<StartArc> starts;
   std::vector<GoalArc> ends;
 };
@@ -276,7 +279,7 @@ std::string HierarchicalNavMesh::summary() const {
 
 void HierarchicalNavMesh::prepare(QueryWorkspace& ws) const {
   ws.astar.reserve(nodes_.size() + 8);
-  ws.state<Scratch>().local.reserve(mesh_.node_count());
+  ws.state<Scratch>().local.reserve(mesh_.node_count() + 1);
 }
 
 RawPath HierarchicalNavMesh::find_path(Point start, std::span<const Point> goals,
@@ -327,18 +330,25 @@ RawPath HierarchicalNavMesh::find_path(Point start, std::span<const Point> goals
       scratch.starts.push_back({ws.extra_goal_nodes[i], 0, 0, *direct[i], true});
     }
 
-  // The start: its attachments' regions searched outwards, joined to their transitions and to
-  // the goal attachments in the same region.
-  for (std::uint32_t k = 0; k < ws.from.size(); ++k) {
-    const Attachment& a = ws.from[k];
-    const std::uint32_t r = region_[a.node];
-    local.reachable(region_view(r), a.node, infinity, scratch.reach);
+  // The start: each region of its attachments searched outwards from them all at once, joined
+  // to its transitions and to the goal attachments in it.
+  const auto regions_of = [&](std::span<const Attachment> ends) {
+    scratch.regions.clear();
+    for (const Attachment& e : ends) scratch.regions.push_back(region_[e.node]);
+    std::sort(scratch.regions.begin(), scratch.regions.end());
+    scratch.regions.erase(std::unique(scratch.regions.begin(), scratch.regions.end()),
+                          scratch.regions.end());
+    return std::span<const std::uint32_t>(scratch.regions);
+  };
+  const auto source = search::NodeId(mesh_.node_count());
+  for (const std::uint32_t r : regions_of(ws.from)) {
+    local.reachable(source_view(r, ws.from), source, infinity, scratch.reach);
     count(scratch.reach.stats);
     for (std::uint32_t t = region_first_[r]; t < region_first_[r + 1]; ++t) {
       const double d = local.cost_to(nodes_[t]);
       if (d < infinity) {
-        graph.add_arc(s, t, a.cost + d);
-        scratch.starts.push_back({t, k, 0, a.cost + d, false});
+        graph.add_arc(s, t, d);
+        scratch.starts.push_back({t, r, 0, d, false});
       }
     }
     for (std::uint32_t i = 0; i < goals.size(); ++i)
@@ -348,23 +358,22 @@ RawPath HierarchicalNavMesh::find_path(Point start, std::span<const Point> goals
         const double d = local.cost_to(b.node);
         if (!(d < infinity)) continue;
         const search::NodeId g = ws.extra_goal_nodes[i];
-        graph.add_arc(s, g, a.cost + d + b.cost);
-        scratch.starts.push_back({g, k, j, a.cost + d + b.cost, false});
+        graph.add_arc(s, g, d + b.cost);
+        scratch.starts.push_back({g, r, j, d + b.cost, false});
       }
   }
-  // Each goal: its attachments' regions searched outwards (moves cost the same both ways).
+  // Each goal: each region of its attachments searched outwards from them all at once (moves
+  // cost the same both ways).
   scratch.ends.clear();
   for (std::uint32_t i = 0; i < goals.size(); ++i)
-    for (std::uint32_t j = 0; j < ws.goal_arcs[i].size(); ++j) {
-      const Attachment& b = ws.goal_arcs[i][j];
-      const std::uint32_t r = region_[b.node];
-      local.reachable(region_view(r), b.node, infinity, scratch.reach);
+    for (const std::uint32_t r : regions_of(ws.goal_arcs[i])) {
+      local.reachable(source_view(r, ws.goal_arcs[i]), source, infinity, scratch.reach);
       count(scratch.reach.stats);
       for (std::uint32_t t = region_first_[r]; t < region_first_[r + 1]; ++t) {
         const double d = local.cost_to(nodes_[t]);
         if (d < infinity) {
-          graph.add_arc(t, ws.extra_goal_nodes[i], d + b.cost);
-          scratch.ends.push_back({t, i, j, d + b.cost});
+          graph.add_arc(t, ws.extra_goal_nodes[i], d);
+          scratch.ends.push_back({t, i, r, d});
         }
       }
     }
@@ -396,24 +405,26 @@ RawPath HierarchicalNavMesh::find_path(Point start, std::span<const Point> goals
                       ? "no_path: no goal of the set is reachable from the start"
                       : result.explanation();
 
-  // Refinement: each abstract arc into graph nodes, by A* inside its region.
+  // Refinement: each abstract arc into graph nodes, by A* inside its region (from the extra
+  // source node of an end's attachments, whose own node the path then leaves out).
   bool refined = true;
-  const auto leg = [&](search::NodeId from, search::NodeId to) {
-    if (!out.nodes.empty() && out.nodes.back() == from) out.nodes.pop_back();
-    if (from == to) {
-      out.nodes.push_back(to);
-      return;
-    }
+  const auto search_in = [&](const auto& view, search::NodeId from, search::NodeId to) {
     const Attachment target{to, 0.0};
-    local.search(region_view(region_[from]), from, std::span<const search::NodeId>(&to, 1),
-                 mesh_.heuristic(std::span<const Attachment>(&target, 1), mesh_.node_position(to)),
-                 search::SearchOptions{}, scratch.leg);
+    const auto towards =
+        mesh_.heuristic(std::span<const Attachment>(&target, 1), mesh_.node_position(to));
+    local.search(
+        view, from, std::span<const search::NodeId>(&to, 1),
+        [&](search::NodeId n) { return n == source ? 0.0 : double(towards(n)); },
+        search::SearchOptions{}, scratch.leg);
     count(scratch.leg.stats);
-    if (scratch.leg.status != search::SearchStatus::found) {
-      refined = false;
-      return;
-    }
-    out.nodes.insert(out.nodes.end(), scratch.leg.path.begin(), scratch.leg.path.end());
+    refined = refined && scratch.leg.status == search::SearchStatus::found;
+    return refined;
+  };
+  // Appends a piece of the path, joining it where the path so far ends at its first node.
+  const auto append = [&](auto first, auto last) {
+    if (first == last) return;
+    if (!out.nodes.empty() && out.nodes.back() == *first) ++first;
+    out.nodes.insert(out.nodes.end(), first, last);
   };
   const std::vector<search::NodeId>& path = result.path;
   for (std::size_t k = 1; k < path.size() && refined; ++k) {
@@ -424,16 +435,22 @@ RawPath HierarchicalNavMesh::find_path(Point start, std::span<const Point> goals
       for (const Scratch::StartArc& a : scratch.starts)
         if (a.to == to && (best == nullptr || a.cost < best->cost)) best = &a;
       if (best->direct) continue;  // start and goal in one polygon: no nodes
-      const search::NodeId begin = ws.from[best->from].node;
-      leg(begin, to < transitions ? nodes_[to] : ws.goal_arcs[to - s - 1][best->into].node);
+      const search::NodeId end =
+          to < transitions ? nodes_[to] : ws.goal_arcs[to - s - 1][best->into].node;
+      if (!search_in(source_view(best->region, ws.from), source, end)) break;
+      append(scratch.leg.path.begin() + 1, scratch.leg.path.end());
     } else if (to >= transitions) {
       const Scratch::GoalArc* best = nullptr;
       for (const Scratch::GoalArc& a : scratch.ends)
         if (a.from == from && a.goal == to - s - 1 && (best == nullptr || a.cost < best->cost))
           best = &a;
-      leg(nodes_[from], ws.goal_arcs[best->goal][best->into].node);
+      // Searched from the goal's attachments (costs are the same both ways), then reversed.
+      if (!search_in(source_view(best->region, ws.goal_arcs[best->goal]), source, nodes_[from]))
+        break;
+      append(scratch.leg.path.rbegin(), scratch.leg.path.rend() - 1);
     } else if (region_[nodes_[from]] == region_[nodes_[to]]) {
-      leg(nodes_[from], nodes_[to]);
+      if (!search_in(region_view(region_[nodes_[from]]), nodes_[from], nodes_[to])) break;
+      append(scratch.leg.path.begin(), scratch.leg.path.end());
     } else {  // an arc of the graph between regions
       if (out.nodes.empty()) out.nodes.push_back(nodes_[from]);
       out.nodes.push_back(nodes_[to]);

@@ -135,6 +135,26 @@ class HierarchicalNavMesh final : public Discretisation {
     }
   };
   RegionView region_view(std::uint32_t r) const { return {&mesh_, region_.data(), r}; }
+  /// One region with an extra node, `source` (the mesh's node count), whose arcs are the
+  /// attachments of one end that lie in the region: searching from it searches from all of them.
+  struct SourceView {
+    RegionView region;
+    std::span<const Attachment> ends;
+    search::NodeId source;
+    std::size_t node_count() const { return std::size_t{source} + 1; }
+    template <class F>
+    void for_each_neighbour(search::NodeId n, F&& f) const {
+      if (n != source) {
+        region.for_each_neighbour(n, f);
+        return;
+      }
+      for (const Attachment& a : ends)
+        if (region.region[a.node] == region.r) f(a.node, a.cost);
+    }
+  };
+  SourceView source_view(std::uint32_t r, std::span<const Attachment> ends) const {
+    return {region_view(r), ends, search::NodeId(mesh_.node_count())};
+  }
 
  private:
   void build();
