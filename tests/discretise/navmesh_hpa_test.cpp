@@ -19,6 +19,8 @@
 #include <vector>
 
 #include "discretise/random_scenes.hpp"
+#include "polynav/discretise/navmesh/navmesh_method.hpp"
+#include "polynav/discretise/query.hpp"
 #include "polynav/error.hpp"
 #include "polynav/plan/planner.hpp"
 #include "polynav/smooth/path_simplifier.hpp"
@@ -213,6 +215,48 @@ TEST(HierarchicalNavMesh, FunnelsThroughTheMeshCorridor) {
     EXPECT_EQ(h.smoother, "funnel");
   }
   EXPECT_GT(found, 20);
+}
+
+// Goal sets (Method::find_path_to_any), with the expanded transitions recorded: the same goal
+// reached as the graph search's at the same cost with `all`, never cheaper with `entrances`.
+TEST(HierarchicalNavMesh, GoalSetsAgreeWithTheGraph) {
+  int compared = 0;
+  for (unsigned seed = 20; seed < 26; ++seed) {
+    const FreeSpace space(test::random_scene(seed, 0.2));
+    NavMeshOptions options;
+    const std::unique_ptr<Method> graph = make_navmesh_method(space, options);
+    options.search = NavMeshSearch::hierarchical;
+    options.region = 4;
+    const std::unique_ptr<Method> all = make_navmesh_method(space, options);
+    options.transitions = NavMeshTransitions::entrances;
+    const std::unique_ptr<Method> entrances = make_navmesh_method(space, options);
+    QueryWorkspace wg, wa, we;
+    all->prepare(wa);
+    entrances->prepare(we);
+    QueryOptions query;
+    query.record_expanded = true;
+    const std::vector<std::pair<Point, Point>> pairs = free_pairs(space, 30, seed);
+    for (std::size_t k = 0; k + 2 < pairs.size(); k += 3) {
+      const Point start = pairs[k].first;
+      const std::vector<Point> goals = {pairs[k].second, pairs[k + 1].second, pairs[k + 2].second};
+      std::size_t rg = 0, ra = 0, re = 0;
+      const RawPath g = graph->find_path_to_any(start, goals, query, wg, rg);
+      const RawPath a = all->find_path_to_any(start, goals, query, wa, ra);
+      const RawPath e = entrances->find_path_to_any(start, goals, query, we, re);
+      ASSERT_EQ(a.status, g.status) << a.message << " / " << g.message;
+      ASSERT_EQ(e.status, g.status) << e.message << " / " << g.message;
+      if (g.status != search::SearchStatus::found) continue;
+      ++compared;
+      EXPECT_NEAR(a.graph_cost, g.graph_cost, 1e-9 * std::max(1.0, g.graph_cost));
+      EXPECT_GE(e.graph_cost, g.graph_cost - 1e-9 * std::max(1.0, g.graph_cost));
+      for (const RawPath* r : {&a, &e}) {
+        EXPECT_EQ(r->points.front(), start);
+        EXPECT_EQ(r->points.back(), goals[r == &a ? ra : re]);
+        EXPECT_NEAR(space.path_cost(r->points), r->graph_cost, 1e-6 * std::max(1.0, r->graph_cost));
+      }
+    }
+  }
+  EXPECT_GT(compared, 30);
 }
 
 std::string refusal(const Scene& scene, const std::vector<std::pair<std::string, std::string>>& s) {
