@@ -36,11 +36,14 @@ struct Scratch {
   // Arcs from the start node: to a transition or a goal node, found by searching from the
   // start's attachments in `region` (and, to a goal node, into goal attachment `into`; direct:
   // the straight segment, no nodes).
+  // Kinds: searched from the start's attachments in `region`; the straight segment (start and
+  // goal in one polygon, no nodes); a path already found (near[into]).
+  enum class Kind : std::uint8_t { region, direct, found };
   struct StartArc {
     search::NodeId to;
     std::uint32_t region, into;
     double cost;
-    bool direct;
+    Kind kind;
   };
   // Arcs into goal node `goal` from a transition, found by searching from that goal's
   // attachments in `region`.
@@ -49,7 +52,10 @@ struct Scratch {
     std::uint32_t goal, region;
     double cost;
   };
-  std::vector<std::uint32_t> regions;
+  std::vector<std::uint32_t> regions, start_regions, goal_regions;
+  std::vector<search::NodeId> targets;
+  // Paths found start to goal inside two regions (graph nodes, the start's attachment first).
+  std::vector<std::vector<search::NodeId>> near;
   std::vector<StartArc> starts;
   std::vector<GoalArc> ends;
 };
@@ -327,7 +333,7 @@ RawPath HierarchicalNavMesh::find_path(Point start, std::span<const Point> goals
   for (std::uint32_t i = 0; i < goals.size(); ++i)
     if (direct[i]) {
       graph.add_arc(s, ws.extra_goal_nodes[i], *direct[i]);
-      scratch.starts.push_back({ws.extra_goal_nodes[i], 0, 0, *direct[i], true});
+      scratch.starts.push_back({ws.extra_goal_nodes[i], 0, 0, *direct[i], Scratch::Kind::direct});
     }
 
   // The start: each region of its attachments searched outwards from them all at once, joined
@@ -342,13 +348,13 @@ RawPath HierarchicalNavMesh::find_path(Point start, std::span<const Point> goals
   };
   const auto source = search::NodeId(mesh_.node_count());
   for (const std::uint32_t r : regions_of(ws.from)) {
-    local.reachable(source_view(r, ws.from), source, infinity, scratch.reach);
+    local.reachable(source_view(region_view(r), ws.from), source, infinity, scratch.reach);
     count(scratch.reach.stats);
     for (std::uint32_t t = region_first_[r]; t < region_first_[r + 1]; ++t) {
       const double d = local.cost_to(nodes_[t]);
       if (d < infinity) {
         graph.add_arc(s, t, d);
-        scratch.starts.push_back({t, r, 0, d, false});
+        scratch.starts.push_back({t, r, 0, d, Scratch::Kind::region});
       }
     }
     for (std::uint32_t i = 0; i < goals.size(); ++i)
@@ -359,7 +365,44 @@ RawPath HierarchicalNavMesh::find_path(Point start, std::span<const Point> goals
         if (!(d < infinity)) continue;
         const search::NodeId g = ws.extra_goal_nodes[i];
         graph.add_arc(s, g, d + b.cost);
-        scratch.starts.push_back({g, r, j, d + b.cost, false});
+        scratch.starts.push_back({g, r, j, d + b.cost, Scratch::Kind::region});
+      }
+  }
+  // A goal attached in another region than a start region: A* inside the two regions from the
+  // start's attachments to the goal's there (no transition on the way; never cheaper than the
+  // graph's optimum, since it is a path of the graph). The path is kept for the refinement.
+  std::size_t near_count = 0;
+  {
+    const std::span<const std::uint32_t> from_regions = regions_of(ws.from);
+    scratch.start_regions.assign(from_regions.begin(), from_regions.end());
+    for (const std::uint32_t r : scratch.start_regions)
+      for (std::uint32_t i = 0; i < goals.size(); ++i) {
+        const std::span<const std::uint32_t> to_regions = regions_of(ws.goal_arcs[i]);
+        scratch.goal_regions.assign(to_regions.begin(), to_regions.end());
+        for (const std::uint32_t q : scratch.goal_regions) {
+          if (q == r) continue;
+          scratch.targets.clear();
+          for (const Attachment& b : ws.goal_arcs[i])
+            if (region_[b.node] == q) scratch.targets.push_back(b.node);
+          const auto towards = mesh_.heuristic(ws.from, ws.goal_arcs[i], goals[i]);
+          local.search(
+              source_view(pair_view(r, q), ws.from), source, scratch.targets,
+              [&](search::NodeId n) { return n == source ? 0.0 : double(towards(n)); },
+              search::SearchOptions{}, scratch.leg);
+          count(scratch.leg.stats);
+          if (scratch.leg.status != search::SearchStatus::found) continue;
+          const search::NodeId end = scratch.leg.path.back();
+          double last = infinity;
+          for (const Attachment& b : ws.goal_arcs[i])
+            if (b.node == end) last = std::min(last, b.cost);
+          if (scratch.near.size() <= near_count) scratch.near.emplace_back();
+          scratch.near[near_count].assign(scratch.leg.path.begin() + 1, scratch.leg.path.end());
+          const double cost = scratch.leg.cost + last;
+          graph.add_arc(s, ws.extra_goal_nodes[i], cost);
+          scratch.starts.push_back(
+              {ws.extra_goal_nodes[i], r, std::uint32_t(near_count), cost, Scratch::Kind::found});
+          ++near_count;
+        }
       }
   }
   // Each goal: each region of its attachments searched outwards from them all at once (moves
@@ -367,7 +410,8 @@ RawPath HierarchicalNavMesh::find_path(Point start, std::span<const Point> goals
   scratch.ends.clear();
   for (std::uint32_t i = 0; i < goals.size(); ++i)
     for (const std::uint32_t r : regions_of(ws.goal_arcs[i])) {
-      local.reachable(source_view(r, ws.goal_arcs[i]), source, infinity, scratch.reach);
+      local.reachable(source_view(region_view(r), ws.goal_arcs[i]), source, infinity,
+                      scratch.reach);
       count(scratch.reach.stats);
       for (std::uint32_t t = region_first_[r]; t < region_first_[r + 1]; ++t) {
         const double d = local.cost_to(nodes_[t]);
@@ -434,10 +478,14 @@ RawPath HierarchicalNavMesh::find_path(Point start, std::span<const Point> goals
       const Scratch::StartArc* best = nullptr;
       for (const Scratch::StartArc& a : scratch.starts)
         if (a.to == to && (best == nullptr || a.cost < best->cost)) best = &a;
-      if (best->direct) continue;  // start and goal in one polygon: no nodes
+      if (best->kind == Scratch::Kind::direct) continue;  // start and goal in one polygon
+      if (best->kind == Scratch::Kind::found) {
+        append(scratch.near[best->into].begin(), scratch.near[best->into].end());
+        continue;
+      }
       const search::NodeId end =
           to < transitions ? nodes_[to] : ws.goal_arcs[to - s - 1][best->into].node;
-      if (!search_in(source_view(best->region, ws.from), source, end)) break;
+      if (!search_in(source_view(region_view(best->region), ws.from), source, end)) break;
       append(scratch.leg.path.begin() + 1, scratch.leg.path.end());
     } else if (to >= transitions) {
       const Scratch::GoalArc* best = nullptr;
@@ -445,7 +493,8 @@ RawPath HierarchicalNavMesh::find_path(Point start, std::span<const Point> goals
         if (a.from == from && a.goal == to - s - 1 && (best == nullptr || a.cost < best->cost))
           best = &a;
       // Searched from the goal's attachments (costs are the same both ways), then reversed.
-      if (!search_in(source_view(best->region, ws.goal_arcs[best->goal]), source, nodes_[from]))
+      if (!search_in(source_view(region_view(best->region), ws.goal_arcs[best->goal]), source,
+                     nodes_[from]))
         break;
       append(scratch.leg.path.rbegin(), scratch.leg.path.rend() - 1);
     } else if (region_[nodes_[from]] == region_[nodes_[to]]) {

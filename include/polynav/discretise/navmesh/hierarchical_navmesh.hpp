@@ -24,7 +24,10 @@
 ///
 /// A query attaches start and goals as the graph search does (NavMesh::attach; start and goal in
 /// one polygon are joined straight), searches outwards inside the regions of their attachments
-/// to those regions' transitions (and, start to goal, inside a region they share), runs the one
+/// to those regions' transitions (and, start to goal, inside a region they share; a goal in
+/// another region is also searched for by A* inside the two regions, as the grid version does
+/// for neighbouring clusters, so that a short query need not detour through a transition), runs
+/// the one
 /// A* (search/astar.hpp) over the abstract graph with the mesh's own heuristic (straight-line
 /// distance and ALT landmarks, admissible here since abstract costs are graph costs) and refines
 /// each abstract arc by a local A* inside its region. The result is the node path of a graph
@@ -121,20 +124,24 @@ class HierarchicalNavMesh final : public Discretisation {
       for (; it != end; ++it) f(it->to, it->cost);
     }
   };
-  /// The mesh's graph restricted to one region.
+  /// The mesh's graph restricted to one region, or to two (r and r2).
   struct RegionView {
     const NavMesh* mesh;
     const std::uint32_t* region;
-    std::uint32_t r;
+    std::uint32_t r, r2;
+    bool holds(search::NodeId n) const { return region[n] == r || region[n] == r2; }
     std::size_t node_count() const { return mesh->node_count(); }
     template <class F>
     void for_each_neighbour(search::NodeId n, F&& f) const {
       mesh->for_each_neighbour(n, [&](search::NodeId to, double cost) {
-        if (region[to] == r) f(to, cost);
+        if (holds(to)) f(to, cost);
       });
     }
   };
-  RegionView region_view(std::uint32_t r) const { return {&mesh_, region_.data(), r}; }
+  RegionView region_view(std::uint32_t r) const { return {&mesh_, region_.data(), r, r}; }
+  RegionView pair_view(std::uint32_t r, std::uint32_t q) const {
+    return {&mesh_, region_.data(), r, q};
+  }
   /// One region with an extra node, `source` (the mesh's node count), whose arcs are the
   /// attachments of one end that lie in the region: searching from it searches from all of them.
   struct SourceView {
@@ -149,11 +156,11 @@ class HierarchicalNavMesh final : public Discretisation {
         return;
       }
       for (const Attachment& a : ends)
-        if (region.region[a.node] == region.r) f(a.node, a.cost);
+        if (region.holds(a.node)) f(a.node, a.cost);
     }
   };
-  SourceView source_view(std::uint32_t r, std::span<const Attachment> ends) const {
-    return {region_view(r), ends, search::NodeId(mesh_.node_count())};
+  SourceView source_view(const RegionView& view, std::span<const Attachment> ends) const {
+    return {view, ends, search::NodeId(mesh_.node_count())};
   }
 
  private:
