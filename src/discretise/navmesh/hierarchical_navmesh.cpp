@@ -202,6 +202,15 @@ void HierarchicalNavMesh::build() {
   nodes_.clear();
   for (search::NodeId n = 0; n < nodes; ++n)
     if (is_transition[n]) nodes_.push_back(n);
+  adjacent_.clear();
+  for (search::NodeId n = 0; n < nodes; ++n)
+    mesh_.for_each_neighbour(n, [&](search::NodeId to, double) {
+      if (region_[to] != region_[n])
+        adjacent_.push_back(std::uint64_t{region_[n]} << 32 | region_[to]);
+    });
+  std::sort(adjacent_.begin(), adjacent_.end());
+  adjacent_.erase(std::unique(adjacent_.begin(), adjacent_.end()), adjacent_.end());
+  adjacent_.shrink_to_fit();
   const auto by_region = [&](search::NodeId a, search::NodeId b) {
     return region_[a] != region_[b] ? region_[a] < region_[b] : a < b;
   };
@@ -265,8 +274,13 @@ void HierarchicalNavMesh::build() {
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
 }
 
+bool HierarchicalNavMesh::adjacent(std::uint32_t r, std::uint32_t q) const {
+  return std::binary_search(adjacent_.begin(), adjacent_.end(), std::uint64_t{r} << 32 | q);
+}
+
 std::size_t HierarchicalNavMesh::bytes() const {
-  return region_.capacity() * sizeof(std::uint32_t) + nodes_.capacity() * sizeof(search::NodeId) +
+  return region_.capacity() * sizeof(std::uint32_t) + adjacent_.capacity() * sizeof(std::uint64_t) +
+         nodes_.capacity() * sizeof(search::NodeId) +
          region_first_.capacity() * sizeof(std::uint32_t) +
          offsets_.capacity() * sizeof(std::uint32_t) + arcs_.capacity() * sizeof(search::Arc);
 }
@@ -368,7 +382,7 @@ RawPath HierarchicalNavMesh::find_path(Point start, std::span<const Point> goals
         scratch.starts.push_back({g, r, j, d + b.cost, Scratch::Kind::region});
       }
   }
-  // A goal attached in another region than a start region: A* inside the two regions from the
+  // A goal attached in a region next to a start region: A* inside the two regions from the
   // start's attachments to the goal's there (no transition on the way; never cheaper than the
   // graph's optimum, since it is a path of the graph). The path is kept for the refinement.
   std::size_t near_count = 0;
@@ -380,7 +394,7 @@ RawPath HierarchicalNavMesh::find_path(Point start, std::span<const Point> goals
         const std::span<const std::uint32_t> to_regions = regions_of(ws.goal_arcs[i]);
         scratch.goal_regions.assign(to_regions.begin(), to_regions.end());
         for (const std::uint32_t q : scratch.goal_regions) {
-          if (q == r) continue;
+          if (q == r || !adjacent(r, q)) continue;
           scratch.targets.clear();
           for (const Attachment& b : ws.goal_arcs[i])
             if (region_[b.node] == q) scratch.targets.push_back(b.node);

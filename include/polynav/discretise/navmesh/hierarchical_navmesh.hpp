@@ -25,13 +25,12 @@
 /// A query attaches start and goals as the graph search does (NavMesh::attach; start and goal in
 /// one polygon are joined straight), searches outwards inside the regions of their attachments
 /// to those regions' transitions (and, start to goal, inside a region they share; a goal in
-/// another region is also searched for by A* inside the two regions, as the grid version does
-/// for neighbouring clusters, so that a short query need not detour through a transition), runs
-/// the one
-/// A* (search/astar.hpp) over the abstract graph with the mesh's own heuristic (straight-line
-/// distance and ALT landmarks, admissible here since abstract costs are graph costs) and refines
-/// each abstract arc by a local A* inside its region. The result is the node path of a graph
-/// search, so the mesh's corridor (NavMesh::corridor) and the funnel apply as with
+/// a neighbouring region is also searched for by A* inside the two regions, as the grid version
+/// does for neighbouring clusters, so that a short query need not detour through a transition),
+/// runs the one A* (search/astar.hpp) over the abstract graph with the mesh's own heuristic
+/// (straight-line distance and ALT landmarks, admissible here since abstract costs are graph costs)
+/// and refines each abstract arc by a local A* inside its region. The result is the node path of a
+/// graph search, so the mesh's corridor (NavMesh::corridor) and the funnel apply as with
 /// `navmesh.search=graph`.
 ///
 /// With `all`, every crossing is a transition and the ends are joined to every transition of
@@ -104,6 +103,8 @@ class HierarchicalNavMesh final : public Discretisation {
   std::size_t arc_count() const { return arcs_.size(); }
   /// The graph node of transition t.
   search::NodeId transition_node(search::NodeId t) const { return nodes_[t]; }
+  /// Whether an arc of the graph joins regions r and q (r != q).
+  bool adjacent(std::uint32_t r, std::uint32_t q) const;
   /// The region of graph node n.
   std::uint32_t region_of(search::NodeId n) const { return region_[n]; }
   /// Wall time of the abstraction's build (not the mesh's), in milliseconds.
@@ -176,6 +177,8 @@ class HierarchicalNavMesh final : public Discretisation {
   // last region's at the end).
   std::vector<search::NodeId> nodes_;
   std::vector<std::uint32_t> region_first_;
+  // Pairs of regions joined by an arc, (r << 32 | q) both ways, sorted.
+  std::vector<std::uint64_t> adjacent_;
   // The abstract arcs, by their first node.
   std::vector<std::uint32_t> offsets_;
   std::vector<search::Arc> arcs_;
