@@ -3,7 +3,8 @@
 // down to one polygon, and on the bundled scenes and meshes, it finds a path exactly when the
 // graph search does, at a cost never below the graph's optimum (and, since every crossing between
 // regions is a transition, equal to it up to rounding); its raw paths pass the planner's exact
-// check and funnel through their corridors; bad option values are refused naming the option.
+// check and funnel through their corridors; goal sets agree with the graph; threads share one
+// abstraction; bad option values are refused naming the option.
 #include "polynav/discretise/navmesh/hierarchical_navmesh.hpp"
 
 #include <gtest/gtest.h>
@@ -15,6 +16,7 @@
 #include <memory>
 #include <random>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -257,6 +259,36 @@ TEST(HierarchicalNavMesh, GoalSetsAgreeWithTheGraph) {
     }
   }
   EXPECT_GT(compared, 30);
+}
+
+// The abstraction is const and every query's state is in its workspace: four threads planning
+// the same queries through one Planner answer exactly as one thread does.
+TEST(HierarchicalNavMesh, ThreadsShareTheAbstraction) {
+  const auto space = std::make_shared<const FreeSpace>(load_scene(bundled / "maze.yaml"));
+  PlanOptions options = mesh_options("hierarchical", "8", "funnel");
+  options.settings.set("navmesh.transitions", std::string("entrances"));
+  const Planner planner(space, options);
+  const std::vector<std::pair<Point, Point>> pairs = free_pairs(*space, 60, 11);
+  std::vector<PlanResult> one;
+  for (const auto& [a, b] : pairs) one.push_back(planner.plan(a, b));
+  std::vector<std::vector<PlanResult>> many(4);
+  std::vector<std::thread> threads;
+  for (std::size_t t = 0; t < many.size(); ++t)
+    threads.emplace_back([&, t] {
+      for (std::size_t k = 0; k < pairs.size(); ++k) {
+        const auto& [a, b] = pairs[(k + 13 * t) % pairs.size()];
+        many[t].push_back(planner.plan(a, b));
+      }
+    });
+  for (std::thread& th : threads) th.join();
+  for (std::size_t t = 0; t < many.size(); ++t)
+    for (std::size_t k = 0; k < pairs.size(); ++k) {
+      const PlanResult& a = one[(k + 13 * t) % pairs.size()];
+      const PlanResult& b = many[t][k];
+      EXPECT_EQ(a.status, b.status) << b.message;
+      EXPECT_EQ(a.raw_waypoints, b.raw_waypoints);
+      EXPECT_EQ(a.waypoints, b.waypoints);
+    }
 }
 
 std::string refusal(const Scene& scene, const std::vector<std::pair<std::string, std::string>>& s) {
