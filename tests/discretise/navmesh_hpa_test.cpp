@@ -1,8 +1,9 @@
 // Hierarchical search over the navigation mesh (navmesh.search=hierarchical, HPA* of Botea,
 // Mueller and Schaeffer 2004 over regions of polygons): on random scenes with every region size
 // down to one polygon, and on the bundled scenes and meshes, it finds a path exactly when the
-// graph search does, at a cost never below the graph's optimum (and, since every crossing between
-// regions is a transition, equal to it up to rounding); its raw paths pass the planner's exact
+// graph search does, at a cost never below the graph's optimum (with navmesh.transitions=all, where
+// every crossing between regions is a transition, equal to it up to rounding; with entrances,
+// within a loose mean bound); its raw paths pass the planner's exact
 // check and funnel through their corridors; goal sets agree with the graph; threads share one
 // abstraction; bad option values are refused naming the option.
 #include "polynav/discretise/navmesh/hierarchical_navmesh.hpp"
