@@ -452,7 +452,18 @@ const OptionTable<NavMeshOptions>& navmesh_option_table() {
                   "most " +
                       std::to_string(auto_optimal_max_corners) +
                       " corners of free space), else graph; reach and search.partial, "
-                      "beam_width and reopen use the graph");
+                      "beam_width and reopen use the graph; hierarchical: the graph searched "
+                      "through an abstraction over regions of about navmesh.region polygons "
+                      "(HPA*, Botea, Mueller and Schaeffer 2004), built once, the graph's paths "
+                      "and corridors (refused with one-way height steps)")
+          .integer("region", &O::region,
+                   "navmesh.search=hierarchical: polygons per region, on average (larger: fewer "
+                   "transitions, longer searches inside regions)",
+                   {.min = 1})
+          .choice("transitions", &O::transitions, navmesh_transitions_names,
+                  "navmesh.search=hierarchical: all, every node with an arc into another region "
+                  "(the graph's optimal paths); entrances, one or two arcs per pair of regions "
+                  "that meet (HPA*'s entrances: fewer transitions, near-optimal paths)");
   return table;
 }
 

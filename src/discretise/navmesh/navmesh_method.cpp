@@ -5,6 +5,7 @@
 #include <span>
 #include <string>
 
+#include "polynav/discretise/navmesh/hierarchical_navmesh.hpp"
 #include "polynav/discretise/navmesh/polyanya.hpp"
 #include "polynav/space/free_space.hpp"
 
@@ -167,8 +168,10 @@ std::unique_ptr<Method> make_navmesh_polyanya(const FreeSpace& space,
 
 std::unique_ptr<Method> make_navmesh_method(const FreeSpace& space, const NavMeshOptions& options) {
   // The mesh resolves auto itself, the same way, and remembers that it was asked for.
-  if (resolve_navmesh_search(space, options) == NavMeshSearch::optimal)
-    return make_navmesh_polyanya(space, options);
+  const NavMeshSearch search = resolve_navmesh_search(space, options);
+  if (search == NavMeshSearch::optimal) return make_navmesh_polyanya(space, options);
+  if (search == NavMeshSearch::hierarchical)
+    return std::make_unique<HierarchicalNavMeshMethod>(space, options);
   return std::make_unique<MethodOf<NavMesh>>(space, options);
 }
 

@@ -54,10 +54,13 @@ enum class NavMeshSearch : std::uint8_t {
   /// optimal where it finds the path the graph aims at (the shortest is the cheapest) and is
   /// faster than the graph, else graph: see resolve_navmesh_search
   automatic,
+  /// the graph's search through an abstraction over regions of polygons (Botea, Mueller and
+  /// Schaeffer 2004, HPA*): hierarchical_navmesh.hpp
+  hierarchical,
 };
 inline constexpr auto navmesh_search_names =
     enum_names(NavMeshSearch::automatic, "auto", NavMeshSearch::graph, "graph",
-               NavMeshSearch::optimal, "optimal");
+               NavMeshSearch::optimal, "optimal", NavMeshSearch::hierarchical, "hierarchical");
 /// A name of navmesh_search_names; throws InputError (key "search") on anything else.
 inline NavMeshSearch parse_navmesh_search(const std::string& name) {
   return from_name(navmesh_search_names, name, "search", "navmesh search");
@@ -65,6 +68,18 @@ inline NavMeshSearch parse_navmesh_search(const std::string& name) {
 inline std::string_view navmesh_search_name(NavMeshSearch search) {
   return name_of(navmesh_search_names, search);
 }
+
+/// Which graph nodes become transitions of navmesh.search=hierarchical (HierarchicalNavMesh).
+enum class NavMeshTransitions : std::uint8_t {
+  /// every node with an arc to another region: the abstraction holds every graph path, so its
+  /// paths cost the graph's optimum
+  all,
+  /// per pair of regions joined by arcs, the ends of one or two of those arcs (HPA*'s entrances):
+  /// fewer transitions, near-optimal paths
+  entrances,
+};
+inline constexpr auto navmesh_transitions_names =
+    enum_names(NavMeshTransitions::all, "all", NavMeshTransitions::entrances, "entrances");
 
 /// How a rebuilt mesh cuts free space into convex polygons. Every decomposition starts from the
 /// constrained Delaunay triangulation of free space (its boundary and, in NavPartition, the
@@ -130,6 +145,13 @@ struct NavMeshOptions {
   /// landmarks cover more queries well at no cost per expansion. Not used where moves are one way
   /// (heights with a climb limit). 0 = straight-line distance alone. [Limit: 0 to 64]
   std::size_t landmarks = 32;
+  /// search `hierarchical`: polygons per region, on average (HierarchicalNavMesh: regions are the
+  /// connected pieces of the graph inside the squares of a grid sized so that each square holds
+  /// about this many polygons of the mesh's bounding box). Larger: fewer, larger regions, fewer
+  /// transitions between them, longer searches inside them. [Limit: >= 1]
+  std::size_t region = 64;
+  /// search `hierarchical`: which nodes become transitions (NavMeshTransitions). [Default: all]
+  NavMeshTransitions transitions = NavMeshTransitions::all;
   /// Wall-clock budget of the build, checked between its steps (BuildClock): a longer build
   /// stops with an InputError naming space.max_build_seconds. The planner passes the free
   /// space's (FreeSpace::max_build_seconds). [Units: s] [Limit: > 0; infinity for none]
