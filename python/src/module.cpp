@@ -293,8 +293,9 @@ std::unique_ptr<Planner> make_planner(const Scene& scene, const std::string& met
                                       bool record_expanded, bool snap,
                                       const std::optional<std::string>& inflation,
                                       std::optional<double> inflation_tolerance,
-                                      const py::kwargs& kwargs) {
+                                      std::size_t max_radii, const py::kwargs& kwargs) {
   PlanOptions plan;
+  plan.max_radii = max_radii;
   plan.method = method;
   plan.smoother = smoother;
   plan.record_expanded = record_expanded;
@@ -792,7 +793,7 @@ True)")
 from any number of threads at once.
 
 Planner(scene, method="grid", smoother="shortcut", options={}, record_expanded=False,
-snap=False, inflation=None, inflation_tolerance=None, **method_options)
+snap=False, inflation=None, inflation_tolerance=None, max_radii=4, **method_options)
 
 method is a discretisation ("grid", "navmesh", ...: polynav.method_names() lists them)
 and smoother one of polynav.smoother_names(). method_options are the method's own options
@@ -801,8 +802,9 @@ of any group (search.weight, space.gaps, shortcut-optimal.window); polynav.metho
 them all. snap moves a start or goal that is not free to the nearest free point (--snap);
 inflation ("auto", "exact", "cells") and inflation_tolerance are the command line's
 --inflation and --inflation-tolerance. record_expanded keeps the positions of the nodes each
-search expands, which draw_plan() shows. Bad names and values raise polynav.InputError with a
-did-you-mean.
+search expands, which draw_plan() shows. max_radii is how many agent radii other than the
+scene's plan(radius=) serves at once (each its own free space; 0 keeps no copy of the scene and
+serves none). Bad names and values raise polynav.InputError with a did-you-mean.
 
 >>> scene = polynav.load_scene("scenes/warehouse.yaml")
 >>> planner = polynav.Planner(scene, method="grid", smoother="shortcut", resolution=0.25,
@@ -812,7 +814,8 @@ did-you-mean.
       .def(py::init(&make_planner), py::arg("scene"), py::arg("method") = "grid",
            py::arg("smoother") = "shortcut", py::arg("options") = py::dict(),
            py::arg("record_expanded") = false, py::arg("snap") = false,
-           py::arg("inflation") = py::none(), py::arg("inflation_tolerance") = py::none())
+           py::arg("inflation") = py::none(), py::arg("inflation_tolerance") = py::none(),
+           py::arg("max_radii") = 4)
       .def(
           "plan",
           [](const Planner& p, const PointArg& start, const GoalArg& goal,

@@ -105,8 +105,8 @@ Point parse_point(const std::string& text, const std::string& option) {
 }
 
 void serve_query_radii(PlanOptions& options, const std::vector<Query>& queries) {
-  if (std::none_of(queries.begin(), queries.end(), [](const Query& q) { return q.radius; }))
-    options.max_radii = 0;
+  if (std::any_of(queries.begin(), queries.end(), [](const Query& q) { return q.radius; }))
+    options.max_radii = 4;
 }
 
 std::shared_ptr<const Planner> planner_for(const Planner& planner, const Query& q) {

@@ -39,8 +39,8 @@ std::string options_help();
 // The points of each result that the plan picture draws (io/plan_picture.hpp).
 std::vector<PathDrawing> path_drawings(const std::vector<PlanResult>& results);
 
-// Keeps a copy of the scene for other radii (PlanOptions::max_radii) only where some query has
-// an agent radius of its own.
+// Serves other radii (PlanOptions::max_radii, which keeps a copy of the scene) where some query
+// has an agent radius of its own.
 void serve_query_radii(PlanOptions& options, const std::vector<Query>& queries);
 
 // The planner for the query's own agent radius (Planner::for_radius), when it has one, else

@@ -469,9 +469,9 @@ const OptionTable<NavMeshOptions>& navmesh_option_table() {
 
 const std::vector<std::string>& potential_fallback_names() {
   // Every method of the registry but potential itself, and none.
-  static const std::vector<std::string> names = {
-      "grid", "quadtree", "visgraph", "navmesh", "hexgrid", "clearance", "waypoints", "hybrid",
-      "none"};
+  static const std::vector<std::string> names = {"grid",      "quadtree", "visgraph",
+                                                 "navmesh",   "hexgrid",  "clearance",
+                                                 "waypoints", "hybrid",   "none"};
   return names;
 }
 

@@ -27,6 +27,7 @@ TEST(RadiusPlanners, EachAnswerEqualsAPlannerBuiltWithThatRadius) {
   for (const std::string& method : method_names()) {
     PlanOptions options;
     options.method = method;
+    options.max_radii = 4;
     const Planner planner(scene, options);
     for (const double radius : {0.0, 0.3, 0.6, 1.2}) {
       Scene sized = scene;
@@ -64,7 +65,9 @@ TEST(RadiusPlanners, EachRadiusIsBuiltOnceAndAtMostTheBudgetIsKept) {
 
 TEST(RadiusPlanners, RadiiItCannotServeAreRefusedNamingTheRadius) {
   const Scene scene = warehouse();
-  const Planner planner(scene);
+  PlanOptions serving;
+  serving.max_radii = 4;
+  const Planner planner(scene, serving);
   for (const double bad : {-0.5, double(NAN), double(INFINITY)}) {
     try {
       (void)planner.for_radius(bad);
@@ -79,16 +82,16 @@ TEST(RadiusPlanners, RadiiItCannotServeAreRefusedNamingTheRadius) {
   // A planner given its free space has no scene to build another from; nor one told to keep none.
   const Planner shared(std::make_shared<const FreeSpace>(scene));
   EXPECT_THROW((void)shared.for_radius(0.5), InputError);
-  PlanOptions none;
-  none.max_radii = 0;
-  const Planner without(scene, none);
+  const Planner without(scene);  // max_radii 0 by default
   EXPECT_THROW((void)without.for_radius(0.5), InputError);
   EXPECT_EQ(without.for_radius(scene.agent.radius).get(), &without);
 }
 
 // A radius wider than every passage leaves no way through: no_path, not a crash.
 TEST(RadiusPlanners, ARadiusTooWideForThePassagesFindsNoPath) {
-  const Planner planner(warehouse());
+  PlanOptions serving;
+  serving.max_radii = 1;
+  const Planner planner(warehouse(), serving);
   const PlanResult r = planner.for_radius(3.0)->plan({2, 1.5}, {30, 20});
   EXPECT_FALSE(r.found());
   EXPECT_NE(r.status, search::SearchStatus::internal_error) << r.message;

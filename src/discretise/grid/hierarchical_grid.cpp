@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "polynav/error.hpp"
+#include "polynav/search/abstraction.hpp"
 #include "polynav/search/graph.hpp"
 #include "polynav/space/free_space.hpp"
 
@@ -249,11 +250,7 @@ void HierarchicalGrid::build() {
 
   // 4. Arcs: each pair's move both ways, then the cheapest paths inside each cluster between
   //    its transitions.
-  struct Edge {
-    search::NodeId from, to;
-    double cost;
-  };
-  std::vector<Edge> edges;
+  std::vector<search::Edge> edges;
   for (const auto& [a, b] : pairs) {
     const search::NodeId ia = id_of(a), ib = id_of(b);
     edges.push_back({ia, ib, arc_cost(grid_, a, b)});
@@ -266,33 +263,15 @@ void HierarchicalGrid::build() {
     const std::uint32_t first = cluster_first_[c], last = cluster_first_[c + 1];
     if (last - first < 2) continue;
     clock_.check(what);
-    const ClusterView view = cluster_view(c);
-    for (std::uint32_t t = first; t < last; ++t) {
-      dijkstra.reachable(view, cells_[t], infinity, reached);
-      for (std::uint32_t u = first; u < last; ++u) {
-        if (u == t) continue;
-        const double d = dijkstra.cost_to(cells_[u]);
-        if (d < infinity) edges.push_back({t, u, d});
-      }
-    }
+    search::add_paths_within(cluster_view(c),
+                             std::span<const search::NodeId>(cells_).subspan(first, last - first),
+                             first, edges, dijkstra, reached);
   }
-  std::sort(edges.begin(), edges.end(), [](const Edge& a, const Edge& b) {
-    return a.from != b.from ? a.from < b.from : a.to != b.to ? a.to < b.to : a.cost < b.cost;
-  });
-  edges.erase(
-      std::unique(edges.begin(), edges.end(),
-                  [](const Edge& a, const Edge& b) { return a.from == b.from && a.to == b.to; }),
-      edges.end());
-  offsets_.assign(cells_.size() + 1, 0);
-  arcs_.clear();
-  arcs_.reserve(edges.size());
+  abstract_ = search::abstract_graph(cells_.size(), std::move(edges));
   inter_arcs_ = 0;
-  for (const Edge& e : edges) {
-    ++offsets_[e.from + 1];
-    arcs_.push_back({e.to, e.cost});
-    if (cluster_of(cells_[e.from]) != cluster_of(cells_[e.to])) ++inter_arcs_;
-  }
-  for (std::size_t t = 0; t < cells_.size(); ++t) offsets_[t + 1] += offsets_[t];
+  for (search::NodeId t = 0; t < cells_.size(); ++t)
+    for (const search::Arc& a : abstract_.arcs(t))
+      inter_arcs_ += cluster_of(cells_[t]) != cluster_of(cells_[a.to]) ? 1 : 0;
   build_ms_ =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
 }
@@ -300,7 +279,8 @@ void HierarchicalGrid::build() {
 std::size_t HierarchicalGrid::bytes() const {
   return cells_.capacity() * sizeof(search::NodeId) +
          cluster_first_.capacity() * sizeof(std::uint32_t) +
-         offsets_.capacity() * sizeof(std::uint32_t) + arcs_.capacity() * sizeof(search::Arc);
+         (abstract_.node_count() + 1) * sizeof(std::uint32_t) +
+         abstract_.arc_count() * sizeof(search::Arc);
 }
 
 std::string HierarchicalGrid::summary() const {
@@ -341,8 +321,7 @@ RawPath HierarchicalGrid::find_path(Point start, std::span<const Point> goals,
   };
 
   // The abstract graph with the start and one node per goal.
-  const Abstract base = abstract();
-  search::AugmentedGraph<Abstract>& graph = detail::augmented(ws, base);
+  search::AugmentedGraph<search::CsrGraph>& graph = detail::augmented(ws, abstract_);
   const auto transitions = search::NodeId(cells_.size());
   const search::NodeId s = graph.add_node();
   ws.extra_goal_nodes.clear();

@@ -9,6 +9,7 @@
 #include <unordered_map>
 
 #include "polynav/error.hpp"
+#include "polynav/search/abstraction.hpp"
 #include "polynav/search/graph.hpp"
 #include "polynav/space/free_space.hpp"
 
@@ -226,11 +227,7 @@ void HierarchicalNavMesh::build() {
 
   // 4. Arcs: the graph's arcs between transitions of different regions, then the cheapest paths
   //    inside each region between its transitions.
-  struct Edge {
-    search::NodeId from, to;
-    double cost;
-  };
-  std::vector<Edge> edges;
+  std::vector<search::Edge> edges;
   for (search::NodeId t = 0; t < nodes_.size(); ++t) {
     const search::NodeId n = nodes_[t];
     mesh_.for_each_neighbour(n, [&](search::NodeId to, double cost) {
@@ -243,33 +240,15 @@ void HierarchicalNavMesh::build() {
     const std::uint32_t first = region_first_[r], last = region_first_[r + 1];
     if (last - first < 2) continue;
     clock_.check(what);
-    const RegionView view = region_view(r);
-    for (std::uint32_t t = first; t < last; ++t) {
-      dijkstra.reachable(view, nodes_[t], infinity, reached);
-      for (std::uint32_t u = first; u < last; ++u) {
-        if (u == t) continue;
-        const double d = dijkstra.cost_to(nodes_[u]);
-        if (d < infinity) edges.push_back({t, u, d});
-      }
-    }
+    search::add_paths_within(region_view(r),
+                             std::span<const search::NodeId>(nodes_).subspan(first, last - first),
+                             first, edges, dijkstra, reached);
   }
-  std::sort(edges.begin(), edges.end(), [](const Edge& a, const Edge& b) {
-    return a.from != b.from ? a.from < b.from : a.to != b.to ? a.to < b.to : a.cost < b.cost;
-  });
-  edges.erase(
-      std::unique(edges.begin(), edges.end(),
-                  [](const Edge& a, const Edge& b) { return a.from == b.from && a.to == b.to; }),
-      edges.end());
-  offsets_.assign(nodes_.size() + 1, 0);
-  arcs_.clear();
-  arcs_.reserve(edges.size());
+  abstract_ = search::abstract_graph(nodes_.size(), std::move(edges));
   inter_arcs_ = 0;
-  for (const Edge& e : edges) {
-    ++offsets_[e.from + 1];
-    arcs_.push_back({e.to, e.cost});
-    if (region_[nodes_[e.from]] != region_[nodes_[e.to]]) ++inter_arcs_;
-  }
-  for (std::size_t t = 0; t < nodes_.size(); ++t) offsets_[t + 1] += offsets_[t];
+  for (search::NodeId t = 0; t < nodes_.size(); ++t)
+    for (const search::Arc& a : abstract_.arcs(t))
+      inter_arcs_ += region_[nodes_[t]] != region_[nodes_[a.to]] ? 1 : 0;
   build_ms_ =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
 }
@@ -282,7 +261,8 @@ std::size_t HierarchicalNavMesh::bytes() const {
   return region_.capacity() * sizeof(std::uint32_t) + adjacent_.capacity() * sizeof(std::uint64_t) +
          nodes_.capacity() * sizeof(search::NodeId) +
          region_first_.capacity() * sizeof(std::uint32_t) +
-         offsets_.capacity() * sizeof(std::uint32_t) + arcs_.capacity() * sizeof(search::Arc);
+         (abstract_.node_count() + 1) * sizeof(std::uint32_t) +
+         abstract_.arc_count() * sizeof(search::Arc);
 }
 
 std::string HierarchicalNavMesh::summary() const {
@@ -337,8 +317,7 @@ RawPath HierarchicalNavMesh::find_path(Point start, std::span<const Point> goals
   };
 
   // The abstract graph with the start and one node per goal.
-  const Abstract base{this};
-  search::AugmentedGraph<Abstract>& graph = detail::augmented(ws, base);
+  search::AugmentedGraph<search::CsrGraph>& graph = detail::augmented(ws, abstract_);
   const auto transitions = search::NodeId(nodes_.size());
   const search::NodeId s = graph.add_node();
   ws.extra_goal_nodes.clear();

@@ -97,7 +97,7 @@ class HierarchicalGrid final : public Discretisation {
   std::size_t cluster_count() const { return cluster_first_.size() - 1; }
   /// Abstract nodes (transitions) and arcs (inter- and intra-cluster, each direction counted).
   std::size_t transition_count() const { return cells_.size(); }
-  std::size_t arc_count() const { return arcs_.size(); }
+  std::size_t arc_count() const { return abstract_.arc_count(); }
   /// The grid node of transition t.
   search::NodeId transition_cell(search::NodeId t) const { return cells_[t]; }
   /// The cluster holding grid node n.
@@ -110,18 +110,8 @@ class HierarchicalGrid final : public Discretisation {
   /// Memory of the abstraction, in bytes (the grid's own not included).
   std::size_t bytes() const;
 
-  /// The abstract graph as a search graph: node t is transition t.
-  struct Abstract {
-    const HierarchicalGrid* h;
-    std::size_t node_count() const { return h->cells_.size(); }
-    template <class F>
-    void for_each_neighbour(search::NodeId n, F&& f) const {
-      const search::Arc* it = h->arcs_.data() + h->offsets_[n];
-      const search::Arc* const end = h->arcs_.data() + h->offsets_[std::size_t{n} + 1];
-      for (; it != end; ++it) f(it->to, it->cost);
-    }
-  };
-  Abstract abstract() const { return Abstract{this}; }
+  /// The abstract graph: node t is transition t.
+  const search::CsrGraph& abstract() const { return abstract_; }
 
   /// The grid restricted to one cluster: the arcs of the grid between nodes of that cluster.
   struct ClusterView {
@@ -165,9 +155,7 @@ class HierarchicalGrid final : public Discretisation {
   // cluster (one past the last cluster's at the end).
   std::vector<search::NodeId> cells_;
   std::vector<std::uint32_t> cluster_first_;
-  // The abstract arcs, by their first node.
-  std::vector<std::uint32_t> offsets_;
-  std::vector<search::Arc> arcs_;
+  search::CsrGraph abstract_;
   std::size_t inter_arcs_ = 0;
   double build_ms_ = 0.0;
 };

@@ -100,7 +100,7 @@ class HierarchicalNavMesh final : public Discretisation {
 
   std::size_t region_count() const { return region_first_.size() - 1; }
   std::size_t transition_count() const { return nodes_.size(); }
-  std::size_t arc_count() const { return arcs_.size(); }
+  std::size_t arc_count() const { return abstract_.arc_count(); }
   /// The graph node of transition t.
   search::NodeId transition_node(search::NodeId t) const { return nodes_[t]; }
   /// Whether an arc of the graph joins regions r and q (r != q).
@@ -114,17 +114,8 @@ class HierarchicalNavMesh final : public Discretisation {
   /// The regions, transitions and arcs, the build time and memory, then the mesh's summary.
   std::string summary() const override;
 
-  /// The abstract graph as a search graph: node t is transition t.
-  struct Abstract {
-    const HierarchicalNavMesh* h;
-    std::size_t node_count() const { return h->nodes_.size(); }
-    template <class F>
-    void for_each_neighbour(search::NodeId n, F&& f) const {
-      const search::Arc* it = h->arcs_.data() + h->offsets_[n];
-      const search::Arc* const end = h->arcs_.data() + h->offsets_[std::size_t{n} + 1];
-      for (; it != end; ++it) f(it->to, it->cost);
-    }
-  };
+  /// The abstract graph: node t is transition t.
+  const search::CsrGraph& abstract() const { return abstract_; }
   /// The mesh's graph restricted to one region, or to two (r and r2).
   struct RegionView {
     const NavMesh* mesh;
@@ -179,9 +170,7 @@ class HierarchicalNavMesh final : public Discretisation {
   std::vector<std::uint32_t> region_first_;
   // Pairs of regions joined by an arc, (r << 32 | q) both ways, sorted.
   std::vector<std::uint64_t> adjacent_;
-  // The abstract arcs, by their first node.
-  std::vector<std::uint32_t> offsets_;
-  std::vector<search::Arc> arcs_;
+  search::CsrGraph abstract_;
   std::size_t inter_arcs_ = 0;
   double build_ms_ = 0.0;
 };
