@@ -27,6 +27,7 @@
 #include "polynav/plan/planner.hpp"
 #include "polynav/space/free_space.hpp"
 #include "support/data.hpp"
+#include "support/map_text.hpp"
 
 namespace polynav {
 namespace {
@@ -40,19 +41,7 @@ bool same_cost(double a, double b) {
   return std::abs(a - b) <= 1e-9 * std::max(1.0, std::abs(b));
 }
 
-Scene map_scene(const std::vector<std::string>& rows) {
-  static std::atomic<int> counter{0};
-  const fs::path path = fs::temp_directory_path() / ("polynav-hpa-" + std::to_string(getpid()) +
-                                                     "-" + std::to_string(counter++) + ".map");
-  {
-    std::ofstream out(path);
-    out << "type octile\nheight " << rows.size() << "\nwidth " << rows[0].size() << "\nmap\n";
-    for (const std::string& row : rows) out << row << "\n";
-  }
-  Scene scene = load_scene(path);
-  fs::remove(path);
-  return scene;
-}
+using test_support::map_scene;
 
 // Clutter of every density, rooms walled off with one-cell doors, and pairs of blocked cells
 // touching at a corner only (the diagonal pinches of grids without corner cutting), so that many

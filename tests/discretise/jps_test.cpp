@@ -23,6 +23,7 @@
 #include "polynav/plan/planner.hpp"
 #include "polynav/space/free_space.hpp"
 #include "support/data.hpp"
+#include "support/map_text.hpp"
 
 namespace polynav {
 namespace {
@@ -35,20 +36,7 @@ bool same_cost(double a, double b) {
   return std::abs(a - b) <= 1e-9 * std::max(1.0, std::abs(b));
 }
 
-// A scene read from MovingAI map text (rows top to bottom, '.' free, '@' or 'T' blocked).
-Scene map_scene(const std::vector<std::string>& rows) {
-  static std::atomic<int> counter{0};
-  const fs::path path = fs::temp_directory_path() / ("polynav-jps-" + std::to_string(getpid()) +
-                                                     "-" + std::to_string(counter++) + ".map");
-  {
-    std::ofstream out(path);
-    out << "type octile\nheight " << rows.size() << "\nwidth " << rows[0].size() << "\nmap\n";
-    for (const std::string& row : rows) out << row << "\n";
-  }
-  Scene scene = load_scene(path);
-  fs::remove(path);
-  return scene;
-}
+using test_support::map_scene;
 
 // MovingAI-style maps of three kinds, each with the traps of grids without corner cutting:
 // scattered clutter (diagonal pinches everywhere), mazes of one-cell corridors with dead ends and
