@@ -69,8 +69,10 @@ void print_human(const PlanResult& r, const std::string& name, bool own_radius) 
     std::cout << " (" << r.method << " path " << format_number(r.raw_length) << " before "
               << r.smoother << " smoothing)\n";
   }
-  std::cout << "  expanded " << r.stats.expanded << " of " << r.stats.nodes << " nodes; search "
-            << format_number(r.stats.search_ms, 3) << " ms, smoothing "
+  // A method whose states are made as it searches (hybrid A*) has no nodes to count beforehand.
+  std::cout << "  expanded " << r.stats.expanded
+            << (r.stats.nodes > 0 ? " of " + std::to_string(r.stats.nodes) + " nodes" : " states")
+            << "; search " << format_number(r.stats.search_ms, 3) << " ms, smoothing "
             << format_number(r.stats.smooth_ms, 3) << " ms\n"
             << "  waypoints (" << r.waypoints.size() << "):";
   for (const Point& p : r.waypoints) std::cout << " " << format_point(p);
