@@ -131,7 +131,9 @@ class Planner {
 
   /// Plans from start to the cheapest free point at least `distance` in a straight line from
   /// every threat: running away. Ends considered: the discretisation's nodes that far (on a
-  /// grid, its cells), and flee_places_per_threat points on each threat's circle of that radius
+  /// grid, its cells) where the query driver's A* searches the method (Method::find_path_away;
+  /// methods with their own search use the circle points only), and flee_places_per_threat
+  /// points on each threat's circle of that radius
   /// that are free and that far from the others, where the optimum lies on a continuous scene
   /// (so its cost is within a chord of 2·pi/flee_places_per_threat of the circle's of it).
   /// PlanResult::goal is the end reached; a start already that far is its own answer. No such
