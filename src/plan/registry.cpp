@@ -328,8 +328,8 @@ const OptionTable<HybridOptions>& hybrid_option_table() {
           .choice("motion", &O::motion, hybrid_motion_names,
                   "dubins: forwards only (Dubins 1957); reeds-shepp: forwards and backwards "
                   "(Reeds and Shepp 1990), backward length weighted by reverse_penalty; the "
-                  "analytic curve is then a Dubins curve driven forwards or one driven backwards "
-                  "(no gear change inside it)")
+                  "analytic curve is then the cheapest of the 48 Reeds-Shepp words, gear changes "
+                  "included (with reverse_penalty 1, the exact Reeds-Shepp distance)")
           .number("reverse_penalty", &O::reverse_penalty,
                   "cost of each unit driven backwards, relative to forwards (reeds-shepp)", "",
                   {.min = 1.0})

@@ -1,7 +1,8 @@
 // The hybrid method: Dubins curves against the textbook closed forms (Shkel and Lumelsky,
 // "Classification of the Dubins set", Robotics and Autonomous Systems 34, 2001), each word's end
-// pose confirmed by numerical integration; on an empty scene the planned length is the Dubins
-// distance, and with reverse motion never longer and symmetric; every path found among
+// pose confirmed by numerical integration; Reeds-Shepp words each ending at their goal, their
+// shortest a metric that no random path beats; on an empty scene the planned length is the
+// Dubins distance, and with reverse motion the Reeds-Shepp distance; every path found among
 // obstacles is accepted by the independent exact checker, keeps curvature <= 1 / radius and
 // arrives in the goal heading asked for; reverse only with reeds-shepp; bad options refused by
 // name; budgets and impossible turns answered with a clear no_path.
@@ -10,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <numbers>
 #include <optional>
@@ -170,23 +172,101 @@ TEST(Dubins, ShortestMatchesTheClosedFormsAndEndsAtTheGoal) {
   EXPECT_GT(ccc, 25) << "the CCC words are exercised";
 }
 
-TEST(Dubins, ForwardOrBackwardIsSymmetricAndNeverLonger) {
+double reeds_shepp(Pose a, Pose b, double r) {
+  const std::optional<curves::Curve> c = curves::shortest_reeds_shepp(a, b, r);
+  return c ? c->length() : INFINITY;
+}
+
+// Every word of every family, solved in closed form, is a real path: integrated independently
+// it ends at the goal pose. Every family and both directions of travel turn up.
+TEST(ReedsShepp, EveryWordEndsAtTheGoal) {
+  std::mt19937_64 rng(17);
+  std::uniform_real_distribution<double> coord(-6, 6), angle(-pi, pi), radius(0.3, 3);
+  std::array<int, 6> by_count{};
+  int backwards = 0, words = 0;
+  for (int i = 0; i < 400; ++i) {
+    const Pose a{coord(rng), coord(rng), angle(rng)};
+    Pose b{coord(rng), coord(rng), angle(rng)};
+    const double r = radius(rng);
+    if (i % 2 == 0) {  // near poses, where the words with cusps win
+      b.x = a.x + 0.4 * r * coord(rng) / 6;
+      b.y = a.y + 0.4 * r * coord(rng) / 6;
+    }
+    const std::vector<curves::Curve> all = curves::reeds_shepp_paths(a, b, r);
+    ASSERT_FALSE(all.empty());
+    for (const curves::Curve& c : all) {
+      ++words;
+      ++by_count[std::size_t(c.count)];
+      for (int k = 0; k < c.count; ++k) backwards += c.pieces[std::size_t(k)].length < 0;
+      // The independent integration for one pair in eight (it takes 10^4 steps a word).
+      if (i % 8 == 0) {
+        ASSERT_TRUE(same_pose(integrate(a, word_of(c, r)), b, 1e-6 * std::max(1.0, r))) << i;
+      }
+      ASSERT_TRUE(same_pose(curves::end_of(a, c, r), b, 1e-9 * std::max(1.0, r))) << i;
+    }
+  }
+  EXPECT_GT(by_count[3], 0) << "CSC and CCC";
+  EXPECT_GT(by_count[4], 0) << "CCCC and C C S C";
+  EXPECT_GT(by_count[5], 0) << "C C S C C";
+  EXPECT_GT(backwards, words / 4);
+}
+
+// The shortest word is a distance: symmetric, no shorter than the straight line, never longer
+// than a Dubins path driven forwards from a or backwards from b, and obeying the triangle
+// inequality; straight ahead or behind it is the plain distance.
+TEST(ReedsShepp, ShortestIsAMetricNeverLongerThanDubins) {
   std::mt19937_64 rng(11);
   std::uniform_real_distribution<double> coord(-5, 5), angle(-pi, pi);
+  const double r = 1.5;
   for (int i = 0; i < 2000; ++i) {
-    const Pose a{coord(rng), coord(rng), angle(rng)}, b{coord(rng), coord(rng), angle(rng)};
-    const double r = 1.5;
-    const auto ab = curves::shortest_forward_or_backward(a, b, r);
-    const auto ba = curves::shortest_forward_or_backward(b, a, r);
-    ASSERT_TRUE(ab && ba);
-    EXPECT_LE(ab->length(), curves::shortest_dubins(a, b, r)->length() + 1e-12);
-    EXPECT_NEAR(ab->length(), ba->length(), 1e-9);
-    EXPECT_TRUE(same_pose(curves::end_of(a, *ab, r), b, 1e-9)) << i;
+    const Pose a{coord(rng), coord(rng), angle(rng)}, b{coord(rng), coord(rng), angle(rng)},
+        c{coord(rng), coord(rng), angle(rng)};
+    const double ab = reeds_shepp(a, b, r), ba = reeds_shepp(b, a, r);
+    ASSERT_TRUE(std::isfinite(ab) && std::isfinite(ba));
+    EXPECT_NEAR(ab, ba, 1e-9 * std::max(1.0, ab)) << i;
+    EXPECT_GE(ab, std::hypot(b.x - a.x, b.y - a.y) * (1 - 1e-12));
+    EXPECT_LE(ab, curves::shortest_dubins(a, b, r)->length() + 1e-9);
+    EXPECT_LE(ab, curves::shortest_dubins(b, a, r)->length() + 1e-9);
+    EXPECT_LE(reeds_shepp(a, c, r), ab + reeds_shepp(b, c, r) + 1e-9) << i;
   }
-  // Straight behind: one step backwards.
-  const auto back = curves::shortest_forward_or_backward({0, 0, 0}, {-1, 0, 0}, 1.0);
-  ASSERT_TRUE(back);
-  EXPECT_NEAR(back->length(), 1.0, 1e-12);
+  for (const double x : {-3.0, -0.25, 0.0, 0.7, 40.0}) {
+    const Pose a{1, 2, 0.3};
+    const Pose b{1 + x * std::cos(0.3), 2 + x * std::sin(0.3), 0.3};
+    EXPECT_NEAR(reeds_shepp(a, b, r), std::abs(x), 1e-9) << x;
+  }
+}
+
+// Bellman's principle as an independent check that no optimal word is missing. Every word is a
+// real path, so the shortest is never below the true distance d; were it above d somewhere, it
+// would be so on a region of poses, and along a true shortest path into that region it would
+// grow faster than the path's own length. So along random paths driven from a, in small steps
+// h, the computed distance from a must never grow by more than h, and never exceed the length
+// driven so far.
+TEST(ReedsShepp, NeverGrowsFasterThanTheLengthDriven) {
+  std::mt19937_64 rng(23);
+  std::uniform_real_distribution<double> coord(-3, 3), angle(-pi, pi), piece(0.0, 2.5);
+  std::uniform_int_distribution<int> steer(-1, 1), gear(0, 1);
+  const double r = 1.0, h = 0.01;
+  int steps = 0;
+  for (int walk = 0; walk < 60; ++walk) {
+    const Pose a{coord(rng), coord(rng), angle(rng)};
+    Pose q = a;
+    double driven = 0.0, d = 0.0;
+    for (int p = 0; p < 5; ++p) {
+      const curves::Steer s = curves::Steer(steer(rng));
+      const double sign = gear(rng) ? 1.0 : -1.0;
+      const int n = int(piece(rng) / h);
+      for (int k = 0; k < n; ++k, ++steps) {
+        q = curves::advance(q, s, sign * h, r);
+        driven += h;
+        const double next = reeds_shepp(a, q, r);
+        ASSERT_LE(next, d + h * (1 + 1e-9) + 1e-9) << "walk " << walk << " piece " << p;
+        ASSERT_LE(next, driven + 1e-9) << "walk " << walk << " piece " << p;
+        d = next;
+      }
+    }
+  }
+  EXPECT_GT(steps, 10000);
 }
 
 TEST(Dubins, ArcThenLineEndsAtThePointWithItsStraightPiece) {
@@ -328,7 +408,7 @@ TEST(Hybrid, EmptySceneLengthIsTheDubinsDistance) {
   }
 }
 
-TEST(Hybrid, ReedsSheppIsNeverLongerSymmetricAndReverses) {
+TEST(Hybrid, EmptySceneLengthIsTheReedsSheppDistanceAndReverses) {
   const Scene scene = empty_scene(100);
   const FreeSpace space(scene);
   std::mt19937_64 rng(5);
@@ -339,6 +419,7 @@ TEST(Hybrid, ReedsSheppIsNeverLongerSymmetricAndReverses) {
     o.turning_radius = 2.0;
     o.motion = HybridMotion::reeds_shepp;
     o.reverse_penalty = 1.0;
+    o.spacing = 0.02;
     const double ha = angle(rng), hb = angle(rng);
     const Point a{coord(rng), coord(rng)}, b{coord(rng), coord(rng)};
     o.start_heading = ha;
@@ -349,9 +430,16 @@ TEST(Hybrid, ReedsSheppIsNeverLongerSymmetricAndReverses) {
     const RawPath ba = plan_pose(space, o, b, a);
     ASSERT_EQ(ab.status, search::SearchStatus::found) << ab.message;
     ASSERT_EQ(ba.status, search::SearchStatus::found) << ba.message;
-    const double dubins =
-        closed_form_dubins({a.x, a.y, ha * pi / 180}, {b.x, b.y, hb * pi / 180}, 2.0);
+    const Pose pa{a.x, a.y, ha * pi / 180}, pb{b.x, b.y, hb * pi / 180};
+    const double dubins = closed_form_dubins(pa, pb, 2.0);
     EXPECT_LE(ab.graph_cost, dubins * (1 + 1e-9));
+    // On an empty scene the analytic curve from the start is free: the Reeds-Shepp distance.
+    EXPECT_NEAR(ab.graph_cost, reeds_shepp(pa, pb, 2.0), 1e-9 * ab.graph_cost) << i;
+    const double length = polyline_length(ab.points);
+    EXPECT_LE(length, ab.graph_cost * (1 + 1e-9));
+    EXPECT_GE(length, ab.graph_cost * (1 - 1e-4));
+    EXPECT_EQ(ab.points.back(), b);
+    EXPECT_NEAR(curves::wrap_pi(ab.headings.back() - pb.theta), 0, 1e-9);
     EXPECT_NEAR(ab.graph_cost, ba.graph_cost, 1e-7 * ab.graph_cost);
     EXPECT_LE(curves::max_curvature(ab.points), 0.5 * (1 + 1e-6));
     reversed += drives_backwards(ab);

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <complex>
+#include <initializer_list>
 #include <numbers>
 #include <tuple>
 
@@ -127,22 +129,225 @@ std::optional<Curve> shortest_dubins(Pose a, Pose b, double r) {
   return best;
 }
 
-Curve reversed(const Curve& c) {
-  Curve out;
-  out.count = c.count;
-  for (int k = 0; k < c.count; ++k) {
-    const Piece& p = c.pieces[std::size_t(c.count - 1 - k)];
-    out.pieces[std::size_t(k)] = {p.steer, -p.length};
+namespace {
+
+// The Reeds-Shepp words in the frame of the start pose scaled to a unit turning radius: the
+// start at 0 heading along +x, the end at (x, y) heading phi. Points are complex numbers; the
+// left turning circle of a pose at p heading h has its centre at p + i e^{ih}, the right one at
+// p - i e^{ih}. Driving a left arc of signed length t turns the heading by +t, a right arc by
+// -t, either way round, backwards for t < 0; so a word's pieces have signed lengths and every
+// direction of travel is one solution of the same equations.
+using Complex = std::complex<double>;
+
+struct Frame {
+  double x = 0.0;
+  double y = 0.0;
+  double phi = 0.0;
+};
+
+// The angle t as both arcs that turn through it: t mod 2 pi in [0, 2 pi), and that less a full
+// turn (driven the other way round); one arc when t is a whole number of turns.
+std::array<double, 2> both_ways(double t, int& n) {
+  const double w = wrap_two_pi(t);
+  n = w == 0.0 ? 1 : 2;
+  return {w, w - two_pi};
+}
+
+// The unit-radius steerings' heading change over a signed length.
+double turning(Steer s, double length) {
+  return double(int(s)) * length;
+}
+
+class ReedsSheppSolver {
+ public:
+  ReedsSheppSolver(Frame f, std::vector<Curve>& out) : f_(f), out_(out) {
+    const Complex end{f.x, f.y}, ahead = std::polar(1.0, f.phi);
+    left_end_ = end + Complex{0, 1} * ahead;
+    right_end_ = end - Complex{0, 1} * ahead;
+  }
+
+  void solve() {
+    constexpr Steer L = Steer::left, R = Steer::right, S = Steer::straight;
+    const Complex i{0, 1};
+    // The start's left circle is centred at i; each word is the vector D from it to the centre
+    // of the end's circle its last arc drives on, as e^{it} times a function of the inner
+    // lengths, t the first arc.
+    // CSC: L t S u L v and L t S u R v. D = e^{it} (P + u Q) with the straight piece's length u.
+    straight_word({L, S, L}, left_end_ - i, 0.0, 1.0, 0.0);
+    straight_word({L, S, R}, right_end_ - i, -2.0 * i, 1.0, 0.0);
+    // CCC: L t R a L v. The middle circle touches both: D = -2i e^{it} (1 - e^{-ia}).
+    arc_word(
+        {L, R, L}, left_end_ - i, [&](double a) { return -2.0 * i * (1.0 - cis(-a)); },
+        1.0 - std::norm(left_end_ - i) / 8.0, [](double a) { return a; });
+    // CC_a C_a C with opposite directions of travel in the middle: L t R a L -a R v.
+    // D = -2i e^{it} (1 - e^{-ia} + e^{-2ia}) = -2i e^{i(t-a)} (2 cos a - 1).
+    for (const double sign : {1.0, -1.0}) {
+      arc_word(
+          {L, R, L, R}, right_end_ - i,
+          [&](double a) { return -2.0 * i * (1.0 - cis(-a) + cis(-2 * a)); },
+          (1.0 + sign * std::abs(right_end_ - i) / 2.0) / 2.0, [](double a) { return -a; });
+    }
+    // C C_a C_a C, one direction in the middle: L t R a L a R v. D = -2i e^{it} (2 - e^{-ia}).
+    arc_word(
+        {L, R, L, R}, right_end_ - i, [&](double a) { return -2.0 * i * (2.0 - cis(-a)); },
+        (5.0 - std::norm(right_end_ - i) / 4.0) / 4.0, [](double a) { return a; });
+    // C C_{pi/2} S C: L t R a S u L v and L t R a S u R v, a = +-pi/2. The right circle's centre
+    // after the first arc is i - 2i e^{it}; its pose after turning a is that centre + i e^{i(t-a)}.
+    for (const double a : {pi / 2, -pi / 2}) {
+      const Complex turn = cis(-a);
+      straight_word({L, R, S, L}, left_end_ - i, -2.0 * i + 2.0 * i * turn, turn, a);
+      straight_word({L, R, S, R}, right_end_ - i, -2.0 * i, turn, a);
+      // C C_{pi/2} S C_{pi/2} C: L t R a S u L b R v, b = +-pi/2.
+      for (const double b : {pi / 2, -pi / 2})
+        straight_word({L, R, S, L, R}, right_end_ - i,
+                      -2.0 * i + 2.0 * i * turn - 2.0 * i * cis(b - a), turn, a, b);
+    }
+  }
+
+ private:
+  static constexpr double pi = std::numbers::pi;
+  static Complex cis(double a) { return std::polar(1.0, a); }
+
+  // Records the word with the first arc t and the given inner lengths; its last arc turns to phi.
+  void emit(std::initializer_list<Steer> steers, double t, std::initializer_list<double> inner) {
+    Curve w;
+    w.count = int(steers.size());
+    auto s = steers.begin();
+    w.pieces[0] = {*s, t};
+    double heading = turning(*s, t);
+    int k = 1;
+    for (const double l : inner) {
+      ++s;
+      w.pieces[std::size_t(k++)] = {*s, l};
+      heading += turning(*s, l);
+    }
+    ++s;
+    // The last arc: left turns by +v, right by -v.
+    const double needed = f_.phi - heading;
+    int n = 0;
+    const auto vs = both_ways(*s == Steer::left ? needed : -needed, n);
+    for (int j = 0; j < n; ++j) {
+      w.pieces[std::size_t(k)] = {*s, vs[std::size_t(j)]};
+      out_.push_back(w);
+    }
+  }
+
+  // Every first arc t equal to `angle` modulo a full turn, each emitted.
+  template <typename Emit>
+  void each_first_arc(double angle, Emit&& emit_with) {
+    int n = 0;
+    const auto ts = both_ways(angle, n);
+    for (int j = 0; j < n; ++j) emit_with(ts[std::size_t(j)]);
+  }
+
+  // Words whose centre vector is D = e^{it} (P + u Q), |Q| = 1, u the straight piece's length:
+  // |P + u Q| = |D| is a quadratic in u, and then t = arg D - arg(P + u Q). The arcs before and
+  // after the straight piece (at most one each, fixed) are `a` and `b` (0: none).
+  void straight_word(std::initializer_list<Steer> steers, Complex d, Complex p, Complex q, double a,
+                     double b = 0.0) {
+    const double half = std::real(p * std::conj(q));
+    const double disc = half * half - std::norm(p) + std::norm(d);
+    if (disc < 0) return;
+    const double root = std::sqrt(disc);
+    for (const double u : {-half + root, -half - root}) {
+      const Complex m = p + u * q;
+      each_first_arc(std::arg(d) - std::arg(m), [&](double t) {
+        const std::size_t n = steers.size();
+        if (n == 3)
+          emit(steers, t, {u});
+        else if (n == 4)
+          emit(steers, t, {a, u});
+        else
+          emit(steers, t, {a, u, b});
+      });
+      if (root == 0.0) break;
+    }
+  }
+
+  // Words whose centre vector is D = e^{it} F(a), the inner arcs a and second(a), given cos a:
+  // a = +- acos, and t = arg D - arg F(a).
+  template <typename F, typename Second>
+  void arc_word(std::initializer_list<Steer> steers, Complex d, F&& f, double cos_a,
+                Second&& second) {
+    // Within rounding of +-1 the circles touch; beyond it they miss.
+    if (std::abs(cos_a) > 1.0 + 1e-12) return;
+    const double base = std::acos(std::clamp(cos_a, -1.0, 1.0));
+    for (const double a : {base, -base}) {
+      each_first_arc(std::arg(d) - std::arg(f(a)), [&](double t) {
+        if (steers.size() == 3)
+          emit(steers, t, {a});
+        else
+          emit(steers, t, {a, second(a)});
+      });
+      if (base == 0.0) break;
+    }
+  }
+
+  Frame f_;
+  std::vector<Curve>& out_;
+  Complex left_end_, right_end_;
+};
+
+Steer mirrored(Steer s) {
+  return Steer(-int(s));
+}
+
+}  // namespace
+
+std::vector<Curve> reeds_shepp_paths(Pose a, Pose b, double r) {
+  std::vector<Curve> out;
+  if (!(r > 0) || !std::isfinite(r) || !std::isfinite(a.x + a.y + a.theta + b.x + b.y + b.theta))
+    return out;
+  const double dx = (b.x - a.x) / r, dy = (b.y - a.y) / r;
+  const double c = std::cos(a.theta), s = std::sin(a.theta);
+  const Frame end{c * dx + s * dy, -s * dx + c * dy, wrap_pi(b.theta - a.theta)};
+  // The words solved are those starting with a left arc and, for the asymmetric C C S C, with
+  // the quarter arc second; the rest by symmetry (Reeds and Shepp's "reflect" and "backwards"):
+  // a word reaching (x, y, phi) reaches (x, -y, -phi) with left and right exchanged, and its
+  // pieces in reverse order reach (x cos phi + y sin phi, x sin phi - y cos phi, phi).
+  for (const bool reflect : {false, true}) {
+    for (const bool backwards : {false, true}) {
+      Frame f = end;
+      if (reflect) f = {f.x, -f.y, -f.phi};
+      if (backwards)
+        f = {f.x * std::cos(f.phi) + f.y * std::sin(f.phi),
+             f.x * std::sin(f.phi) - f.y * std::cos(f.phi), f.phi};
+      const std::size_t first = out.size();
+      ReedsSheppSolver(f, out).solve();
+      for (std::size_t k = first; k < out.size(); ++k) {
+        Curve& w = out[k];
+        if (backwards) std::reverse(w.pieces.begin(), w.pieces.begin() + w.count);
+        for (int j = 0; j < w.count; ++j) {
+          Piece& piece = w.pieces[std::size_t(j)];
+          if (reflect) piece.steer = mirrored(piece.steer);
+          piece.length *= r;
+        }
+      }
+    }
   }
   return out;
 }
 
-std::optional<Curve> shortest_forward_or_backward(Pose a, Pose b, double r, double reverse_factor) {
-  const std::optional<Curve> forward = shortest_dubins(a, b, r);
-  const std::optional<Curve> backward = shortest_dubins(b, a, r);
-  if (!forward || !backward) return std::nullopt;
-  if (reverse_factor * backward->length() < forward->length()) return reversed(*backward);
-  return forward;
+double weighted_length(const Curve& c, double reverse_factor) {
+  double sum = 0.0;
+  for (int k = 0; k < c.count; ++k) {
+    const double l = c.pieces[std::size_t(k)].length;
+    sum += l < 0 ? -l * reverse_factor : l;
+  }
+  return sum;
+}
+
+std::optional<Curve> shortest_reeds_shepp(Pose a, Pose b, double r, double reverse_factor) {
+  std::optional<Curve> best;
+  double best_cost = 0.0;
+  for (const Curve& c : reeds_shepp_paths(a, b, r)) {
+    const double cost = weighted_length(c, reverse_factor);
+    if (!best || cost < best_cost) {
+      best = c;
+      best_cost = cost;
+    }
+  }
+  return best;
 }
 
 std::vector<Curve> arc_then_line(Pose a, Point g, double r, bool backwards) {

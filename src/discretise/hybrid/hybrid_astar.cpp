@@ -308,17 +308,12 @@ class HybridMethod final : public Method {
   std::optional<curves::Curve> curve_to(Pose p, Point goal, double heading) const {
     const Pose g{goal.x, goal.y, heading};
     const HybridSettings& s = settings();
-    return s.reverse ? curves::shortest_forward_or_backward(p, g, s.radius, s.reverse_penalty)
+    return s.reverse ? curves::shortest_reeds_shepp(p, g, s.radius, s.reverse_penalty)
                      : curves::shortest_dubins(p, g, s.radius);
   }
 
   double weighted_length(const curves::Curve& c) const {
-    double sum = 0.0;
-    for (int k = 0; k < c.count; ++k) {
-      const double l = c.pieces[std::size_t(k)].length;
-      sum += l < 0 ? -l * settings().reverse_penalty : l;
-    }
-    return sum;
+    return curves::weighted_length(c, settings().reverse_penalty);
   }
 
   // Hops from every cell to the goals' cells through open cells, 8-connected (breadth first).
@@ -362,13 +357,16 @@ class HybridMethod final : public Method {
     const double around = hops > 1 ? min_cost * (hops - 1) * settings().cell : 0.0;
     double best = std::numeric_limits<double>::infinity();
     const HybridSettings& s = settings();
-    // The Dubins distance bounds every forward path from below (obstacles only lengthen it); it
-    // is the cost where costs are lengths.
-    const bool dubins = !s.reverse && !std::isnan(s.goal_heading) && !space().weighted();
+    // The Dubins distance bounds every forward path from below, the Reeds-Shepp distance every
+    // path (obstacles only lengthen them); it is a lower bound on the cost where costs are
+    // lengths, backward ones weighed at least as much.
+    const bool exact = !std::isnan(s.goal_heading) && !space().weighted();
     for (const Point& g : goals) {
       double h = min_cost * quick_distance(p.at(), g);
-      if (dubins) {
-        if (const auto c = curves::shortest_dubins(p, {g.x, g.y, s.goal_heading}, s.radius))
+      if (exact) {
+        const Pose goal{g.x, g.y, s.goal_heading};
+        if (const auto c = s.reverse ? curves::shortest_reeds_shepp(p, goal, s.radius)
+                                     : curves::shortest_dubins(p, goal, s.radius))
           h = std::max(h, c->length());
       }
       best = std::min(best, h);

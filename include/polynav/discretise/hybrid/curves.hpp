@@ -5,7 +5,10 @@
 /// to the right, driven forwards or backwards), the shortest forward-only path between two poses
 /// (Dubins, "On curves of minimal length with a constraint on average curvature, and with
 /// prescribed initial and terminal positions and tangents", Amer. J. Math. 79(3), 1957: one of
-/// the six words LSL, RSR, LSR, RSL, RLR, LRL) and the largest curvature of a densified path.
+/// the six words LSL, RSR, LSR, RSL, RLR, LRL), the shortest path driven forwards and backwards
+/// (Reeds and Shepp, "Optimal paths for a car that goes both forwards and backwards", Pacific J.
+/// Math. 145(2), 1990: one of 48 words of at most five pieces) and the largest curvature of a
+/// densified path.
 
 #include <array>
 #include <cstdint>
@@ -35,9 +38,9 @@ struct Piece {
   double length = 0.0;
 };
 
-/// A curve of up to three pieces from a pose.
+/// A curve of up to five pieces from a pose.
 struct Curve {
-  std::array<Piece, 3> pieces{};
+  std::array<Piece, 5> pieces{};
   int count = 0;
   /// Sum of the pieces' absolute lengths.
   double length() const;
@@ -59,18 +62,24 @@ Pose end_of(Pose p, const Curve& c, double r);
 /// nothing only for r <= 0 or non-finite input.
 std::optional<Curve> shortest_dubins(Pose a, Pose b, double r);
 
-/// The curve driven backwards: from the end pose of c (driven from some pose p) back to p, the
-/// pieces in reverse order, each with its length negated.
-Curve reversed(const Curve& c);
+/// Every path from a to b of the Reeds-Shepp families (curvature at most 1 / r, driven forwards
+/// and backwards, any number of gear changes), in no particular order: the words CSC, CCC,
+/// CC_u C_u C (two middle arcs of one length, opposite directions of travel), C C_u C_u C (the
+/// same, one direction), C C_{pi/2} S C, C S C_{pi/2} C and C C_{pi/2} S C_{pi/2} C, in both
+/// steerings and every direction of travel of each piece, each solved in closed form from the
+/// turning circles' centres. Reeds and Shepp prove a shortest path is among these words, so the
+/// shortest of them is the Reeds-Shepp distance. Each ends at b up to rounding. Empty for r <= 0
+/// or non-finite input.
+std::vector<Curve> reeds_shepp_paths(Pose a, Pose b, double r);
 
-/// The shortest of two families of paths from a to b that may be driven forwards or backwards:
-/// a Dubins path driven forwards, and a Dubins path from b to a driven backwards from a. A
-/// subset of Reeds and Shepp's 48 words ("Optimal paths for a car that goes both forwards and
-/// backwards", Pacific J. Math. 145(2), 1990): no gear change inside the curve, so never
-/// shorter than the true Reeds-Shepp distance, never longer than Dubins', and symmetric in a
-/// and b. `reverse_factor` weighs backward length when comparing the two.
-std::optional<Curve> shortest_forward_or_backward(Pose a, Pose b, double r,
-                                                  double reverse_factor = 1.0);
+/// The shortest of reeds_shepp_paths(a, b, r): the exact Reeds-Shepp path, symmetric in a and b
+/// and never longer than Dubins'. `reverse_factor` (>= 1) weighs backward length when comparing
+/// them: the cheapest of those words then, which for a factor above 1 need not be the cheapest
+/// of all paths. Nothing only for r <= 0 or non-finite input.
+std::optional<Curve> shortest_reeds_shepp(Pose a, Pose b, double r, double reverse_factor = 1.0);
+
+/// Sum of the pieces' lengths, backward ones times `reverse_factor`.
+double weighted_length(const Curve& c, double reverse_factor);
 
 /// The forward paths from a to the point g in any heading made of an arc of radius r (left, then
 /// right) followed by a straight piece ending at g: the shortest paths to a point when the

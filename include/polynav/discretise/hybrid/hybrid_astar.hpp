@@ -12,16 +12,16 @@
 /// of the turning radius to the left or right, forwards, and with `reeds-shepp` backwards too
 /// (backward length weighted by `reverse_penalty`). Costs are lengths (times the terrain's cost
 /// multipliers in weighted scenes, summed over the densified chords); the heuristic is the
-/// straight-line distance times the scene's cheapest multiplier, and, for forward-only motion
-/// to a goal heading in an unweighted scene, the larger of that and the Dubins distance
-/// (curves.hpp; the shortest curve without obstacles, so still a lower bound). Analytic
-/// expansion: from the start states and then every few expansions (every one near the goal),
-/// the exact Dubins curve (forward-and-backward words with `reeds-shepp`,
-/// curves::shortest_forward_or_backward) to the goal pose is checked and, when free, ends the
-/// search; with any goal heading, a turn and then straight to the goal (curves::arc_then_line,
-/// which can end on the boundary, where no arc can) and the Dubins curves to a few headings
-/// (towards the goal from the state, the state's own, and its mirror image about that
-/// direction) are tried, the cheapest free one kept.
+/// straight-line distance times the scene's cheapest multiplier, and, to a goal heading in an
+/// unweighted scene, the larger of that and the Dubins distance (forwards only) or the
+/// Reeds-Shepp distance (`reeds-shepp`) (curves.hpp; the shortest curve without obstacles, so
+/// still a lower bound). Analytic expansion: from the start states and then every few
+/// expansions (every one near the goal), the exact Dubins curve (with `reeds-shepp`, the
+/// Reeds-Shepp word cheapest with backward length weighted, curves::shortest_reeds_shepp) to
+/// the goal pose is checked and, when free, ends the search; with any goal heading, a turn and then
+/// straight to the goal (curves::arc_then_line, which can end on the boundary, where no arc can)
+/// and the Dubins curves to a few headings (towards the goal from the state, the state's own, and
+/// its mirror image about that direction) are tried, the cheapest free one kept.
 ///
 /// Exact collision checks: a straight piece by FreeSpace::line_of_sight; an arc is cut into
 /// pieces of at most 45 degrees, each of which lies inside the triangle of its two ends and the
