@@ -49,6 +49,8 @@ class NativeReader : public detail::DocumentReader {
       : DocumentReader(doc, std::move(file)), max_points_(max_points), repair_(repair) {}
 
   Scene read();
+  // A file of timed edits (parse_scene_edits).
+  std::vector<TimedEdits> read_edits();
 
  private:
   // Reads a point. `where` makes the point's Item and is called only to report a problem:
@@ -72,6 +74,7 @@ class NativeReader : public detail::DocumentReader {
   RawObstacle read_obstacle(const Item& item);
   RawRegion read_region(const Item& item);
   Query read_query(const Item& item);
+  SceneEdit read_edit(const Item& item, const Fields& f, std::string_view key);
   // The `waypoints` key: empty when it is left empty.
   std::optional<Waypoints> read_waypoints(const Item& item);
   // One index of a link into `points` points.
@@ -335,7 +338,97 @@ Scene NativeReader::read() {
   return scene;
 }
 
+SceneEdit NativeReader::read_edit(const Item& item, const Fields& f, std::string_view key) {
+  SceneEdit e;
+  e.where = at(item);
+  const Item value = child(f, *f.find(key));
+  const auto id = [&](const Item& i) {
+    const double v = finite(i, "the id");
+    if (!(v >= 0) || v != std::floor(v) || v > 1e15)
+      fail(i, "an id must be a whole number >= 0, got " + describe(i.node));
+    return std::size_t(v);
+  };
+  // move_*: {id: N, by: [dx, dy]}
+  const auto move = [&](SceneEdit::Kind kind) {
+    const Fields m = fields(value, "a move (a map with id: and by: [dx, dy])", {"id", "by"});
+    e.kind = kind;
+    e.id = id(required(m, "id", "which one to move"));
+    e.by = point(required(m, "by", "the translation [dx, dy]"));
+  };
+  if (key == "add_obstacle") {
+    e.kind = SceneEdit::Kind::add_obstacle;
+    const RawObstacle o = read_obstacle(value);
+    e.shape = detail::checked_polygon(o.outer, o.holes);  // edits are never repaired
+  } else if (key == "remove_obstacle") {
+    e.kind = SceneEdit::Kind::remove_obstacle;
+    e.id = id(value);
+  } else if (key == "move_obstacle") {
+    move(SceneEdit::Kind::move_obstacle);
+  } else if (key == "add_region") {
+    e.kind = SceneEdit::Kind::add_region;
+    RawRegion r = read_region(value);
+    r.region.polygon = detail::checked_ring(r.polygon);
+    e.region = std::move(r.region);
+  } else if (key == "remove_region") {
+    e.kind = SceneEdit::Kind::remove_region;
+    e.id = id(value);
+  } else {
+    move(SceneEdit::Kind::move_region);
+  }
+  return e;
+}
+
+std::vector<TimedEdits> NativeReader::read_edits() {
+  const Item root = item(doc_.root, "");
+  if (kind(root.node) != Kind::map)
+    fail(root,
+         "a file of edits must be a map with version: 1 and edits:, got " + kind_of(root.node));
+  const Fields top = collect(root, "a file of edits");
+  read_version(top);
+  reject_unknown(top, {"version", "edits"});
+  std::vector<TimedEdits> out;
+  const Keys keys = {"time",       "add_obstacle",  "remove_obstacle", "move_obstacle",
+                     "add_region", "remove_region", "move_region"};
+  for (const Item& i : list(required(top, "edits", "the list of timed edits"), "edits")) {
+    const Fields f = fields(i, "an edit (a map with time: and one of add_obstacle:, ...)", keys);
+    const Item t = required(f, "time", "when the edit happens");
+    const double time = finite(t, "the time");
+    if (!out.empty() && time < out.back().time)
+      fail(t, "times must never decrease: " + shortest_text(time) + " comes after " +
+                  shortest_text(out.back().time));
+    const Entry* edit = nullptr;
+    for (const Entry& entry : f.entries) {
+      if (entry.key == "time") continue;
+      if (edit != nullptr)
+        fail(child(f, entry), "one edit per item: this item has " + std::string(edit->key) +
+                                  " already; give " + std::string(entry.key) +
+                                  " its own item with the same time");
+      edit = &entry;
+    }
+    if (edit == nullptr)
+      fail(i,
+           "the item has a time but no edit (add_obstacle, remove_obstacle, move_obstacle, "
+           "add_region, remove_region or move_region)");
+    if (out.empty() || time != out.back().time) out.push_back({time, {}});
+    out.back().edits.push_back(read_edit(i, f, edit->key));
+  }
+  return out;
+}
+
 }  // namespace
+
+std::vector<TimedEdits> parse_scene_edits(std::string_view text, const std::string& source_name) {
+  if (text.size() > detail::max_native_scene_bytes)
+    throw InputError({source_name, 0, 0, ""},
+                     "the file of edits is " + std::to_string(text.size() >> 20) +
+                         " MiB; it may be at most " +
+                         std::to_string(detail::max_native_scene_bytes >> 20) + " MiB");
+  const detail::Document doc = detail::parse_document(text, source_name, "file of edits");
+  if (doc[doc.root].kind == Kind::null)
+    throw InputError({source_name, 0, 0, ""},
+                     "the file of edits is empty; it is a map with version: 1 and edits:");
+  return NativeReader(doc, source_name, LoadOptions{}.max_points, false).read_edits();
+}
 
 Scene parse_native_scene(std::string_view text, const std::string& source_name,
                          std::size_t max_points, bool repair) {

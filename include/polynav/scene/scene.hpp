@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -213,6 +214,60 @@ struct ScaleLimits {
   /// precision over any path within max_coordinate).
   static constexpr double max_cost = 1e12;
 };
+
+/// One change to a scene (apply_edits, EditablePlanner). Obstacles and regions are named by id:
+/// a scene's own are 0, 1, ... in order, and each one added takes the next id of its kind; ids
+/// are never reused, so an id names one obstacle through any number of edits.
+struct SceneEdit {
+  enum class Kind : std::uint8_t {
+    add_obstacle,     ///< `shape`, a valid polygon as a scene's obstacle must be
+    remove_obstacle,  ///< `id`
+    move_obstacle,    ///< `id`, translated by `by`
+    add_region,       ///< `region`, its polygon a simple ring, its cost > 0
+    remove_region,    ///< `id`
+    move_region,      ///< `id`, translated by `by`
+  };
+  Kind kind = Kind::add_obstacle;
+  std::size_t id = 0;
+  Polygon shape;
+  Region region;
+  Point by;
+  InputLocation where;  ///< where the edit was written, for messages
+};
+
+/// The ids of a scene's obstacles and regions, in the order of Scene::obstacles and
+/// Scene::regions, and the next id of each kind (see SceneEdit).
+struct SceneIds {
+  std::vector<std::size_t> obstacles;
+  std::vector<std::size_t> regions;
+  std::size_t next_obstacle = 0;
+  std::size_t next_region = 0;
+  /// The ids of a scene as loaded: 0 .. n-1.
+  static SceneIds of(const Scene& scene);
+};
+
+/// Applies the edits in order to `scene` and `ids`, or to neither: on any error both are left as
+/// they were (the edits are applied to copies). Added and moved shapes are checked as a scene's
+/// are (a valid polygon; a simple region ring with a cost > 0), and the edited scene against the
+/// scale limits (check_scale).
+/// @throws InputError at the edit's `where` (key `edits[i]`): an id that names no obstacle or
+///         region (now), a shape that is not valid, a translation that is not finite
+void apply_edits(Scene& scene, SceneIds& ids, std::span<const SceneEdit> edits);
+
+/// A batch of edits applied together at one time (a file of timed edits, `polynav plan
+/// --edits`).
+struct TimedEdits {
+  double time = 0.0;
+  std::vector<SceneEdit> edits;
+};
+
+/// Reads a file of timed edits (docs/scene-format.md, "Edits"): YAML or JSON, a map with
+/// `version: 1` and `edits:`, a list of maps each with a `time:` (finite, never decreasing) and
+/// one edit. Edits of equal times form one batch, in file order.
+/// @throws InputError with file, line and column for anything else
+std::vector<TimedEdits> load_scene_edits(const std::filesystem::path& path);
+/// The same from text; `source_name` names it in messages.
+std::vector<TimedEdits> parse_scene_edits(std::string_view text, const std::string& source_name);
 
 /// Refuses a scene outside ScaleLimits: a coordinate, radius, height or cell size beyond
 /// max_coordinate, a scene too far from the origin for its size (the message suggests the

@@ -1,0 +1,60 @@
+#include "polynav/plan/editable_planner.hpp"
+
+#include <chrono>
+#include <utility>
+
+namespace polynav {
+
+EditablePlanner::EditablePlanner(Scene scene, PlanOptions options) : options_(std::move(options)) {
+  auto first = std::make_shared<Version>();
+  first->ids = SceneIds::of(scene);
+  first->scene = std::make_shared<const Scene>(std::move(scene));
+  first->planner = std::make_shared<const Planner>(*first->scene, options_);
+  current_ = std::move(first);
+}
+
+std::shared_ptr<const EditablePlanner::Version> EditablePlanner::current() const {
+  const std::lock_guard<std::mutex> lock(current_mutex_);
+  return current_;
+}
+
+EditablePlanner::Applied EditablePlanner::apply(std::span<const SceneEdit> edits) {
+  const std::lock_guard<std::mutex> serial(edit_mutex_);
+  const std::shared_ptr<const Version> before = current();
+  auto next = std::make_shared<Version>();
+  Scene scene = *before->scene;
+  next->ids = before->ids;
+  const std::size_t obstacles = next->ids.next_obstacle, regions = next->ids.next_region;
+  apply_edits(scene, next->ids, edits);  // throws with nothing changed
+  // The ids taken, in the order of the adds: obstacles and regions count separately.
+  Applied applied;
+  std::size_t o = obstacles, r = regions;
+  for (const SceneEdit& e : edits) {
+    if (e.kind == SceneEdit::Kind::add_obstacle) applied.added.push_back(o++);
+    if (e.kind == SceneEdit::Kind::add_region) applied.added.push_back(r++);
+  }
+  const auto t0 = std::chrono::steady_clock::now();
+  next->scene = std::make_shared<const Scene>(std::move(scene));
+  next->planner = std::make_shared<const Planner>(*next->scene, options_);
+  applied.build_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  next->number = applied.version = before->number + 1;
+  const std::lock_guard<std::mutex> lock(current_mutex_);
+  current_ = std::move(next);
+  return applied;
+}
+
+std::shared_ptr<const Planner> EditablePlanner::planner() const {
+  return current()->planner;
+}
+std::shared_ptr<const Scene> EditablePlanner::scene() const {
+  return current()->scene;
+}
+SceneIds EditablePlanner::ids() const {
+  return current()->ids;
+}
+std::uint64_t EditablePlanner::version() const {
+  return current()->number;
+}
+
+}  // namespace polynav

@@ -1,0 +1,136 @@
+// Edits to a scene (SceneEdit): obstacles and regions added, removed and moved by id, every
+// added or moved shape checked as a loaded one is, all or nothing.
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <utility>
+
+#include "polynav/number.hpp"
+#include "polynav/scene/scene.hpp"
+#include "readers.hpp"
+#include "validate.hpp"
+
+namespace polynav {
+namespace {
+
+const char* noun(SceneEdit::Kind kind) {
+  switch (kind) {
+    case SceneEdit::Kind::add_obstacle:
+    case SceneEdit::Kind::remove_obstacle:
+    case SceneEdit::Kind::move_obstacle:
+      return "obstacle";
+    default:
+      return "region";
+  }
+}
+
+// Where an edit is written; edits made in code have no place, so the key names their position.
+InputLocation place(const SceneEdit& e, std::size_t i) {
+  InputLocation where = e.where;
+  if (where.key_path.empty()) where.key_path = "edits[" + std::to_string(i) + "]";
+  return where;
+}
+
+// The index of `id` among `ids`, or a located error listing what there is.
+std::size_t index_of(const std::vector<std::size_t>& ids, const SceneEdit& e, std::size_t i) {
+  const auto it = std::find(ids.begin(), ids.end(), e.id);
+  if (it != ids.end()) return std::size_t(it - ids.begin());
+  std::string have;
+  for (std::size_t k = 0; k < ids.size() && k < 12; ++k)
+    have += (k ? ", " : "") + std::to_string(ids[k]);
+  if (ids.size() > 12) have += ", ...";
+  throw InputError(place(e, i), std::string("no ") + noun(e.kind) + " has id " +
+                                    std::to_string(e.id) + " (the scene's " + noun(e.kind) +
+                                    "s now: " + (have.empty() ? "none" : have) + ")");
+}
+
+Ring moved(const Ring& ring, Point by) {
+  Ring out = ring;
+  for (Point& p : out) p = p + by;
+  return out;
+}
+
+// A shape checked as a loaded one: a valid polygon, each ring reported at the edit.
+Polygon checked_shape(const Polygon& shape, const InputLocation& where) {
+  detail::RawRing outer{shape.outer, where};
+  std::vector<detail::RawRing> holes;
+  for (const Ring& h : shape.holes) holes.push_back({h, where});
+  return detail::checked_polygon(outer, holes);
+}
+
+}  // namespace
+
+SceneIds SceneIds::of(const Scene& scene) {
+  SceneIds ids;
+  for (std::size_t i = 0; i < scene.obstacles.size(); ++i) ids.obstacles.push_back(i);
+  for (std::size_t i = 0; i < scene.regions.size(); ++i) ids.regions.push_back(i);
+  ids.next_obstacle = scene.obstacles.size();
+  ids.next_region = scene.regions.size();
+  return ids;
+}
+
+void apply_edits(Scene& scene, SceneIds& ids, std::span<const SceneEdit> edits) {
+  Scene out = scene;
+  SceneIds out_ids = ids;
+  for (std::size_t i = 0; i < edits.size(); ++i) {
+    const SceneEdit& e = edits[i];
+    const InputLocation where = place(e, i);
+    if (!std::isfinite(e.by.x) || !std::isfinite(e.by.y))
+      throw InputError(where, "the translation must be finite, found (" + shortest_text(e.by.x) +
+                                  ", " + shortest_text(e.by.y) + ")");
+    switch (e.kind) {
+      case SceneEdit::Kind::add_obstacle:
+        out.obstacles.push_back({checked_shape(e.shape, where), where});
+        out_ids.obstacles.push_back(out_ids.next_obstacle++);
+        break;
+      case SceneEdit::Kind::remove_obstacle: {
+        const std::size_t k = index_of(out_ids.obstacles, e, i);
+        out.obstacles.erase(out.obstacles.begin() + std::ptrdiff_t(k));
+        out_ids.obstacles.erase(out_ids.obstacles.begin() + std::ptrdiff_t(k));
+        break;
+      }
+      case SceneEdit::Kind::move_obstacle: {
+        Obstacle& o = out.obstacles[index_of(out_ids.obstacles, e, i)];
+        Polygon shape{moved(o.shape.outer, e.by), {}};
+        for (const Ring& h : o.shape.holes) shape.holes.push_back(moved(h, e.by));
+        // Rounded coordinates can make a valid polygon invalid: checked again.
+        o.shape = checked_shape(shape, where);
+        break;
+      }
+      case SceneEdit::Kind::add_region: {
+        if (!(e.region.cost > 0) || !std::isfinite(e.region.cost))
+          throw InputError(where, "a region's cost must be a finite number > 0, found " +
+                                      shortest_text(e.region.cost));
+        Region r = e.region;
+        r.polygon = detail::checked_ring({r.polygon, where});
+        r.where = where;
+        out.regions.push_back(std::move(r));
+        out_ids.regions.push_back(out_ids.next_region++);
+        break;
+      }
+      case SceneEdit::Kind::remove_region: {
+        const std::size_t k = index_of(out_ids.regions, e, i);
+        out.regions.erase(out.regions.begin() + std::ptrdiff_t(k));
+        out_ids.regions.erase(out_ids.regions.begin() + std::ptrdiff_t(k));
+        break;
+      }
+      case SceneEdit::Kind::move_region: {
+        Region& r = out.regions[index_of(out_ids.regions, e, i)];
+        r.polygon = detail::checked_ring({moved(r.polygon, e.by), where});
+        break;
+      }
+    }
+  }
+  check_scale(out);
+  scene = std::move(out);
+  ids = std::move(out_ids);
+}
+
+std::vector<TimedEdits> load_scene_edits(const std::filesystem::path& path) {
+  check_input_file(path);
+  return parse_scene_edits(reader_text::read_file(path, detail::max_native_scene_bytes),
+                           path.string());
+}
+
+}  // namespace polynav
