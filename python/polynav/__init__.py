@@ -22,11 +22,12 @@ import json as _json
 import os as _os
 import re as _re
 
-from ._polynav import (InputError, PlanResult, Planner, Reach, Scene, __version__, csv_columns,
-                       load_scene, method_names, scene_from_occupancy, smoother_names)
+from ._polynav import (EditablePlanner, InputError, PlanResult, Planner, Reach, Scene,
+                       __version__, csv_columns, load_scene, method_names,
+                       scene_from_occupancy, smoother_names)
 from . import _polynav
 
-__all__ = ["InputError", "PlanResult", "Planner", "Reach", "Scene", "__version__", "csv_columns",
+__all__ = ["EditablePlanner", "InputError", "PlanResult", "Planner", "Reach", "Scene", "__version__", "csv_columns",
            "draw_plan", "load_scene", "merge_shards", "method_names", "methods",
            "run_experiment", "scene_from_occupancy", "scene_from_polygons", "smoother_names"]
 
@@ -84,6 +85,9 @@ load_scene = _checked_keywords(load_scene)
 scene_from_occupancy = _checked_keywords(scene_from_occupancy)
 for _name in ("plan", "plan_many", "reach"):
     setattr(Planner, _name, _checked_keywords(getattr(Planner, _name), "Planner"))
+for _name in ("plan", "add_obstacle", "move_obstacle", "add_region", "move_region"):
+    setattr(EditablePlanner, _name,
+            _checked_keywords(getattr(EditablePlanner, _name), "EditablePlanner"))
 for _name in ("to_json", "to_ros_path"):
     setattr(PlanResult, _name, _checked_keywords(getattr(PlanResult, _name), "PlanResult"))
 

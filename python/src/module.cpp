@@ -26,6 +26,7 @@
 #include "polynav/io/output_file.hpp"
 #include "polynav/io/plan_picture.hpp"
 #include "polynav/number.hpp"
+#include "polynav/plan/editable_planner.hpp"
 #include "polynav/plan/json.hpp"
 #include "polynav/plan/planner.hpp"
 #include "polynav/plan/registry.hpp"
@@ -288,12 +289,12 @@ void set_free_space_keywords(Settings& settings, const std::optional<std::string
 
 // A planner built from Python arguments: method-local keyword options ("resolution" for the
 // grid) become "grid.resolution"; `options` takes full "group.name" keys.
-std::unique_ptr<Planner> make_planner(const Scene& scene, const std::string& method,
-                                      const std::string& smoother, const py::dict& options,
-                                      bool record_expanded, bool snap,
-                                      const std::optional<std::string>& inflation,
-                                      std::optional<double> inflation_tolerance,
-                                      std::size_t max_radii, const py::kwargs& kwargs) {
+// The planner's options from Planner's and EditablePlanner's keywords.
+PlanOptions plan_options_of(const std::string& method, const std::string& smoother,
+                            const py::dict& options, bool record_expanded, bool snap,
+                            const std::optional<std::string>& inflation,
+                            std::optional<double> inflation_tolerance, std::size_t max_radii,
+                            const py::kwargs& kwargs) {
   PlanOptions plan;
   plan.max_radii = max_radii;
   plan.method = method;
@@ -304,8 +305,56 @@ std::unique_ptr<Planner> make_planner(const Scene& scene, const std::string& met
   add_settings(plan.settings, options);
   for (const auto& [key, value] : kwargs)
     plan.settings.set(method + "." + py::str(key).cast<std::string>(), option_text(value));
+  return plan;
+}
+
+std::unique_ptr<Planner> make_planner(const Scene& scene, const std::string& method,
+                                      const std::string& smoother, const py::dict& options,
+                                      bool record_expanded, bool snap,
+                                      const std::optional<std::string>& inflation,
+                                      std::optional<double> inflation_tolerance,
+                                      std::size_t max_radii, const py::kwargs& kwargs) {
+  const PlanOptions plan = plan_options_of(method, smoother, options, record_expanded, snap,
+                                           inflation, inflation_tolerance, max_radii, kwargs);
   py::gil_scoped_release release;
   return std::make_unique<Planner>(scene, plan);
+}
+
+std::unique_ptr<EditablePlanner> make_editable(const Scene& scene, const std::string& method,
+                                               const std::string& smoother, const py::dict& options,
+                                               bool snap, const py::kwargs& kwargs) {
+  const PlanOptions plan = plan_options_of(method, smoother, options, false, snap, std::nullopt,
+                                           std::nullopt, 0, kwargs);
+  py::gil_scoped_release release;
+  return std::make_unique<EditablePlanner>(scene, plan);
+}
+
+// Applies one edit, without the GIL while the version builds; the id it took, for adds.
+std::size_t apply_one(EditablePlanner& live, const SceneEdit& edit) {
+  py::gil_scoped_release release;
+  const EditablePlanner::Applied applied = live.apply(std::span(&edit, 1));
+  return applied.added.empty() ? edit.id : applied.added.front();
+}
+
+// EditablePlanner.remove_obstacle(id) and remove_region(id).
+auto remove_edit(SceneEdit::Kind kind) {
+  return [kind](EditablePlanner& live, std::size_t id) {
+    SceneEdit e;
+    e.kind = kind;
+    e.id = id;
+    apply_one(live, e);
+  };
+}
+
+// EditablePlanner.move_obstacle(id, by) and move_region(id, by).
+auto move_edit(SceneEdit::Kind kind) {
+  return [kind](EditablePlanner& live, std::size_t id, const PointArg& by) {
+    SceneEdit e;
+    e.kind = kind;
+    e.id = id;
+    e.by = to_point(by.value, "by");
+    apply_one(live, e);
+  };
 }
 
 // A scene from a 2D array of cells, row 0 at the origin's y (nav_msgs/OccupancyGrid's order):
@@ -937,6 +986,82 @@ costs arrays, regions() and to_json(). A start outside free space gives status
       .def_property_readonly(
           "summary", [](const Planner& p) { return p.discretisation().summary(); },
           "The discretisation in a line, as `polynav plan` prints it first");
+
+  py::class_<EditablePlanner>(m, "EditablePlanner",
+                              R"(A planner over a scene that changes: obstacles and regions added,
+removed and moved while plan() goes on from any threads.
+
+EditablePlanner(scene, method="grid", smoother="shortcut", options={}, snap=False,
+**method_options)
+
+Obstacles and regions are named by id: the scene's own are 0, 1, ... in file order, and each one
+added takes the next id (returned by add_obstacle and add_region; ids are never reused). Each
+edit makes a new version, built whole from the edited scene, so answers equal those of a Planner
+built from it; a plan() started before an edit answers for the scene before it. A bad edit (an id
+that names nothing, a polygon that is not valid) raises polynav.InputError and changes nothing.
+
+>>> live = polynav.EditablePlanner(polynav.load_scene("scenes/warehouse.yaml"))
+>>> pallet = live.add_obstacle([[19, 9.5], [21, 9.5], [21, 11.5], [19, 11.5]])
+>>> pallet, live.version, live.plan((20, 1.5), (20, 19)).length > 17.5
+(14, 1, True)
+>>> live.remove_obstacle(pallet); live.plan((20, 1.5), (20, 19)).length
+17.5)")
+      .def(py::init(&make_editable), py::arg("scene"), py::arg("method") = "grid",
+           py::arg("smoother") = "shortcut", py::arg("options") = py::dict(),
+           py::arg("snap") = false)
+      .def(
+          "plan",
+          [](const EditablePlanner& live, const PointArg& start, const PointArg& goal) {
+            const Point s = to_point(start.value, "start"), g = to_point(goal.value, "goal");
+            py::gil_scoped_release release;
+            return live.plan(s, g);
+          },
+          py::arg("start"), py::arg("goal"),
+          "Plans on the current version, as Planner.plan(start, goal)")
+      .def(
+          "add_obstacle",
+          [](EditablePlanner& live, const PointsArg& outer, const std::vector<py::object>& holes) {
+            SceneEdit e;
+            e.shape.outer = to_points(outer.value, "outer");
+            for (std::size_t i = 0; i < holes.size(); ++i)
+              e.shape.holes.push_back(to_points(holes[i], "holes[" + std::to_string(i) + "]"));
+            return apply_one(live, e);
+          },
+          py::arg("outer"), py::arg("holes") = std::vector<py::object>{},
+          "Adds an obstacle (an (N, 2) ring and optional hole rings); returns its id")
+      .def("remove_obstacle", remove_edit(SceneEdit::Kind::remove_obstacle), py::arg("id"),
+           "Removes the obstacle with this id")
+      .def("move_obstacle", move_edit(SceneEdit::Kind::move_obstacle), py::arg("id"), py::arg("by"),
+           "Moves the obstacle with this id by (dx, dy)")
+      .def(
+          "add_region",
+          [](EditablePlanner& live, const PointsArg& polygon, double cost,
+             const std::string& name) {
+            SceneEdit e;
+            e.kind = SceneEdit::Kind::add_region;
+            e.region.polygon = to_points(polygon.value, "polygon");
+            e.region.cost = cost;
+            e.region.name = name;
+            return apply_one(live, e);
+          },
+          py::arg("polygon"), py::arg("cost"), py::arg("name") = "",
+          "Adds a region of terrain (a simple (N, 2) ring, its cost multiplier > 0); returns "
+          "its id")
+      .def("remove_region", remove_edit(SceneEdit::Kind::remove_region), py::arg("id"),
+           "Removes the region with this id")
+      .def("move_region", move_edit(SceneEdit::Kind::move_region), py::arg("id"), py::arg("by"),
+           "Moves the region with this id by (dx, dy)")
+      .def_property_readonly("version", &EditablePlanner::version,
+                             "0 as built, one more for each edit")
+      .def_property_readonly(
+          "scene", [](const EditablePlanner& live) { return *live.scene(); },
+          "The current version's scene (a copy)")
+      .def_property_readonly(
+          "obstacle_ids", [](const EditablePlanner& live) { return live.ids().obstacles; },
+          "The ids of the current obstacles, in the scene's order")
+      .def_property_readonly(
+          "region_ids", [](const EditablePlanner& live) { return live.ids().regions; },
+          "The ids of the current regions, in the scene's order");
 
   m.def("method_names", &method_names,
         R"(The methods (discretisations) a Planner takes, in the registry's order.

@@ -309,3 +309,31 @@ def test_flee_ends_far_enough_from_every_threat():
     assert planner.flee((5, 5), threats, 1e4).status == "no_path"
     with pytest.raises(polynav.InputError):
         planner.flee((5, 5), threats, -1.0)
+
+
+def test_editable_planner_answers_as_a_planner_of_the_edited_scene():
+    scene = polynav.load_scene(WAREHOUSE)
+    live = polynav.EditablePlanner(scene, method="visgraph")
+    lane = ((20, 1.5), (20, 19))
+    before = live.plan(*lane)
+    pallet = live.add_obstacle([[19, 9.5], [21, 9.5], [21, 11.5], [19, 11.5]])
+    assert pallet == len(scene.obstacles)
+    assert live.version == 1
+    around = live.plan(*lane)
+    assert around.status == "found" and around.cost > before.cost
+    # The same as a planner built from the edited scene.
+    direct = polynav.Planner(live.scene, method="visgraph").plan(*lane)
+    assert np.array_equal(around.waypoints, direct.waypoints)
+    live.move_obstacle(pallet, (10, 0))
+    spill = live.add_region([[19, 0.5], [21, 0.5], [21, 20], [19, 20]], 4.0, name="spill")
+    assert live.region_ids[-1] == spill
+    live.remove_region(spill)
+    live.remove_obstacle(pallet)
+    assert np.array_equal(live.plan(*lane).waypoints, before.waypoints)
+    assert live.version == 5
+    with pytest.raises(polynav.InputError) as error:
+        live.remove_obstacle(pallet)
+    assert "no obstacle has id" in str(error.value)
+    with pytest.raises(polynav.InputError):
+        live.add_obstacle([[0, 0], [2, 2], [2, 0], [0, 2]])
+    assert live.version == 5

@@ -17,6 +17,7 @@
 #include "polynav/error.hpp"
 #include "polynav/io/plan_picture.hpp"
 #include "polynav/number.hpp"
+#include "polynav/plan/editable_planner.hpp"
 #include "polynav/plan/json.hpp"
 #include "polynav/plan/ros_path.hpp"
 #include "polynav/text.hpp"
@@ -36,6 +37,7 @@ struct PlanArgs {
   bool json = false;
   std::string format = "text";  // text, json, ros-path
   std::string svg;
+  std::string edits;  // --edits: a file of timed edits, the queries planned again after each
   int width = 1000;
   // ros-path only: the frame of the path and its poses, and the largest gap between poses
   // (0: poses at the waypoints only). `*_given`: the option was on the command line.
@@ -165,6 +167,9 @@ int run_plan(const PlanArgs& args, const SceneOptions& options) {
   if (const std::string problem = frame_id_problem(args.frame_id); !problem.empty())
     throw InputError({"", 0, 0, "--frame-id"}, problem);
   check_output_path(args.svg, "--svg");
+  if (!args.edits.empty() && format == "ros-path")
+    throw InputError({"", 0, 0, "--edits"},
+                     "goes with the text and json formats; ros-path writes one path per query");
   // The command line's query, read before the scene so that a mistyped point costs nothing.
   std::optional<Point> start;
   std::vector<PointYaw> goals;
@@ -217,29 +222,53 @@ int run_plan(const PlanArgs& args, const SceneOptions& options) {
   PlanOptions plan = plan_options(args.method, options);
   plan.record_expanded = !args.svg.empty();
   serve_query_radii(plan, queries);
-  Planner planner(scene, plan);
-  if (const std::string summary = planner.discretisation().summary();
+  // With --edits, the queries are planned on the scene as loaded and again after each time's
+  // edits, each time on the version those edits made.
+  std::vector<TimedEdits> timeline;
+  std::optional<EditablePlanner> live;
+  std::shared_ptr<const Planner> planner;
+  if (!args.edits.empty()) {
+    timeline = load_scene_edits(args.edits);
+    live.emplace(scene, plan);
+    planner = live->planner();
+  } else {
+    planner = std::make_shared<const Planner>(scene, plan);
+  }
+  if (const std::string summary = planner->discretisation().summary();
       !summary.empty() && format == "text")
-    std::cout << planner.discretisation().method() << ": " << summary << "\n";
+    std::cout << planner->discretisation().method() << ": " << summary << "\n";
   std::vector<PlanResult> results;
   std::vector<std::optional<double>> goal_yaws;  // per result: the yaw of the goal it reached
   std::vector<std::string> invalid;              // why each invalid query is, in order
-  for (const Query& q : queries) {
-    if (!threats.empty()) {
-      results.push_back(planner.flee(q.start, threats, args.distance));
-    } else if (goal_set.empty()) {
-      results.push_back(planner_for(planner, q)->plan(q.start, q.goal));
-    } else {
-      results.push_back(planner.plan(q.start, goal_set));
+  const auto plan_all = [&](std::optional<EditStamp> stamp) {
+    for (const Query& q : queries) {
+      if (!threats.empty()) {
+        results.push_back(planner->flee(q.start, threats, args.distance));
+      } else if (goal_set.empty()) {
+        results.push_back(planner_for(*planner, q)->plan(q.start, q.goal));
+      } else {
+        results.push_back(planner->plan(q.start, goal_set));
+      }
+      goal_yaws.push_back(reached_goal_yaw(results.back(), goals));
+      if (results.back().status == search::SearchStatus::invalid_query)
+        invalid.push_back(invalid_query_reason(q, results.back()));
+      if (format == "json") {
+        std::cout << plan_result_json(results.back(), q.name, goal_yaws.back(), stamp) << "\n";
+      } else if (format == "text") {
+        print_human(results.back(), q.name, q.radius.has_value());
+      }
     }
-    goal_yaws.push_back(reached_goal_yaw(results.back(), goals));
-    if (results.back().status == search::SearchStatus::invalid_query)
-      invalid.push_back(invalid_query_reason(q, results.back()));
-    if (format == "json") {
-      std::cout << plan_result_json(results.back(), q.name, goal_yaws.back()) << "\n";
-    } else if (format == "text") {
-      print_human(results.back(), q.name, q.radius.has_value());
-    }
+  };
+  if (live && format == "text") std::cout << "as loaded: version 0\n";
+  plan_all(live ? std::optional<EditStamp>(EditStamp{}) : std::nullopt);
+  for (const TimedEdits& step : timeline) {
+    const EditablePlanner::Applied applied = live->apply(step.edits);
+    planner = live->planner();
+    if (format == "text")
+      std::cout << "time " << format_number(step.time) << ": " << step.edits.size()
+                << (step.edits.size() == 1 ? " edit" : " edits") << ", version " << applied.version
+                << " built in " << format_number(applied.build_ms, 3) << " ms\n";
+    plan_all(EditStamp{step.time, applied.version});
   }
   if (format == "ros-path") {
     // Written once every path is known, so that a spacing too fine for them all is refused
@@ -252,8 +281,12 @@ int run_plan(const PlanArgs& args, const SceneOptions& options) {
       print_ros_path(results[i], queries[i].name, i == 0, ros, goal_yaws[i]);
   }
   if (!args.svg.empty()) {
-    plan_picture(scene, planner.free_space(), planner.discretisation().primitives(),
-                 path_drawings(results), {.width = double(args.width)})
+    // The scene as the last edits left it, with the last time's paths.
+    const std::vector<PlanResult> last(results.end() - std::ptrdiff_t(queries.size()),
+                                       results.end());
+    plan_picture(live ? *live->scene() : scene, planner->free_space(),
+                 planner->discretisation().primitives(), path_drawings(last),
+                 {.width = double(args.width)})
         .save(args.svg);
     if (format == "text") std::cout << "wrote " << args.svg << "\n";
   }
@@ -309,24 +342,33 @@ void add_plan_command(CLI::App& app) {
                     "poses at the waypoints only)")
       ->type_name("D")
       ->check(positive_finite);
+  cmd->add_option("--edits", args->edits,
+                  "A file of timed edits (docs/scene-format.md, Edits): obstacles and regions\n"
+                  "added, removed and moved by id. The queries are planned on the scene as\n"
+                  "loaded, then again after each time's edits; --json adds \"time\" and\n"
+                  "\"version\" to each object, --svg draws the last")
+      ->type_name("FILE");
   cmd->add_option("--svg", args->svg,
                   "Draw the scene, the discretisation, expanded nodes, raw and smoothed paths")
       ->type_name("FILE");
   cmd->add_option("--width", args->width, "Picture width in pixels")->check(CLI::Range(100, 20000));
-  cmd->footer(std::string("Without --start/--goal or --query, every query in the scene is "
-                          "planned.\n\nExamples:\n"
-                          "  polynav plan scenes/warehouse.yaml --svg warehouse.svg\n"
-                          "  polynav plan scenes/maze.yaml --method grid --resolution 0.25 "
-                          "--smooth none --json\n"
-                          "  polynav plan scenes/maze.yaml --set grid.connectivity=4 --set "
-                          "search.weight=2\n"
-                          "  polynav plan scenes/movingai/arena.map --start 3.5,10.5 --goal "
-                          "40.5,30.5\n"
-                          "  polynav plan scenes/ros/depot.yaml --start 16,1 --goal 29,14,1.5708 "
-                          "--format ros-path --pose-spacing 0.05 --frame-id map\n"
-                          "  polynav plan scenes/warehouse.yaml --start 5,5 --flee-from 8,6 "
-                          "--distance 12 --json\n\n") +
-              options_help() + "\n" + global_options_help + "\n\n" + exit_codes_help);
+  cmd->footer(
+      std::string("Without --start/--goal or --query, every query in the scene is "
+                  "planned.\n\nExamples:\n"
+                  "  polynav plan scenes/warehouse.yaml --svg warehouse.svg\n"
+                  "  polynav plan scenes/maze.yaml --method grid --resolution 0.25 "
+                  "--smooth none --json\n"
+                  "  polynav plan scenes/maze.yaml --set grid.connectivity=4 --set "
+                  "search.weight=2\n"
+                  "  polynav plan scenes/movingai/arena.map --start 3.5,10.5 --goal "
+                  "40.5,30.5\n"
+                  "  polynav plan scenes/ros/depot.yaml --start 16,1 --goal 29,14,1.5708 "
+                  "--format ros-path --pose-spacing 0.05 --frame-id map\n"
+                  "  polynav plan scenes/warehouse.yaml --start 5,5 --flee-from 8,6 "
+                  "--distance 12 --json\n"
+                  "  polynav plan scenes/warehouse.yaml --edits examples/warehouse-edits.yaml"
+                  "\n\n") +
+      options_help() + "\n" + global_options_help + "\n\n" + exit_codes_help);
   cmd->callback([args, cmd] {
     args->frame_id_given = cmd->count("--frame-id") > 0;
     args->pose_spacing_given = cmd->count("--pose-spacing") > 0;

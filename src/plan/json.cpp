@@ -20,7 +20,7 @@ Json points_json(const std::vector<Point>& points) {
 }  // namespace
 
 std::string plan_result_json(const PlanResult& r, std::string_view query_name,
-                             std::optional<double> goal_yaw) {
+                             std::optional<double> goal_yaw, std::optional<EditStamp> edits) {
   const bool has_path = !r.waypoints.empty();
   const bool has_raw = !r.raw_waypoints.empty();
   Json j;
@@ -43,6 +43,10 @@ std::string plan_result_json(const PlanResult& r, std::string_view query_name,
   if (!r.message.empty()) j["message"] = r.message;
   if (!query_name.empty()) j["query"] = std::string(query_name);
   if (goal_yaw) j["goal_yaw"] = *goal_yaw;
+  if (edits) {
+    j["time"] = edits->time ? Json(*edits->time) : Json(nullptr);
+    j["version"] = edits->version;
+  }
   // Names that did not come through a reader's UTF-8 check (a scene named after its file) have
   // invalid bytes replaced rather than the output cut short.
   return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);

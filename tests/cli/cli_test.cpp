@@ -972,6 +972,61 @@ TEST_F(Cli, PlanFleesFromThreats) {
   }
 }
 
+// --edits: the queries planned on the scene as loaded and again after each time's edits, each
+// JSON object saying after which time and on which version; a pallet dropped in a lane makes the
+// path round it longer, and taking it away gives the first answer back. A bad edit is refused
+// at its line, after the answers before it.
+TEST_F(Cli, PlanReplansAfterEachTimedEdit) {
+  const fs::path scene = write("lane.yaml",
+                               "version: 1\n"
+                               "bounds: [[0, 0], [20, 0], [20, 10], [0, 10]]\n"
+                               "queries: [{name: across, start: [1, 5], goal: [19, 5]}]\n");
+  const fs::path edits = write("lane-edits.yaml",
+                               "version: 1\n"
+                               "edits:\n"
+                               "  - time: 2\n"
+                               "    add_obstacle: [[9, 3], [11, 3], [11, 7], [9, 7]]\n"
+                               "  - time: 5\n"
+                               "    remove_obstacle: 0\n");
+  const RunResult r =
+      run({"plan", scene.string(), "--edits", edits.string(), "--method", "visgraph", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  std::vector<json> lines;
+  std::istringstream in(r.out);
+  for (std::string line; std::getline(in, line);) lines.push_back(json::parse(line));
+  ASSERT_EQ(lines.size(), 3u);
+  EXPECT_TRUE(lines[0].at("time").is_null());
+  EXPECT_EQ(lines[0].at("version"), 0);
+  EXPECT_EQ(lines[1].at("time"), 2.0);
+  EXPECT_EQ(lines[1].at("version"), 1);
+  EXPECT_EQ(lines[2].at("time"), 5.0);
+  EXPECT_EQ(lines[2].at("version"), 2);
+  const double straight = lines[0].at("length"), around = lines[1].at("length");
+  EXPECT_DOUBLE_EQ(straight, 18.0);
+  // Round the 2 x 4 pallet through its corners: 2 * hypot(8, 2) + 2.
+  EXPECT_NEAR(around, 2 * std::hypot(8.0, 2.0) + 2, 1e-9);
+  EXPECT_EQ(lines[2].at("waypoints"), lines[0].at("waypoints"));
+  // Without --edits the objects have neither key.
+  const RunResult plain = run({"plan", scene.string(), "--method", "visgraph", "--json"});
+  EXPECT_FALSE(json::parse(plain.out).contains("version"));
+  // An id that names nothing: the answers before it, then one located error line.
+  const fs::path bad = write("bad-edits.yaml",
+                             "version: 1\n"
+                             "edits:\n"
+                             "  - time: 1\n"
+                             "    remove_obstacle: 7\n");
+  const RunResult e = run({"plan", scene.string(), "--edits", bad.string(), "--json"});
+  EXPECT_EQ(e.exit_code, 2) << e.out << e.err;
+  expect_one_error_line(e);
+  EXPECT_NE(e.err.find("bad-edits.yaml:3:5"), std::string::npos) << e.err;
+  EXPECT_NE(e.err.find("no obstacle has id 7"), std::string::npos) << e.err;
+  EXPECT_EQ(std::count(e.out.begin(), e.out.end(), '\n'), 1) << e.out;
+  const RunResult ros =
+      run({"plan", scene.string(), "--edits", edits.string(), "--format", "ros-path"});
+  EXPECT_EQ(ros.exit_code, 2);
+  expect_one_error_line(ros);
+}
+
 // A query's own `radius`: planned as the scene loaded with that radius (--radius) plans it, the
 // JSON says which radius; a bad one is refused at the query.
 TEST_F(Cli, PlanServesEachQuerysOwnRadius) {

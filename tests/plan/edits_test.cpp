@@ -274,6 +274,17 @@ edits:
   fs::remove(p);
 }
 
+// The example the docs name applies to the warehouse as its comments say.
+TEST(SceneEdits, TheBundledExampleAppliesToTheWarehouse) {
+  const std::vector<TimedEdits> steps =
+      load_scene_edits(fs::path(POLYNAV_SOURCE_DIR) / "examples" / "warehouse-edits.yaml");
+  EditablePlanner live(warehouse());
+  for (const TimedEdits& t : steps) live.apply(t.edits);
+  EXPECT_EQ(live.version(), steps.size());
+  EXPECT_EQ(live.scene()->obstacles.size(), warehouse().obstacles.size());
+  EXPECT_EQ(live.scene()->regions.size(), warehouse().regions.size());
+}
+
 TEST(SceneEdits, BadFilesAreRefusedWhereTheyAreWrong) {
   const std::vector<std::tuple<std::string, std::string, int, std::string>> cases = {
       {"decreasing",

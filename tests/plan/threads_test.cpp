@@ -3,12 +3,14 @@
 // preset, this also proves the const query path free of data races.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <filesystem>
 #include <memory>
 #include <random>
 #include <thread>
 #include <vector>
 
+#include "polynav/plan/editable_planner.hpp"
 #include "polynav/plan/planner.hpp"
 
 namespace polynav {
@@ -177,6 +179,84 @@ INSTANTIATE_TEST_SUITE_P(EveryMethod, ThreadedPlanning, testing::ValuesIn(method
                              if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
                            return name;
                          });
+
+}  // namespace
+}  // namespace polynav
+
+namespace polynav {
+namespace {
+
+// Queries and edits from different threads: three threads plan while a fourth applies batches
+// of edits to one EditablePlanner. Every answer is exactly the answer of a planner built from
+// scratch on one of the versions' scenes (never of a half-edited one), the answers of a planner
+// taken from the EditablePlanner never change while it is held, and the versions come in order.
+TEST(ThreadedPlanning, QueriesAndEditsInterleavedSeeWholeVersions) {
+  const Scene scene = load_scene(fs::path(POLYNAV_SOURCE_DIR) / "scenes" / "warehouse.yaml");
+  PlanOptions options;
+  options.method = "visgraph";
+  // Walls dropped across the warehouse one after another, then taken away again.
+  std::vector<std::vector<SceneEdit>> batches;
+  for (const double x : {10.0, 18.0, 26.0}) {
+    SceneEdit wall;
+    wall.shape.outer = {{x, 4}, {x + 0.5, 4}, {x + 0.5, 16}, {x, 16}};
+    batches.push_back({wall});
+  }
+  for (std::size_t k = 0; k < 3; ++k) {
+    SceneEdit remove;
+    remove.kind = SceneEdit::Kind::remove_obstacle;
+    remove.id = scene.obstacles.size() + k;
+    batches.push_back({remove});
+  }
+  const std::vector<std::pair<Point, Point>> pairs = {
+      {{2, 10}, {38, 10}}, {{5, 18}, {38, 2}}, {{2, 1.5}, {30, 20}}, {{12, 3}, {20, 21}}};
+  // The answers of each version, from planners built from scratch.
+  std::vector<std::vector<Answer>> expected;
+  {
+    Scene s = scene;
+    SceneIds ids = SceneIds::of(s);
+    for (std::size_t v = 0; v <= batches.size(); ++v) {
+      if (v > 0) apply_edits(s, ids, batches[v - 1]);
+      const Planner direct(s, options);
+      expected.emplace_back();
+      for (const auto& [a, b] : pairs) expected.back().push_back(answer(direct.plan(a, b)));
+    }
+  }
+  EditablePlanner live(scene, options);
+  std::atomic<bool> done{false};
+  std::atomic<int> mismatches{0}, answered{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 3; ++t)
+    threads.emplace_back([&, t] {
+      std::uint64_t last = 0;
+      while (!done.load()) {
+        const std::uint64_t before = live.version();
+        if (before < last) ++mismatches;  // versions never go back
+        last = before;
+        const std::shared_ptr<const Planner> held = live.planner();
+        for (std::size_t i = 0; i < pairs.size(); ++i) {
+          const Answer a = answer(held->plan(pairs[(i + t) % pairs.size()].first,
+                                             pairs[(i + t) % pairs.size()].second));
+          // The version whose answers these are: the held planner's, one of them all.
+          bool some = false;
+          for (const std::vector<Answer>& version : expected)
+            some = some || version[(i + t) % pairs.size()] == a;
+          if (!some) ++mismatches;
+          ++answered;
+        }
+      }
+    });
+  std::thread editor([&] {
+    for (const std::vector<SceneEdit>& batch : batches) live.apply(batch);
+    done = true;
+  });
+  editor.join();
+  for (std::thread& thread : threads) thread.join();
+  EXPECT_EQ(mismatches.load(), 0);
+  EXPECT_GT(answered.load(), 0);
+  EXPECT_EQ(live.version(), batches.size());
+  for (std::size_t i = 0; i < pairs.size(); ++i)
+    EXPECT_TRUE(answer(live.plan(pairs[i].first, pairs[i].second)) == expected.back()[i]);
+}
 
 }  // namespace
 }  // namespace polynav
