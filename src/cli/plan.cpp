@@ -284,10 +284,11 @@ int run_plan(const PlanArgs& args, const SceneOptions& options) {
     // The scene as the last edits left it, with the last time's paths.
     const std::vector<PlanResult> last(results.end() - std::ptrdiff_t(queries.size()),
                                        results.end());
-    plan_picture(live ? *live->scene() : scene, planner->free_space(),
-                 planner->discretisation().primitives(), path_drawings(last),
-                 {.width = double(args.width)})
-        .save(args.svg);
+    SvgCanvas picture = plan_picture(live ? *live->scene() : scene, planner->free_space(),
+                                     planner->discretisation().primitives(), path_drawings(last),
+                                     {.width = double(args.width)});
+    if (!threats.empty()) draw_threats(picture, threats, args.distance);
+    picture.save(args.svg);
     if (format == "text") std::cout << "wrote " << args.svg << "\n";
   }
   // Last, so that a failure after planning (an output that cannot be written) is the one line.

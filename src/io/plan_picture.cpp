@@ -4,6 +4,8 @@
 #include "polynav/io/plan_picture.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <numbers>
 #include <utility>
 
 #include "polynav/io/theme.hpp"
@@ -36,6 +38,25 @@ void draw_paths(SvgCanvas& canvas, std::span<const PathDrawing> paths) {
     canvas.polyline(d.waypoints, path);
     for (const Point& p : d.waypoints)
       canvas.marker(p, SvgMarker::circle, theme::waypoint_size, waypoint);
+  }
+}
+
+void draw_threats(SvgCanvas& canvas, std::span<const Point> threats, double distance) {
+  canvas.group("threats");
+  // The circles reach past the picture's world; what lies beyond it is cut off.
+  const Box w = canvas.world();
+  canvas.define_clip("world-clip", {{w.min, {w.max.x, w.min.y}, w.max, {w.min.x, w.max.y}}});
+  canvas.clip_group("threats", "world-clip");
+  // Enough chords that the circle looks round at any size a picture gives it.
+  constexpr int chords = 180;
+  for (const Point& t : threats) {
+    std::vector<Point> circle;
+    for (int k = 0; k <= chords; ++k) {
+      const double a = 2 * std::numbers::pi * k / chords;
+      circle.push_back({t.x + distance * std::cos(a), t.y + distance * std::sin(a)});
+    }
+    if (distance > 0) canvas.polyline(circle, theme::threat_circle());
+    canvas.marker(t, SvgMarker::cross, theme::threat_size, theme::threat());
   }
 }
 

@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
+#include <iterator>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -953,6 +954,16 @@ TEST_F(Cli, PlanFleesFromThreats) {
   for (const auto& [tx, ty] : {std::pair{5.0, 2.0}, std::pair{7.0, 3.0}})
     EXPECT_GE(std::hypot(gx - tx, gy - ty), 6.0 - 1e-9);
   EXPECT_EQ(j.at("waypoints").back(), j.at("goal"));
+  // The picture draws the threats and their circles.
+  const fs::path svg = dir_ / "flee.svg";
+  const RunResult drawn = run({"plan", scene.string(), "--start", "6,2", "--flee-from", "5,2,7,3",
+                               "--distance", "6", "--method", "visgraph", "--svg", svg.string()});
+  ASSERT_EQ(drawn.exit_code, 0) << drawn.err;
+  std::ifstream in(svg);
+  const std::string picture((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::size_t layer = picture.find("id=\"threats\"");
+  ASSERT_NE(layer, std::string::npos);
+  EXPECT_NE(picture.find("<polyline", layer), std::string::npos) << "the circles";
   const RunResult none = run({"plan", scene.string(), "--start", "6,2", "--flee-from", "10,5",
                               "--distance", "100", "--json"});
   EXPECT_EQ(none.exit_code, 1) << none.err;

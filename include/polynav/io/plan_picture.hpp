@@ -40,6 +40,10 @@ void draw_discretisation(SvgCanvas& canvas, Primitives primitives);
 /// with its waypoints into "path". Paths of fewer than two points are left out.
 void draw_paths(SvgCanvas& canvas, std::span<const PathDrawing> paths);
 
+/// Draws a flee query's threats (crosses) and the circle of radius `distance` round each (the
+/// path ends outside all of them) into the "threats" layer.
+void draw_threats(SvgCanvas& canvas, std::span<const Point> threats, double distance);
+
 /// The whole plan picture: make_scene_canvas(), draw_scene(), draw_discretisation() and
 /// draw_paths(). `space` is the free space the paths were planned in.
 SvgCanvas plan_picture(const Scene& scene, const FreeSpace& space, Primitives primitives,

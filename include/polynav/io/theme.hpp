@@ -54,6 +54,7 @@ inline constexpr const char* expanded = "#e8a33d";  ///< nodes the search expand
 inline constexpr const char* raw_path = "#8250df";  ///< the path as searched
 inline constexpr const char* path = "#0969da";      ///< the smoothed path and its waypoints
 inline constexpr const char* reach = "#2f81f7";     ///< what `reach` reached, shaded by cost
+inline constexpr const char* threat = "#cf222e";    ///< a flee query's threats and their circles
 }  // namespace colour
 
 /// A colour as red, green and blue in 0..255, for colours computed by mixing.
@@ -270,6 +271,14 @@ inline SvgStyle expanded() {
   return {.fill = colour::expanded, .fill_opacity = 0.22};
 }
 inline constexpr double expanded_size = 1.6;  ///< a square per expanded node [Units: px]
+/// A flee query's threat (a cross) and the circle of the distance to get from it (dashed).
+inline SvgStyle threat() {
+  return {.stroke = colour::threat, .stroke_width = 2.0};
+}
+inline SvgStyle threat_circle() {
+  return {.stroke = colour::threat, .stroke_width = 1.2, .stroke_opacity = 0.8, .dash = {6, 4}};
+}
+inline constexpr double threat_size = 9.0;  ///< [Units: px]
 inline SvgStyle raw_path() {
   return {.stroke = colour::raw_path, .stroke_width = 1.4, .dash = {4, 3}, .round_joins = true};
 }
