@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <complex>
+#include <functional>
 #include <initializer_list>
 #include <numbers>
 #include <tuple>
@@ -145,12 +146,15 @@ struct Frame {
   double phi = 0.0;
 };
 
-// The angle t as both arcs that turn through it: t mod 2 pi in [0, 2 pi), and that less a full
-// turn (driven the other way round); one arc when t is a whole number of turns.
-std::array<double, 2> both_ways(double t, int& n) {
+// The arc turning through t modulo a full turn that costs least: t mod 2 pi in [0, 2 pi) driven
+// one way, or that less a full turn driven the other way, its length times `reverse_factor` when
+// that is backwards. The rest of a word being the same either way, the other one never gives a
+// cheaper word.
+double cheaper_way(double t, double reverse_factor) {
   const double w = wrap_two_pi(t);
-  n = w == 0.0 ? 1 : 2;
-  return {w, w - two_pi};
+  const double other = w - two_pi;
+  const auto cost = [&](double l) { return l < 0 ? -l * reverse_factor : l; };
+  return w == 0.0 || cost(w) <= cost(other) ? w : other;
 }
 
 // The unit-radius steerings' heading change over a signed length.
@@ -158,9 +162,11 @@ double turning(Steer s, double length) {
   return double(int(s)) * length;
 }
 
+// Hands every word found to `out`, in the frame it was solved in.
 class ReedsSheppSolver {
  public:
-  ReedsSheppSolver(Frame f, std::vector<Curve>& out) : f_(f), out_(out) {
+  ReedsSheppSolver(Frame f, double reverse_factor, const std::function<void(Curve&)>& out)
+      : f_(f), reverse_factor_(reverse_factor), out_(out) {
     const Complex end{f.x, f.y}, ahead = std::polar(1.0, f.phi);
     left_end_ = end + Complex{0, 1} * ahead;
     right_end_ = end - Complex{0, 1} * ahead;
@@ -224,21 +230,12 @@ class ReedsSheppSolver {
     ++s;
     // The last arc: left turns by +v, right by -v.
     const double needed = f_.phi - heading;
-    int n = 0;
-    const auto vs = both_ways(*s == Steer::left ? needed : -needed, n);
-    for (int j = 0; j < n; ++j) {
-      w.pieces[std::size_t(k)] = {*s, vs[std::size_t(j)]};
-      out_.push_back(w);
-    }
+    w.pieces[std::size_t(k)] = {*s,
+                                cheaper_way(*s == Steer::left ? needed : -needed, reverse_factor_)};
+    out_(w);
   }
 
-  // Every first arc t equal to `angle` modulo a full turn, each emitted.
-  template <typename Emit>
-  void each_first_arc(double angle, Emit&& emit_with) {
-    int n = 0;
-    const auto ts = both_ways(angle, n);
-    for (int j = 0; j < n; ++j) emit_with(ts[std::size_t(j)]);
-  }
+  double first_arc(double angle) const { return cheaper_way(angle, reverse_factor_); }
 
   // Words whose centre vector is D = e^{it} (P + u Q), |Q| = 1, u the straight piece's length:
   // |P + u Q| = |D| is a quadratic in u, and then t = arg D - arg(P + u Q). The arcs before and
@@ -251,15 +248,14 @@ class ReedsSheppSolver {
     const double root = std::sqrt(disc);
     for (const double u : {-half + root, -half - root}) {
       const Complex m = p + u * q;
-      each_first_arc(std::arg(d) - std::arg(m), [&](double t) {
-        const std::size_t n = steers.size();
-        if (n == 3)
-          emit(steers, t, {u});
-        else if (n == 4)
-          emit(steers, t, {a, u});
-        else
-          emit(steers, t, {a, u, b});
-      });
+      const double t = first_arc(std::arg(d) - std::arg(m));
+      const std::size_t n = steers.size();
+      if (n == 3)
+        emit(steers, t, {u});
+      else if (n == 4)
+        emit(steers, t, {a, u});
+      else
+        emit(steers, t, {a, u, b});
       if (root == 0.0) break;
     }
   }
@@ -273,18 +269,18 @@ class ReedsSheppSolver {
     if (std::abs(cos_a) > 1.0 + 1e-12) return;
     const double base = std::acos(std::clamp(cos_a, -1.0, 1.0));
     for (const double a : {base, -base}) {
-      each_first_arc(std::arg(d) - std::arg(f(a)), [&](double t) {
-        if (steers.size() == 3)
-          emit(steers, t, {a});
-        else
-          emit(steers, t, {a, second(a)});
-      });
+      const double t = first_arc(std::arg(d) - std::arg(f(a)));
+      if (steers.size() == 3)
+        emit(steers, t, {a});
+      else
+        emit(steers, t, {a, second(a)});
       if (base == 0.0) break;
     }
   }
 
   Frame f_;
-  std::vector<Curve>& out_;
+  double reverse_factor_;
+  const std::function<void(Curve&)>& out_;
   Complex left_end_, right_end_;
 };
 
@@ -292,12 +288,12 @@ Steer mirrored(Steer s) {
   return Steer(-int(s));
 }
 
-}  // namespace
-
-std::vector<Curve> reeds_shepp_paths(Pose a, Pose b, double r) {
-  std::vector<Curve> out;
+// Every Reeds-Shepp word from a to b (radius r, first and last arcs the cheaper way round) to
+// `out`, in the world's frame and lengths.
+void solve_reeds_shepp(Pose a, Pose b, double r, double reverse_factor,
+                       const std::function<void(const Curve&)>& out) {
   if (!(r > 0) || !std::isfinite(r) || !std::isfinite(a.x + a.y + a.theta + b.x + b.y + b.theta))
-    return out;
+    return;
   const double dx = (b.x - a.x) / r, dy = (b.y - a.y) / r;
   const double c = std::cos(a.theta), s = std::sin(a.theta);
   const Frame end{c * dx + s * dy, -s * dx + c * dy, wrap_pi(b.theta - a.theta)};
@@ -312,19 +308,25 @@ std::vector<Curve> reeds_shepp_paths(Pose a, Pose b, double r) {
       if (backwards)
         f = {f.x * std::cos(f.phi) + f.y * std::sin(f.phi),
              f.x * std::sin(f.phi) - f.y * std::cos(f.phi), f.phi};
-      const std::size_t first = out.size();
-      ReedsSheppSolver(f, out).solve();
-      for (std::size_t k = first; k < out.size(); ++k) {
-        Curve& w = out[k];
+      const std::function<void(Curve&)> back_to_world = [&](Curve& w) {
         if (backwards) std::reverse(w.pieces.begin(), w.pieces.begin() + w.count);
         for (int j = 0; j < w.count; ++j) {
           Piece& piece = w.pieces[std::size_t(j)];
           if (reflect) piece.steer = mirrored(piece.steer);
           piece.length *= r;
         }
-      }
+        out(w);
+      };
+      ReedsSheppSolver(f, reverse_factor, back_to_world).solve();
     }
   }
+}
+
+}  // namespace
+
+std::vector<Curve> reeds_shepp_paths(Pose a, Pose b, double r) {
+  std::vector<Curve> out;
+  solve_reeds_shepp(a, b, r, 1.0, [&](const Curve& c) { out.push_back(c); });
   return out;
 }
 
@@ -340,13 +342,13 @@ double weighted_length(const Curve& c, double reverse_factor) {
 std::optional<Curve> shortest_reeds_shepp(Pose a, Pose b, double r, double reverse_factor) {
   std::optional<Curve> best;
   double best_cost = 0.0;
-  for (const Curve& c : reeds_shepp_paths(a, b, r)) {
+  solve_reeds_shepp(a, b, r, reverse_factor, [&](const Curve& c) {
     const double cost = weighted_length(c, reverse_factor);
     if (!best || cost < best_cost) {
       best = c;
       best_cost = cost;
     }
-  }
+  });
   return best;
 }
 
