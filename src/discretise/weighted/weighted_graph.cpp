@@ -310,6 +310,7 @@ WeightedGraph::WeightedGraph(const FreeSpace& space, WeightedOptions options)
       from = p;
     }
     lb_segments_.push_back({from, portal.b});
+    lb_interval_portal_.resize(lb_segments_.size() - vertex_nodes_, std::uint32_t(k));
   }
   lb_face_first_.assign(1, 0);
   lb_face_cost_.resize(faces);
@@ -321,13 +322,16 @@ WeightedGraph::WeightedGraph(const FreeSpace& space, WeightedOptions options)
     for (int k = 0; k < 3; ++k) {
       least = std::min(least, side_cost_[3 * f + k]);
       lb_face_elements_.push_back(vertex_element[part.corner_vertex(c0 + k)]);
+      lb_face_sides_.push_back(std::uint8_t((1u << k) | (1u << ((k + 2) % 3))));
     }
     lb_face_cost_[f] = least;
     for (int k = 0; k < 3; ++k) {
       const std::int32_t portal = part.corner_portal(c0 + k);
       if (portal < 0) continue;
-      for (std::uint32_t j = 0; j <= portal_points_[portal]; ++j)
+      for (std::uint32_t j = 0; j <= portal_points_[portal]; ++j) {
         lb_face_elements_.push_back(interval_first[portal] + j);
+        lb_face_sides_.push_back(std::uint8_t(1u << k));
+      }
     }
     lb_face_first_.push_back(std::uint32_t(lb_face_elements_.size()));
   }
@@ -341,7 +345,7 @@ WeightedGraph::WeightedGraph(const FreeSpace& space, WeightedOptions options)
                                     lb_element_face_first_.end() - 1);
     for (std::uint32_t f = 0; f < faces; ++f)
       for (std::uint32_t j = lb_face_first_[f]; j < lb_face_first_[f + 1]; ++j)
-        lb_element_faces_[next[lb_face_elements_[j]]++] = f;
+        lb_element_faces_[next[lb_face_elements_[j]]++] = {f, j - lb_face_first_[f]};
   }
   clock.check("the weighted Steiner graph");
   stats_.build_ms = ms_since(t0);
@@ -409,6 +413,18 @@ Primitives WeightedGraph::primitives() const {
 
 std::optional<double> WeightedGraph::lower_bound(Point start, Point goal,
                                                  QueryWorkspace& workspace) const {
+  // Why this bounds the optimum. Cut an optimal path where it passes from one triangle into
+  // another (through the interior of an edge, or through a vertex): the pieces between cuts
+  // lie in one closed triangle each, consecutive pieces in different triangles, and each is a
+  // straight segment between two points on different sides of its triangle, or a run along one
+  // side (a bend inside a triangle, or two runs in a row along one side, would not be optimal:
+  // the straight segment or the one run is no dearer). A piece from piece E to piece E' of the
+  // triangle's boundary costs at least the triangle's least multiplier times the distance
+  // between E and E'. So the cheapest walk over the pieces that follows the same rules is at
+  // most the optimum's cost. The rules matter: without them a walk could hop along an edge from
+  // interval to touching interval for nothing. A state is a vertex, or an interval with how it
+  // was reached: through the triangle on side 0 or on side 1 of its edge (the next piece lies in
+  // the other), or by a run along its edge (the next piece is no run).
   struct State {
     std::vector<double> dist;
     std::vector<std::uint32_t> stamp;
@@ -420,11 +436,12 @@ std::optional<double> WeightedGraph::lower_bound(Point start, Point goal,
   locate(start, st.start_faces);
   locate(goal, st.goal_faces);
   if (st.start_faces.empty() || st.goal_faces.empty()) return std::nullopt;
-  const std::size_t elements = lb_segments_.size();
-  const std::uint32_t target = std::uint32_t(elements);  // the goal's own node
-  if (st.dist.size() < elements + 1) {
-    st.dist.assign(elements + 1, 0.0);
-    st.stamp.assign(elements + 1, 0);
+  const std::uint32_t vertices = std::uint32_t(vertex_nodes_);
+  const std::size_t intervals = lb_segments_.size() - vertex_nodes_;
+  const std::uint32_t target = std::uint32_t(vertex_nodes_ + 3 * intervals);
+  if (st.dist.size() < std::size_t(target) + 1) {
+    st.dist.assign(std::size_t(target) + 1, 0.0);
+    st.stamp.assign(std::size_t(target) + 1, 0);
     st.generation = 0;
   }
   if (++st.generation == 0) {
@@ -448,33 +465,55 @@ std::optional<double> WeightedGraph::lower_bound(Point start, Point goal,
   const auto is_goal_face = [&](std::uint32_t f) {
     return std::find(st.goal_faces.begin(), st.goal_faces.end(), f) != st.goal_faces.end();
   };
-  // From the start: every piece of its triangles, and the goal itself in a shared one.
+  // The state of arriving at element o through face f (run: along one of f's sides).
+  const auto state_of = [&](std::uint32_t o, std::uint32_t f, bool run) {
+    if (o < vertices) return o;
+    const std::uint32_t i = o - vertices;
+    const NavPartition::Portal& p = partition_.portal(lb_interval_portal_[i]);
+    return vertices + 3 * i + (run ? 2u : p.side[0] == f ? 0u : 1u);
+  };
+  // Every piece from element e (sides `mine` of face f) across f.
+  const auto across = [&](std::uint32_t e, std::uint32_t f, std::uint8_t mine, double d,
+                          bool runs) {
+    const double c = lb_face_cost_[f];
+    const Segment& here = lb_segments_[e];
+    for (std::uint32_t j = lb_face_first_[f]; j < lb_face_first_[f + 1]; ++j) {
+      const std::uint32_t o = lb_face_elements_[j];
+      if (o == e) continue;
+      const bool run = (mine & lb_face_sides_[j]) != 0;
+      if (run && !runs) continue;
+      relax(state_of(o, f, run), d + c * segment_distance(here, lb_segments_[o]));
+    }
+    if (is_goal_face(f)) relax(target, d + c * point_segment_distance(goal, here));
+  };
   for (const std::uint32_t f : st.start_faces) {
     for (std::uint32_t j = lb_face_first_[f]; j < lb_face_first_[f + 1]; ++j) {
-      const std::uint32_t e = lb_face_elements_[j];
-      relax(e, lb_face_cost_[f] * point_segment_distance(start, lb_segments_[e]));
+      const std::uint32_t o = lb_face_elements_[j];
+      relax(state_of(o, f, false),
+            lb_face_cost_[f] * point_segment_distance(start, lb_segments_[o]));
     }
     if (is_goal_face(f)) relax(target, lb_face_cost_[f] * distance(start, goal));
   }
   double best = std::numeric_limits<double>::infinity();
   while (!heap.empty()) {
     std::pop_heap(heap.begin(), heap.end(), greater);
-    const auto [d, e] = heap.back();
+    const auto [d, s] = heap.back();
     heap.pop_back();
-    if (d > value(e)) continue;  // a stale entry
-    if (e == target) {
+    if (d > value(s)) continue;  // a stale entry
+    if (s == target) {
       best = d;
       break;
     }
-    const Segment& here = lb_segments_[e];
+    const std::uint32_t e = s < vertices ? s : vertices + (s - vertices) / 3;
+    const std::uint32_t how = s < vertices ? 3u : (s - vertices) % 3;
     for (std::uint32_t k = lb_element_face_first_[e]; k < lb_element_face_first_[e + 1]; ++k) {
-      const std::uint32_t f = lb_element_faces_[k];
-      const double c = lb_face_cost_[f];
-      for (std::uint32_t j = lb_face_first_[f]; j < lb_face_first_[f + 1]; ++j) {
-        const std::uint32_t o = lb_face_elements_[j];
-        if (o != e) relax(o, d + c * segment_distance(here, lb_segments_[o]));
+      const FaceSlot slot = lb_element_faces_[k];
+      if (how < 2) {
+        // Reached through one triangle of its edge: on into the other one only.
+        const NavPartition::Portal& p = partition_.portal(lb_interval_portal_[e - vertices]);
+        if (slot.face == p.side[how]) continue;
       }
-      if (is_goal_face(f)) relax(target, d + c * point_segment_distance(goal, here));
+      across(e, slot.face, lb_face_sides_[lb_face_first_[slot.face] + slot.index], d, how != 2);
     }
   }
   if (!std::isfinite(best)) return std::nullopt;

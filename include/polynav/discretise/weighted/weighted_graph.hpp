@@ -188,9 +188,11 @@ class WeightedGraph final : public Discretisation {
   // after the vertices) with their segments, and the least multiplier of each face.
   std::vector<std::uint32_t> lb_face_first_;
   std::vector<std::uint32_t> lb_face_elements_;
-  std::vector<Segment> lb_segments_;  // per element
+  std::vector<std::uint8_t> lb_face_sides_;        // the sides each lies on, as face_sides_
+  std::vector<Segment> lb_segments_;               // per element
+  std::vector<std::uint32_t> lb_interval_portal_;  // per interval (element - vertex_nodes_)
   std::vector<std::uint32_t> lb_element_face_first_;
-  std::vector<std::uint32_t> lb_element_faces_;
+  std::vector<FaceSlot> lb_element_faces_;
   std::vector<double> lb_face_cost_;
 };
 
