@@ -313,8 +313,8 @@ Results run(const std::vector<SceneInput>& scenes, const Options& options) {
       const std::string epsilon = options.settings.has("weighted.epsilon")
                                       ? options.settings.values().at("weighted.epsilon")
                                       : option_number_text(WeightedOptions{}.epsilon);
-      report.reference_note = "weighted (epsilon = " + epsilon +
-                              "): cost within 1 + epsilon of the optimum (optimal paths bend at "
+      report.reference_note = "epsilon = " + epsilon +
+                              ": cost within 1 + epsilon of the optimum (optimal paths bend at "
                               "region outlines, where the visibility graph has no corners)";
     } else if (corners <= options.reference_max_corners) {
       ref_options.method = "visgraph";

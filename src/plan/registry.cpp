@@ -543,8 +543,9 @@ const OptionTable<WeightedOptions>& weighted_option_table() {
                 "slide each bend point of the path along its edge to lower the exact cost "
                 "(Snell's law at region outlines); never raises the cost")
           .flag("lower_bound", &O::lower_bound,
-                "compute a certified lower bound on the optimum for each query (a second "
-                "search, over the intervals between Steiner points): JSON lower_bound");
+                "compute a certified lower bound on the optimum for each query in weighted "
+                "scenes (a second search, over the intervals between Steiner points): JSON "
+                "lower_bound");
   return table;
 }
 

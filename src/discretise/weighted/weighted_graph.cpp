@@ -606,7 +606,10 @@ class WeightedMethod final : public Method {
       out.graph_cost = *direct;
     }
     finish(out, start, goal);
-    if (d_.options().lower_bound) out.lower_bound = d_.lower_bound(start, goal, workspace);
+    // Without regions or a clearance cost the optimum is the visibility graph's, exactly; the
+    // bound's search over every interval would only slow such scenes down.
+    if (d_.options().lower_bound && d_.space().weighted())
+      out.lower_bound = d_.lower_bound(start, goal, workspace);
     return out;
   }
   RawPath find_path_to_any(Point start, std::span<const Point> goals, const QueryOptions& options,

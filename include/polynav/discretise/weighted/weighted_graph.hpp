@@ -54,7 +54,8 @@ struct WeightedOptions {
   /// Slide the path's bend points along their edges to lower its exact cost (golden-section
   /// search per point, a few sweeps); the path's cost never rises and it stays valid.
   bool refine = true;
-  /// Compute the certified lower bound for each query (a second search, over the intervals).
+  /// Compute the certified lower bound for each query (a second search, over the intervals) in
+  /// weighted scenes (FreeSpace::weighted); without regions the visibility graph is exact.
   bool lower_bound = true;
   /// Wall-clock budget of the build (BuildClock). The planner passes the free space's.
   /// [Units: s] [Limit: > 0; infinity for none]
