@@ -309,7 +309,6 @@ Results run(const std::vector<SceneInput>& scenes, const Options& options) {
       ref_options.method = "weighted";
       for (const auto& [key, value] : options.settings.values())
         if (key.starts_with("weighted.")) ref_options.settings.set(key, value);
-      ref_options.settings.set("weighted.lower_bound", false);  // the cost is what is scored
       const std::string epsilon = options.settings.has("weighted.epsilon")
                                       ? options.settings.values().at("weighted.epsilon")
                                       : option_number_text(WeightedOptions{}.epsilon);

@@ -99,6 +99,7 @@ PlanOptions weighted_options(double epsilon, const std::string& smoother = "none
   options.method = "weighted";
   options.smoother = smoother;
   options.settings.set("weighted.epsilon", epsilon);
+  options.settings.set("weighted.lower_bound", true);
   return options;
 }
 
@@ -260,6 +261,7 @@ TEST(Weighted, SmallerEpsilonPlacesMorePointsAndTheBoundHoldsForEach) {
   for (const double epsilon : {0.4, 0.1, 0.05}) {
     WeightedOptions o;
     o.epsilon = epsilon;
+    o.lower_bound = true;
     const WeightedGraph g(*space, o);
     EXPECT_GT(g.build_stats().points, points);
     points = g.build_stats().points;

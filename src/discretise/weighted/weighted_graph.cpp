@@ -544,7 +544,7 @@ std::vector<Point> WeightedGraph::refine(Point start, std::span<const search::No
   // best place for it given its neighbours; sweeps repeat until the path stops improving
   // (coordinate descent on a convex function of the points' places).
   const double golden = (std::sqrt(5.0) - 1.0) / 2.0;
-  for (int sweep = 0; sweep < 16; ++sweep) {
+  for (int sweep = 0; sweep < 6; ++sweep) {
     double gain = 0.0;
     for (std::size_t k = 1; k + 1 < points.size(); ++k) {
       if (!edge[k]) continue;
@@ -553,7 +553,7 @@ std::vector<Point> WeightedGraph::refine(Point start, std::span<const search::No
       double lo = 0.0, hi = 1.0;
       double x1 = hi - golden * (hi - lo), x2 = lo + golden * (hi - lo);
       double f1 = local(k, at(x1)), f2 = local(k, at(x2));
-      for (int it = 0; it < 40; ++it) {
+      for (int it = 0; it < 30; ++it) {
         if (f1 <= f2) {
           hi = x2, x2 = x1, f2 = f1;
           x1 = hi - golden * (hi - lo);
