@@ -40,6 +40,7 @@ std::string plan_result_json(const PlanResult& r, std::string_view query_name,
                 {"generated", r.stats.generated}, {"build_ms", r.stats.build_ms},
                 {"search_ms", r.stats.search_ms}, {"smooth_ms", r.stats.smooth_ms}};
   if (!r.headings.empty()) j["headings"] = r.headings;
+  if (r.lower_bound) j["lower_bound"] = *r.lower_bound;
   if (!r.message.empty()) j["message"] = r.message;
   if (!query_name.empty()) j["query"] = std::string(query_name);
   if (goal_yaw) j["goal_yaw"] = *goal_yaw;

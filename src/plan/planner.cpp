@@ -222,6 +222,7 @@ void Planner::take_search(PlanResult& result, RawPath& raw, double search_ms) co
   result.stats.expanded = raw.stats.expanded;
   result.stats.generated = raw.stats.generated;
   result.expanded = std::move(raw.expanded);
+  result.lower_bound = raw.lower_bound;
   if (raw.points.empty()) return;
   result.raw_waypoints = raw.points;
   result.corridor = raw.corridor;

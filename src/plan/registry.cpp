@@ -81,6 +81,12 @@ std::unique_ptr<Method> build_potential(const FreeSpace& space, const OptionValu
   return make_potential_method(space, options, std::move(fallback));
 }
 
+std::unique_ptr<Method> build_weighted(const FreeSpace& space, const OptionValues& o) {
+  WeightedOptions options = weighted_option_table().read(o);
+  options.max_build_seconds = space.max_build_seconds();
+  return make_weighted_method(space, options);
+}
+
 // --- smoothers ---------------------------------------------------------------------------
 
 std::string smooth_none(const FreeSpace&, const RawPath&, const OptionValues&,
@@ -469,9 +475,9 @@ const OptionTable<NavMeshOptions>& navmesh_option_table() {
 
 const std::vector<std::string>& potential_fallback_names() {
   // Every method of the registry but potential itself, and none.
-  static const std::vector<std::string> names = {"grid",      "quadtree", "visgraph",
-                                                 "navmesh",   "hexgrid",  "clearance",
-                                                 "waypoints", "hybrid",   "none"};
+  static const std::vector<std::string> names = {"grid",     "quadtree",  "visgraph",  "navmesh",
+                                                 "hexgrid",  "clearance", "waypoints", "hybrid",
+                                                 "weighted", "none"};
   return names;
 }
 
@@ -516,6 +522,30 @@ const OptionTable<PotentialOptions>& potential_option_table() {
             fallback, [](const OptionValues& v, O& o) { o.fallback = v.text("fallback"); },
             [](const O& o) { return o.fallback; });
   }();
+  return table;
+}
+
+const OptionTable<WeightedOptions>& weighted_option_table() {
+  using O = WeightedOptions;
+  static const OptionTable<O> table =
+      OptionTable<O>()
+          .number("epsilon", &O::epsilon,
+                  "approximation parameter: Steiner points on each edge between free triangles "
+                  "at distances growing by 1 + epsilon x sin(least angle) / 2 from each end, so "
+                  "that the graph's path is within 1 + epsilon of the optimum away from "
+                  "vertices; the points grow about as (1 / epsilon) log(1 / epsilon) per edge",
+                  "", {.min = 0.0, .min_exclusive = true})
+          .integer("max_points", &O::max_points,
+                   "budget on the Steiner points, checked before they are placed: a smaller "
+                   "epsilon needing more is refused with the count",
+                   {.min = 1})
+          .flag("refine", &O::refine,
+                "slide each bend point of the path along its edge to lower the exact cost "
+                "(Snell's law at region outlines); never raises the cost")
+          .flag("lower_bound", &O::lower_bound,
+                "compute a certified lower bound on the optimum for each query in weighted "
+                "scenes (a second search, over the intervals between Steiner points, about 7x "
+                "the path's own): JSON lower_bound");
   return table;
 }
 
@@ -682,6 +712,13 @@ const std::vector<MethodEntry>& method_registry() {
        "so the densified path keeps curvature <= 1 / hybrid.turning_radius. Smooth with none to "
        "keep that bound: every other smoother replaces the curves by straight shortcuts",
        hybrid_option_table().specs(), build_hybrid},
+      {"weighted",
+       "cheapest paths through weighted regions: a triangulation of free space by cost with "
+       "Steiner points on every edge (Aleksandrov, Maheshwari and Sack 2005), within 1 + "
+       "weighted.epsilon of the optimum away from vertices, bend points then slid along their "
+       "edges (Snell's law); with weighted.lower_bound=true each query also gets a certified "
+       "lower bound on the optimum (JSON lower_bound)",
+       weighted_option_table().specs(), build_weighted},
   };
   return table;
 }

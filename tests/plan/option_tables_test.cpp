@@ -41,6 +41,7 @@ TEST(OptionTables, EveryDeclaredDefaultReadsBackAsTheStructsDefault) {
   expect_defaults_read_back(search_option_table(), "search", search::SearchOptions{});
   expect_defaults_read_back(space_option_table(), "space", FreeSpaceOptions{});
   expect_defaults_read_back(hybrid_option_table(), "hybrid", HybridOptions{});
+  expect_defaults_read_back(weighted_option_table(), "weighted", WeightedOptions{});
   // The planner's navigation mesh picks its search; every other default is NavMeshOptions'.
   NavMeshOptions navmesh;
   navmesh.search = NavMeshSearch::automatic;

@@ -45,6 +45,9 @@ struct RawPath {
   /// The heading (radians, counter-clockwise from +x) at every point of `points`, for methods
   /// that plan poses (hybrid); empty for the others.
   std::vector<double> headings;
+  /// A certified lower bound on the cost of every path from start to goal in free space, for
+  /// methods that state one (weighted); empty otherwise.
+  std::optional<double> lower_bound;
 };
 
 /// How one query is searched.

@@ -98,8 +98,11 @@ struct Options {
   /// build is quadratic in them). Larger scenes without weighted regions (and with zero-width
   /// gaps closed) are scored against the navigation mesh searched by Polyanya
   /// (navmesh.search=optimal), the same exact Euclidean optimum without a quadratic build; other
-  /// large scenes get no reference. Each row names its reference method; the summary says which
-  /// scenes used which, and why a scene has none.
+  /// large scenes get no reference. Weighted scenes (regions or a clearance cost) are scored
+  /// against the `weighted` method (with the settings' weighted.* options) whatever their size:
+  /// its cost is within 1 + weighted.epsilon of the optimum, which bends at region outlines.
+  /// Each row names its reference method; the summary says which scenes used which, and why a
+  /// scene has none.
   std::size_t reference_max_corners = 20000;
   /// Called from the thread that called run() as queries finish: runs done, runs in all. A run
   /// is a row (scene x spec x smoother x query of this shard), so the total is the number of
@@ -120,8 +123,10 @@ struct Row {
   std::string status;  ///< search::to_string of the status
   double length = NAN;
   double cost = NAN;
-  double reference = NAN;  ///< the optimum's length (cost in weighted scenes); NaN when unknown
-  double ratio = NAN;      ///< cost / reference (length / reference without regions)
+  /// The optimum's length; in weighted scenes the cost of the `weighted` method's path, within
+  /// 1 + weighted.epsilon of the optimum; NaN when unknown.
+  double reference = NAN;
+  double ratio = NAN;  ///< cost / reference (length / reference without regions)
   std::size_t waypoints = 0;
   double turning = NAN;    ///< total turning angle, radians
   double clearance = NAN;  ///< least distance from the path to the free-space boundary
@@ -134,8 +139,8 @@ struct Row {
   double space_ms = NAN;    ///< free-space build, once per scene
   std::size_t nodes = 0;    ///< nodes of the method's graph
   std::string message;      ///< why not found, or a smoother's note
-  /// What `reference` came from: "visgraph", "navmesh.search=optimal", or empty when the scene
-  /// has no reference.
+  /// What `reference` came from: "visgraph", "navmesh.search=optimal", "weighted" (scenes with
+  /// weighted regions or a clearance cost), or empty when the scene has no reference.
   std::string reference_method;
   /// The largest curvature along the path (1 / scene units), from the circumcircles of
   /// consecutive waypoints (curves::max_curvature): at most 1 / turning radius for the

@@ -18,6 +18,7 @@
 #include "polynav/discretise/quadtree/quadtree.hpp"
 #include "polynav/discretise/visibility_graph/visibility_graph.hpp"
 #include "polynav/discretise/waypoints/waypoint_graph.hpp"
+#include "polynav/discretise/weighted/weighted_graph.hpp"
 #include "polynav/plan/options.hpp"
 #include "polynav/search/astar.hpp"
 #include "polynav/smooth/spline.hpp"
@@ -51,6 +52,7 @@ const OptionTable<NavMeshOptions>& navmesh_option_table();
 const OptionTable<PotentialOptions>& potential_option_table();
 /// The methods potential.fallback may name: every other registry method, and "none".
 const std::vector<std::string>& potential_fallback_names();
+const OptionTable<WeightedOptions>& weighted_option_table();
 const OptionTable<ShortcutOptimalOptions>& shortcut_optimal_option_table();
 const OptionTable<SplineSmoothing>& spline_option_table();
 /// `search.time_limit_ms` is SearchOptions::max_time in milliseconds.

@@ -12,6 +12,7 @@
 #include <future>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -83,6 +84,9 @@ struct PlanResult {
   std::vector<Segment> corridor;
   double raw_length = 0.0;
   double raw_cost = 0.0;
+  /// A certified lower bound on the cost of any path from start to goal, where the method
+  /// states one (RawPath::lower_bound: `weighted`); empty otherwise.
+  std::optional<double> lower_bound;
   PlanStats stats;
   std::vector<Point> expanded;  ///< when PlanOptions::record_expanded
 
