@@ -40,7 +40,8 @@ SceneInput input(const std::string& file) {
 
 Options random_options(std::size_t count, std::uint64_t seed) {
   Options o;
-  for (const std::string& m : method_names()) o.methods.push_back(parse_method_spec(m));
+  for (const std::string& m : method_names())
+    o.methods.push_back(parse_method_spec(m == "weighted" ? "weighted:epsilon=0.5" : m));
   o.smoothers = smoother_names();
   o.random = RandomQueries{count, seed, true};
   return o;

@@ -17,6 +17,7 @@
 #include "polynav/error.hpp"
 #include "polynav/plan/planner.hpp"
 #include "polynav/smooth/path_simplifier.hpp"
+#include "support/quick_weighted.hpp"
 
 namespace polynav {
 namespace {
@@ -61,6 +62,12 @@ TEST_P(Conformance, EveryMethodAndSmootherKeepsTheInvariants) {
   // declares.
   std::vector<std::pair<std::string, Settings>> variants;
   for (const std::string& method : method_names()) variants.push_back({method, Settings{}});
+  // The weighted method's Steiner graph costs about a tenth of a second a query at its default
+  // epsilon even on small scenes: here it runs coarser, on the first queries only (its own
+  // tests hold it to its bound at finer epsilon).
+  constexpr std::size_t weighted_queries = 6;
+  for (auto& [method, settings] : variants)
+    if (method == "weighted") settings.set("weighted.epsilon", test::quick_weighted_epsilon);
   for (const OptionSpec& spec : find_method("navmesh").options) {
     if (spec.name != "nodes") continue;
     for (const std::string& nodes : spec.choices) {
@@ -129,6 +136,11 @@ TEST_P(Conformance, EveryMethodAndSmootherKeepsTheInvariants) {
       statuses.clear();
       for (std::size_t i = 0; i < queries.size(); ++i) {
         const Query& q = queries[i];
+        if (method == "weighted" && i >= weighted_queries) {
+          // Not planned: a status that claims nothing either way in the comparison below.
+          statuses.push_back(search::SearchStatus::limit_reached);
+          continue;
+        }
         SCOPED_TRACE(method + "/" + smoother + " " + q.where.to_string() + " " + q.name);
         const PlanResult r = planner.plan(q.start, q.goal);
         statuses.push_back(r.status);

@@ -13,6 +13,7 @@
 #include "polynav/error.hpp"
 #include "polynav/plan/planner.hpp"
 #include "polynav/plan/registry.hpp"
+#include "support/quick_weighted.hpp"
 
 namespace polynav {
 namespace {
@@ -157,6 +158,7 @@ TEST(Planner, AGoalSetReachesTheCheapestGoal) {
     PlanOptions options;
     options.method = method;
     options.smoother = "none";
+    options.settings.set("weighted.epsilon", test::quick_weighted_epsilon);
     const Planner planner(scene, options);
     FreePoints free_point(planner.free_space(), 17);
     int checked = 0;
@@ -224,6 +226,7 @@ TEST(Planner, TheCorridorIsStatedWhereItIsRead) {
     PlanOptions plain;
     plain.method = method;
     plain.smoother = "none";
+    plain.settings.set("weighted.epsilon", test::quick_weighted_epsilon);
     PlanOptions asked = plain;
     asked.corridor = true;
     PlanOptions funnel = plain;
@@ -276,12 +279,14 @@ TEST(Planner, ANamedSmootherPlansAsAPlannerBuiltWithItAlone) {
     PlanOptions every;
     every.method = method;
     every.smoother = smoothers.front();
+    every.settings.set("weighted.epsilon", test::quick_weighted_epsilon);
     every.also_smooth.assign(smoothers.begin() + 1, smoothers.end());
     const Planner shared(scene, every);
     for (const std::string& smoother : smoothers) {
       PlanOptions alone;
       alone.method = method;
       alone.smoother = smoother;
+      alone.settings = every.settings;
       const Planner own(scene, alone);
       FreePoints free_point(own.free_space(), 11);
       for (int q = 0; q < 8; ++q) {

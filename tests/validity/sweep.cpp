@@ -10,6 +10,7 @@
 #include "polynav/error.hpp"
 #include "polynav/plan/planner.hpp"
 #include "polynav/plan/registry.hpp"
+#include "support/quick_weighted.hpp"
 #include "validity/exact_checker.hpp"
 
 namespace polynav::validity {
@@ -229,7 +230,10 @@ std::vector<std::pair<Point, Point>> random_queries(const Scene& scene, const Fr
 std::vector<MethodVariant> method_variants(bool every_choice) {
   std::vector<MethodVariant> variants;
   for (const MethodEntry& method : method_registry()) {
-    variants.push_back({method.name, method.name, {}});
+    // Validity, not the weighted method's epsilon, is swept: it runs at a quick one.
+    Settings base;
+    if (method.name == "weighted") base.set("weighted.epsilon", test::quick_weighted_epsilon);
+    variants.push_back({method.name, method.name, base});
     for (const OptionSpec& spec : method.options) {
       std::vector<std::string> values;
       if (spec.type == OptionType::flag) {
@@ -246,7 +250,7 @@ std::vector<MethodVariant> method_variants(bool every_choice) {
         continue;
       for (const std::string& value : values) {
         if (value == spec.default_value) continue;
-        Settings settings;
+        Settings settings = base;
         settings.set(method.name + "." + spec.name, value);
         variants.push_back(
             {method.name + " " + spec.name + "=" + value, method.name, std::move(settings)});

@@ -68,9 +68,9 @@ std::optional<Curve> shortest_dubins(Pose a, Pose b, double r);
 /// same, one direction), C C_{pi/2} S C, C S C_{pi/2} C and C C_{pi/2} S C_{pi/2} C, in both
 /// steerings and every direction of travel of each inner piece, each solved in closed form from
 /// the turning circles' centres; the first and last arcs are driven the shorter way round (the
-/// longer way is the same word with a longer arc). Reeds and Shepp prove a shortest path is among these words, so the
-/// shortest of them is the Reeds-Shepp distance. Each ends at b up to rounding. Empty for r <= 0
-/// or non-finite input.
+/// longer way is the same word with a longer arc). Reeds and Shepp prove a shortest path is among
+/// these words, so the shortest of them is the Reeds-Shepp distance. Each ends at b up to rounding.
+/// Empty for r <= 0 or non-finite input.
 std::vector<Curve> reeds_shepp_paths(Pose a, Pose b, double r);
 
 /// The shortest of reeds_shepp_paths(a, b, r): the exact Reeds-Shepp path, symmetric in a and b
