@@ -24,15 +24,8 @@ EditablePlanner::Applied EditablePlanner::apply(std::span<const SceneEdit> edits
   auto next = std::make_shared<Version>();
   Scene scene = *before->scene;
   next->ids = before->ids;
-  const std::size_t obstacles = next->ids.next_obstacle, regions = next->ids.next_region;
-  apply_edits(scene, next->ids, edits);  // throws with nothing changed
-  // The ids taken, in the order of the adds: obstacles and regions count separately.
   Applied applied;
-  std::size_t o = obstacles, r = regions;
-  for (const SceneEdit& e : edits) {
-    if (e.kind == SceneEdit::Kind::add_obstacle) applied.added.push_back(o++);
-    if (e.kind == SceneEdit::Kind::add_region) applied.added.push_back(r++);
-  }
+  applied.added = apply_edits(scene, next->ids, edits);  // throws with nothing changed
   const auto t0 = std::chrono::steady_clock::now();
   next->scene = std::make_shared<const Scene>(std::move(scene));
   next->planner = std::make_shared<const Planner>(*next->scene, options_);

@@ -45,6 +45,15 @@ std::size_t index_of(const std::vector<std::size_t>& ids, const SceneEdit& e, st
                                     "s now: " + (have.empty() ? "none" : have) + ")");
 }
 
+// Removes the item with the edit's id, and its id.
+template <class T>
+void remove_by_id(std::vector<T>& items, std::vector<std::size_t>& item_ids, const SceneEdit& e,
+                  std::size_t i) {
+  const std::size_t k = index_of(item_ids, e, i);
+  items.erase(items.begin() + std::ptrdiff_t(k));
+  item_ids.erase(item_ids.begin() + std::ptrdiff_t(k));
+}
+
 Ring moved(const Ring& ring, Point by) {
   Ring out = ring;
   for (Point& p : out) p = p + by;
@@ -70,9 +79,11 @@ SceneIds SceneIds::of(const Scene& scene) {
   return ids;
 }
 
-void apply_edits(Scene& scene, SceneIds& ids, std::span<const SceneEdit> edits) {
+std::vector<std::size_t> apply_edits(Scene& scene, SceneIds& ids,
+                                     std::span<const SceneEdit> edits) {
   Scene out = scene;
   SceneIds out_ids = ids;
+  std::vector<std::size_t> added;
   for (std::size_t i = 0; i < edits.size(); ++i) {
     const SceneEdit& e = edits[i];
     const InputLocation where = place(e, i);
@@ -82,14 +93,12 @@ void apply_edits(Scene& scene, SceneIds& ids, std::span<const SceneEdit> edits) 
     switch (e.kind) {
       case SceneEdit::Kind::add_obstacle:
         out.obstacles.push_back({checked_shape(e.shape, where), where});
-        out_ids.obstacles.push_back(out_ids.next_obstacle++);
+        added.push_back(out_ids.next_obstacle++);
+        out_ids.obstacles.push_back(added.back());
         break;
-      case SceneEdit::Kind::remove_obstacle: {
-        const std::size_t k = index_of(out_ids.obstacles, e, i);
-        out.obstacles.erase(out.obstacles.begin() + std::ptrdiff_t(k));
-        out_ids.obstacles.erase(out_ids.obstacles.begin() + std::ptrdiff_t(k));
+      case SceneEdit::Kind::remove_obstacle:
+        remove_by_id(out.obstacles, out_ids.obstacles, e, i);
         break;
-      }
       case SceneEdit::Kind::move_obstacle: {
         Obstacle& o = out.obstacles[index_of(out_ids.obstacles, e, i)];
         Polygon shape{moved(o.shape.outer, e.by), {}};
@@ -106,15 +115,13 @@ void apply_edits(Scene& scene, SceneIds& ids, std::span<const SceneEdit> edits) 
         r.polygon = detail::checked_ring({r.polygon, where});
         r.where = where;
         out.regions.push_back(std::move(r));
-        out_ids.regions.push_back(out_ids.next_region++);
+        added.push_back(out_ids.next_region++);
+        out_ids.regions.push_back(added.back());
         break;
       }
-      case SceneEdit::Kind::remove_region: {
-        const std::size_t k = index_of(out_ids.regions, e, i);
-        out.regions.erase(out.regions.begin() + std::ptrdiff_t(k));
-        out_ids.regions.erase(out_ids.regions.begin() + std::ptrdiff_t(k));
+      case SceneEdit::Kind::remove_region:
+        remove_by_id(out.regions, out_ids.regions, e, i);
         break;
-      }
       case SceneEdit::Kind::move_region: {
         Region& r = out.regions[index_of(out_ids.regions, e, i)];
         r.polygon = detail::checked_ring({moved(r.polygon, e.by), where});
@@ -125,6 +132,7 @@ void apply_edits(Scene& scene, SceneIds& ids, std::span<const SceneEdit> edits) 
   check_scale(out);
   scene = std::move(out);
   ids = std::move(out_ids);
+  return added;
 }
 
 std::vector<TimedEdits> load_scene_edits(const std::filesystem::path& path) {

@@ -249,10 +249,10 @@ struct SceneIds {
 /// Applies the edits in order to `scene` and `ids`, or to neither: on any error both are left as
 /// they were (the edits are applied to copies). Added and moved shapes are checked as a scene's
 /// are (a valid polygon; a simple region ring with a cost > 0), and the edited scene against the
-/// scale limits (check_scale).
+/// scale limits (check_scale). Returns the ids the add_* edits took, in the order of those edits.
 /// @throws InputError at the edit's `where` (key `edits[i]`): an id that names no obstacle or
 ///         region (now), a shape that is not valid, a translation that is not finite
-void apply_edits(Scene& scene, SceneIds& ids, std::span<const SceneEdit> edits);
+std::vector<std::size_t> apply_edits(Scene& scene, SceneIds& ids, std::span<const SceneEdit> edits);
 
 /// A batch of edits applied together at one time (a file of timed edits, `polynav plan
 /// --edits`).
