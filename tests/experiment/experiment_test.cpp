@@ -24,6 +24,7 @@
 #include "polynav/plan/registry.hpp"
 #include "polynav/scene/scene.hpp"
 #include "polynav/space/free_space.hpp"
+#include "support/scale.hpp"
 
 namespace polynav::experiment {
 namespace {
@@ -189,7 +190,7 @@ TEST(Experiment, RandomQueriesAreFreeConnectedAndFixedByTheSeed) {
 
 TEST(Experiment, SameSeedSameRowsAndThreadsChangeNothing) {
   const std::vector<SceneInput> scenes = {input("maze.yaml"), input("warehouse.yaml")};
-  Options one = random_options(9, 11);
+  Options one = random_options(test::scaled(9, 3), 11);
   Options two = one;
   two.jobs = 2;
   const auto a = without_times(run(scenes, one).rows);

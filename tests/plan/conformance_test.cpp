@@ -18,6 +18,7 @@
 #include "polynav/plan/planner.hpp"
 #include "polynav/smooth/path_simplifier.hpp"
 #include "support/quick_weighted.hpp"
+#include "support/scale.hpp"
 
 namespace polynav {
 namespace {
@@ -51,9 +52,10 @@ TEST_P(Conformance, EveryMethodAndSmootherKeepsTheInvariants) {
   std::vector<Query> queries =
       c.scenario.empty() ? scene.queries : load_scenario(c.scenario, scene);
   // Long scenario files: an even sample keeps the suite quick.
-  if (queries.size() > 40) {
+  const std::size_t at_most = test::scaled(40, 10);
+  if (queries.size() > at_most) {
     std::vector<Query> sample;
-    for (std::size_t i = 0; i < queries.size(); i += queries.size() / 40)
+    for (std::size_t i = 0; i < queries.size(); i += queries.size() / at_most)
       sample.push_back(queries[i]);
     queries = sample;
   }

@@ -13,6 +13,7 @@
 #include "polynav/plan/editable_planner.hpp"
 #include "polynav/plan/planner.hpp"
 #include "support/quick_weighted.hpp"
+#include "support/scale.hpp"
 
 namespace polynav {
 namespace {
@@ -90,7 +91,7 @@ TEST_P(ThreadedPlanning, FourThreadsAnswerExactlyAsOne) {
   // method's epsilon; its queries, slower than the others', are fewer.
   options.settings.set("weighted.epsilon", test::quick_weighted_epsilon);
   const Planner planner(scene, options);
-  const std::size_t count = options.method == "weighted" ? 100 : 1000;
+  const std::size_t count = test::scaled(options.method == "weighted" ? 100 : 1000, 40);
   const auto pairs = free_pairs(planner.free_space(), count);
 
   std::vector<Answer> one;
@@ -165,7 +166,7 @@ TEST(ThreadedPlanning, Central64TiesAnswerAlikeOnEveryThreadAndRun) {
     PlanOptions options;
     options.settings.set("grid.ties", ties);
     const Planner planner(scene, options);
-    const auto pairs = free_pairs(planner.free_space(), 400);
+    const auto pairs = free_pairs(planner.free_space(), test::scaled(400, 50));
     std::vector<Answer> one, again(pairs.size());
     for (const auto& [s, g] : pairs) one.push_back(answer(planner.plan(s, g)));
     for (std::size_t i = pairs.size(); i-- > 0;)

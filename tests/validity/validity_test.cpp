@@ -9,6 +9,7 @@
 
 #include "polynav/plan/planner.hpp"
 #include "polynav/space/free_space.hpp"
+#include "support/scale.hpp"
 #include "validity/exact_checker.hpp"
 #include "validity/sweep.hpp"
 
@@ -253,7 +254,7 @@ class RandomScenes : public testing::TestWithParam<int> {};
 TEST_P(RandomScenes, EveryFoundPathIsValid) {
   SweepOptions options;
   options.seed = 1000 + std::uint64_t(GetParam());
-  options.queries = 1500;
+  options.queries = test::scaled(1500);
   options.queries_per_scene = 25;
   options.variants = method_variants(false);
   options.cross_check_every = 50;
