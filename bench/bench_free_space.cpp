@@ -1,0 +1,70 @@
+// Building free space from obstacles: the exact inflation by the agent's disc (a Minkowski sum
+// per obstacle) and the union, on every bundled native scene whose agent has a radius, as each
+// Planner and each version of an EditablePlanner builds it. Google Benchmark, CPU time.
+//
+//   bench_free_space [--benchmark_repetitions=5] [--benchmark_filter=warehouse]
+//
+// Counters: obstacles, convex (of them, the convex ones without holes, summed with the disc as
+// convex pieces), vertices (of the bounds and the obstacles).
+
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <string>
+
+#include "polynav/scene/scene.hpp"
+#include "polynav/space/free_space.hpp"
+
+namespace {
+
+using namespace polynav;
+namespace fs = std::filesystem;
+
+// Whether a ring turns one way only (collinear vertices allowed), as CGAL's is_convex judges it.
+bool convex(const Ring& ring) {
+  int turns = 0;
+  for (std::size_t i = 0; i < ring.size(); ++i) {
+    const Point a = ring[i], b = ring[(i + 1) % ring.size()], c = ring[(i + 2) % ring.size()];
+    const double cross = (b.x - a.x) * (c.y - b.y) - (b.y - a.y) * (c.x - b.x);
+    turns |= cross > 0 ? 1 : cross < 0 ? 2 : 0;
+  }
+  return turns != 3;
+}
+
+void build(benchmark::State& state, const Scene& scene) {
+  for (auto _ : state) {
+    const FreeSpace space(scene);
+    benchmark::DoNotOptimize(space.edge_count());
+  }
+  std::size_t vertices = scene.bounds.size(), convex_ones = 0;
+  for (const Obstacle& o : scene.obstacles) {
+    vertices += o.shape.outer.size();
+    for (const Ring& hole : o.shape.holes) vertices += hole.size();
+    convex_ones += o.shape.holes.empty() && convex(o.shape.outer) ? 1 : 0;
+  }
+  state.counters["obstacles"] = double(scene.obstacles.size());
+  state.counters["convex"] = double(convex_ones);
+  state.counters["vertices"] = double(vertices);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<fs::path> paths;
+  for (const auto& entry : fs::directory_iterator(fs::path(POLYNAV_SOURCE_DIR) / "scenes"))
+    if (entry.path().extension() == ".yaml") paths.push_back(entry.path());
+  std::sort(paths.begin(), paths.end());
+  for (const fs::path& path : paths) {
+    Scene scene = load_scene(path);
+    if (scene.obstacles.empty() || scene.agent.radius <= 0.0) continue;
+    benchmark::RegisterBenchmark(("FreeSpace/" + path.stem().string()).c_str(),
+                                 [scene](benchmark::State& state) { build(state, scene); })
+        ->Unit(benchmark::kMillisecond);
+  }
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}
