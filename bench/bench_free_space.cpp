@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <string>
 
+#include "polynav/kernel/exact.hpp"
 #include "polynav/scene/scene.hpp"
 #include "polynav/space/free_space.hpp"
 
@@ -21,13 +22,14 @@ namespace {
 using namespace polynav;
 namespace fs = std::filesystem;
 
-// Whether a ring turns one way only (collinear vertices allowed), as CGAL's is_convex judges it.
+// Whether a ring turns one way only (collinear vertices allowed), as CGAL's is_convex judges it:
+// by the exact orientation of each three consecutive vertices.
 bool convex(const Ring& ring) {
   int turns = 0;
   for (std::size_t i = 0; i < ring.size(); ++i) {
-    const Point a = ring[i], b = ring[(i + 1) % ring.size()], c = ring[(i + 2) % ring.size()];
-    const double cross = (b.x - a.x) * (c.y - b.y) - (b.y - a.y) * (c.x - b.x);
-    turns |= cross > 0 ? 1 : cross < 0 ? 2 : 0;
+    const int turn =
+        exact::orientation(ring[i], ring[(i + 1) % ring.size()], ring[(i + 2) % ring.size()]);
+    turns |= turn > 0 ? 1 : turn < 0 ? 2 : 0;
   }
   return turns != 3;
 }

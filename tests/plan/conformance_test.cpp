@@ -49,16 +49,9 @@ class Conformance : public testing::TestWithParam<Case> {};
 TEST_P(Conformance, EveryMethodAndSmootherKeepsTheInvariants) {
   const Case& c = GetParam();
   const Scene scene = load_scene(c.scene);
-  std::vector<Query> queries =
-      c.scenario.empty() ? scene.queries : load_scenario(c.scenario, scene);
   // Long scenario files: an even sample keeps the suite quick.
-  const std::size_t at_most = test::scaled(40, 10);
-  if (queries.size() > at_most) {
-    std::vector<Query> sample;
-    for (std::size_t i = 0; i < queries.size(); i += queries.size() / at_most)
-      sample.push_back(queries[i]);
-    queries = sample;
-  }
+  const std::vector<Query> queries = test::evenly(
+      c.scenario.empty() ? scene.queries : load_scenario(c.scenario, scene), test::scaled(40, 10));
   ASSERT_FALSE(queries.empty());
   // Every method with its defaults, and the navigation mesh with each node placement it
   // declares.

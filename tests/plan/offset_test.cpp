@@ -85,10 +85,7 @@ std::vector<Query> some_queries(const Scene& scene, const fs::path& path) {
                                                      : path.parent_path() / "arena-euclidean.scen";
     queries = load_scenario(scen, scene);
   }
-  std::vector<Query> sample;
-  for (std::size_t i = 0; i < queries.size(); i += std::max<std::size_t>(1, queries.size() / 12))
-    sample.push_back(queries[i]);
-  return sample;
+  return test::evenly(queries, 12);
 }
 
 class Offsets : public testing::TestWithParam<fs::path> {};

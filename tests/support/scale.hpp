@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdlib>
+#include <vector>
 
 namespace polynav::test {
 
@@ -25,6 +26,16 @@ inline double test_scale() {
 inline std::size_t scaled(std::size_t n, std::size_t at_least = 1) {
   const auto count = std::size_t(std::ceil(double(n) * test_scale()));
   return std::min(n, std::max(count, at_least));
+}
+
+/// An even sample of `items` of at least `at_most` (and fewer than twice as many) when it holds
+/// more, every (size / at_most)-th from the first; else all of them.
+template <class T>
+std::vector<T> evenly(const std::vector<T>& items, std::size_t at_most) {
+  if (items.size() <= at_most) return items;
+  std::vector<T> sample;
+  for (std::size_t i = 0; i < items.size(); i += items.size() / at_most) sample.push_back(items[i]);
+  return sample;
 }
 
 }  // namespace polynav::test
