@@ -10,9 +10,9 @@
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
-#include <filesystem>
 #include <string>
 
+#include "bundled_scenes.hpp"
 #include "polynav/kernel/exact.hpp"
 #include "polynav/scene/scene.hpp"
 #include "polynav/space/free_space.hpp"
@@ -20,7 +20,6 @@
 namespace {
 
 using namespace polynav;
-namespace fs = std::filesystem;
 
 // Whether a ring turns one way only (collinear vertices allowed), as CGAL's is_convex judges it:
 // by the exact orientation of each three consecutive vertices.
@@ -53,16 +52,11 @@ void build(benchmark::State& state, const Scene& scene) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::vector<fs::path> paths;
-  for (const auto& entry : fs::directory_iterator(fs::path(POLYNAV_SOURCE_DIR) / "scenes"))
-    if (entry.path().extension() == ".yaml") paths.push_back(entry.path());
-  std::sort(paths.begin(), paths.end());
-  for (const fs::path& path : paths) {
-    Scene scene = load_scene(path);
+  for (const auto& [name, scene] : bench_scenes::bundled_native_scenes()) {
     if (scene.obstacles.empty() || scene.agent.radius <= 0.0) continue;
-    benchmark::RegisterBenchmark(("FreeSpace/" + path.stem().string()).c_str(),
-                                 [scene](benchmark::State& state) { build(state, scene); })
-        ->Unit(benchmark::kMillisecond);
+    benchmark::RegisterBenchmark(("FreeSpace/" + name).c_str(), [scene](benchmark::State& state) {
+      build(state, scene);
+    })->Unit(benchmark::kMillisecond);
   }
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;

@@ -22,12 +22,12 @@ import json as _json
 import os as _os
 import re as _re
 
-from ._polynav import (EditablePlanner, InputError, PlanResult, Planner, Reach, Scene,
-                       __version__, csv_columns, load_scene, method_names,
+from ._polynav import (EditablePlanner, InputError, PlanResult, Planner, Reach, Replanner,
+                       Scene, __version__, csv_columns, load_scene, method_names,
                        scene_from_occupancy, smoother_names)
 from . import _polynav
 
-__all__ = ["EditablePlanner", "InputError", "PlanResult", "Planner", "Reach", "Scene", "__version__", "csv_columns",
+__all__ = ["EditablePlanner", "InputError", "PlanResult", "Planner", "Reach", "Replanner", "Scene", "__version__", "csv_columns",
            "draw_plan", "load_scene", "merge_shards", "method_names", "methods",
            "run_experiment", "scene_from_occupancy", "scene_from_polygons", "smoother_names"]
 

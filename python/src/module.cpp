@@ -30,6 +30,7 @@
 #include "polynav/plan/json.hpp"
 #include "polynav/plan/planner.hpp"
 #include "polynav/plan/registry.hpp"
+#include "polynav/plan/replanner.hpp"
 #include "polynav/plan/ros_path.hpp"
 #include "polynav/scene/scene.hpp"
 #include "polynav/text.hpp"
@@ -996,8 +997,9 @@ EditablePlanner(scene, method="grid", smoother="shortcut", options={}, snap=Fals
 
 Obstacles and regions are named by id: the scene's own are 0, 1, ... in file order, and each one
 added takes the next id (returned by add_obstacle and add_region; ids are never reused). Each
-edit makes a new version, built whole from the edited scene, so answers equal those of a Planner
-built from it; a plan() started before an edit answers for the scene before it. A bad edit (an id
+edit makes a new version from the edited scene (the obstacles it leaves alone are not grown by
+the agent's disc again), so answers equal those of a Planner built from it; a plan() started
+before an edit answers for the scene before it. A bad edit (an id
 that names nothing, a polygon that is not valid) raises polynav.InputError and changes nothing.
 
 >>> live = polynav.EditablePlanner(polynav.load_scene("scenes/warehouse.yaml"))
@@ -1062,6 +1064,42 @@ that names nothing, a polygon that is not valid) raises polynav.InputError and c
       .def_property_readonly(
           "region_ids", [](const EditablePlanner& live) { return live.ids().regions; },
           "The ids of the current regions, in the scene's order");
+
+  py::class_<Replanner>(m, "Replanner",
+                        R"(Replanning towards one goal while an EditablePlanner's scene changes
+and the agent moves: each plan() repairs the search of the one before (D* Lite) instead of
+searching again. The EditablePlanner's method must be the grid (grid.search astar, jps or jps+).
+
+Replanner(live, goal)
+
+Answers are those of live.plan(start, goal) (checks, smoothing, validation), of the same raw
+cost; stats.expanded counts what the repair expanded.
+
+>>> live = polynav.EditablePlanner(polynav.load_scene("scenes/warehouse.yaml"))
+>>> route = polynav.Replanner(live, (38, 20))
+>>> first = route.plan((2, 1.5))
+>>> pallet = live.add_obstacle([[19, 9.5], [21, 9.5], [21, 11.5], [19, 11.5]])
+>>> again = route.plan((2, 1.5))
+>>> again.status, route.fresh, abs(again.raw_length - live.plan((2, 1.5), (38, 20)).raw_length) < 1e-9
+('found', False, True))")
+      .def(py::init([](const EditablePlanner& live, const PointArg& goal) {
+             return std::make_unique<Replanner>(live, to_point(goal.value, "goal"));
+           }),
+           py::arg("live"), py::arg("goal"), py::keep_alive<1, 2>())
+      .def(
+          "plan",
+          [](Replanner& route, const PointArg& start) {
+            const Point s = to_point(start.value, "start");
+            py::gil_scoped_release release;
+            return route.plan(s);
+          },
+          py::arg("start"), "The path from start to the goal on the current version")
+      .def_property_readonly(
+          "fresh", [](const Replanner& route) { return route.last_repair().fresh; },
+          "Whether the last plan() searched from scratch rather than repairing")
+      .def_property_readonly(
+          "changed_nodes", [](const Replanner& route) { return route.last_repair().changed_nodes; },
+          "Grid nodes whose moves the edits before the last plan() changed");
 
   m.def("method_names", &method_names,
         R"(The methods (discretisations) a Planner takes, in the registry's order.

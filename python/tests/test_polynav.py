@@ -311,6 +311,23 @@ def test_flee_ends_far_enough_from_every_threat():
         planner.flee((5, 5), threats, -1.0)
 
 
+def test_replanner_repairs_its_search_and_answers_as_the_live_planner():
+    live = polynav.EditablePlanner(polynav.load_scene(WAREHOUSE))
+    route = polynav.Replanner(live, (38, 20))
+    first = route.plan((2, 1.5))
+    assert first.status == "found" and route.fresh
+    middle = first.raw_waypoints[len(first.raw_waypoints) // 2]
+    live.add_obstacle(np.array(middle) + [[-0.6, -0.6], [0.6, -0.6], [0.6, 0.6], [-0.6, 0.6]])
+    again = route.plan((2, 1.5))
+    assert not route.fresh and route.changed_nodes > 0
+    fresh = live.plan((2, 1.5), (38, 20))
+    assert again.status == fresh.status == "found"
+    assert abs(again.raw_length - fresh.raw_length) < 1e-9
+    assert again.expanded < polynav.Replanner(live, (38, 20)).plan((2, 1.5)).expanded
+    with pytest.raises(polynav.InputError):
+        polynav.Replanner(polynav.EditablePlanner(live.scene, method="visgraph"), (38, 20))
+
+
 def test_editable_planner_answers_as_a_planner_of_the_edited_scene():
     scene = polynav.load_scene(WAREHOUSE)
     live = polynav.EditablePlanner(scene, method="visgraph")

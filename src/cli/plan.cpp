@@ -19,6 +19,7 @@
 #include "polynav/number.hpp"
 #include "polynav/plan/editable_planner.hpp"
 #include "polynav/plan/json.hpp"
+#include "polynav/plan/replanner.hpp"
 #include "polynav/plan/ros_path.hpp"
 #include "polynav/text.hpp"
 
@@ -37,7 +38,8 @@ struct PlanArgs {
   bool json = false;
   std::string format = "text";  // text, json, ros-path
   std::string svg;
-  std::string edits;  // --edits: a file of timed edits, the queries planned again after each
+  std::string edits;    // --edits: a file of timed edits, the queries planned again after each
+  bool replan = false;  // --replan: each query's search repaired between the times (Replanner)
   int width = 1000;
   // ros-path only: the frame of the path and its poses, and the largest gap between poses
   // (0: poses at the waypoints only). `*_given`: the option was on the command line.
@@ -170,6 +172,9 @@ int run_plan(const PlanArgs& args, const SceneOptions& options) {
   if (!args.edits.empty() && format == "ros-path")
     throw InputError({"", 0, 0, "--edits"},
                      "goes with the text and json formats; ros-path writes one path per query");
+  if (args.replan && args.edits.empty())
+    throw InputError({"", 0, 0, "--replan"},
+                     "repairs each query's search between the times of --edits; give --edits FILE");
   // The command line's query, read before the scene so that a mistyped point costs nothing.
   std::optional<Point> start;
   std::vector<PointYaw> goals;
@@ -227,10 +232,21 @@ int run_plan(const PlanArgs& args, const SceneOptions& options) {
   std::vector<TimedEdits> timeline;
   std::optional<EditablePlanner> live;
   std::shared_ptr<const Planner> planner;
+  // With --replan, one Replanner per query follows its goal from one time to the next.
+  std::vector<std::unique_ptr<Replanner>> routes;
   if (!args.edits.empty()) {
     timeline = load_scene_edits(args.edits);
     live.emplace(scene, plan);
     planner = live->planner();
+    if (args.replan) {
+      for (const Query& q : queries) {
+        if (!threats.empty() || !goal_set.empty() || q.radius)
+          throw InputError({"", 0, 0, "--replan"},
+                           "repairs searches from a start to one goal; it cannot go with a goal "
+                           "set, a flee query or a query with a radius of its own");
+        routes.push_back(std::make_unique<Replanner>(*live, q.goal));
+      }
+    }
   } else {
     planner = std::make_shared<const Planner>(scene, plan);
   }
@@ -241,8 +257,11 @@ int run_plan(const PlanArgs& args, const SceneOptions& options) {
   std::vector<std::optional<double>> goal_yaws;  // per result: the yaw of the goal it reached
   std::vector<std::string> invalid;              // why each invalid query is, in order
   const auto plan_all = [&](std::optional<EditStamp> stamp) {
-    for (const Query& q : queries) {
-      if (!threats.empty()) {
+    for (std::size_t i = 0; i < queries.size(); ++i) {
+      const Query& q = queries[i];
+      if (!routes.empty()) {
+        results.push_back(routes[i]->plan(q.start));
+      } else if (!threats.empty()) {
         results.push_back(planner->flee(q.start, threats, args.distance));
       } else if (goal_set.empty()) {
         results.push_back(planner_for(*planner, q)->plan(q.start, q.goal));
@@ -349,6 +368,11 @@ void add_plan_command(CLI::App& app) {
                   "loaded, then again after each time's edits; --json adds \"time\" and\n"
                   "\"version\" to each object, --svg draws the last")
       ->type_name("FILE");
+  cmd->add_flag("--replan", args->replan,
+                "With --edits and the grid method: repair each query's search after each\n"
+                "time's edits instead of searching again (D* Lite: only what the edits\n"
+                "changed is searched again; the expanded nodes show it). The paths cost what\n"
+                "a new search finds; of equally cheap ones it may give another");
   cmd->add_option("--svg", args->svg,
                   "Draw the scene, the discretisation, expanded nodes, raw and smoothed paths")
       ->type_name("FILE");
@@ -368,7 +392,7 @@ void add_plan_command(CLI::App& app) {
                   "  polynav plan scenes/warehouse.yaml --start 5,5 --flee-from 8,6 "
                   "--distance 12 --json\n"
                   "  polynav plan scenes/warehouse.yaml --edits examples/warehouse-edits.yaml"
-                  "\n\n") +
+                  " --replan\n\n") +
       options_help() + "\n" + global_options_help + "\n\n" + exit_codes_help);
   cmd->callback([args, cmd] {
     args->frame_id_given = cmd->count("--frame-id") > 0;

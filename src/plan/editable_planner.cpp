@@ -9,7 +9,7 @@ EditablePlanner::EditablePlanner(Scene scene, PlanOptions options) : options_(st
   auto first = std::make_shared<Version>();
   first->ids = SceneIds::of(scene);
   first->scene = std::make_shared<const Scene>(std::move(scene));
-  first->planner = std::make_shared<const Planner>(*first->scene, options_);
+  first->planner = std::make_shared<const Planner>(*first->scene, options_, inflated_);
   current_ = std::move(first);
 }
 
@@ -27,10 +27,13 @@ EditablePlanner::Applied EditablePlanner::apply(std::span<const SceneEdit> edits
   Applied applied;
   applied.added = apply_edits(scene, next->ids, edits);  // throws with nothing changed
   const auto t0 = std::chrono::steady_clock::now();
+  const InflationCache::Counts counts = inflated_->counts();
   next->scene = std::make_shared<const Scene>(std::move(scene));
-  next->planner = std::make_shared<const Planner>(*next->scene, options_);
+  next->planner = std::make_shared<const Planner>(*next->scene, options_, inflated_);
   applied.build_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  applied.grown = inflated_->counts().computed - counts.computed;
+  applied.reused = inflated_->counts().reused - counts.reused;
   next->number = applied.version = before->number + 1;
   const std::lock_guard<std::mutex> lock(current_mutex_);
   current_ = std::move(next);
@@ -48,6 +51,9 @@ SceneIds EditablePlanner::ids() const {
 }
 std::uint64_t EditablePlanner::version() const {
   return current()->number;
+}
+EditablePlanner::Snapshot EditablePlanner::snapshot() const {
+  return *current();
 }
 
 }  // namespace polynav

@@ -33,11 +33,17 @@ FreeSpaceOptions free_space_options(const Settings& settings) {
   return space_option_table().read(OptionValues("space", space_option_specs(), settings));
 }
 
-Planner::Planner(const Scene& scene, PlanOptions options) : options_(std::move(options)) {
+Planner::Planner(const Scene& scene, PlanOptions options)
+    : Planner(scene, std::move(options), nullptr) {}
+
+Planner::Planner(const Scene& scene, PlanOptions options, std::shared_ptr<InflationCache> reuse)
+    : options_(std::move(options)) {
   check_settings(options_.settings, options_.method, options_.smoother);
   if (options_.max_radii > 0) scene_ = std::make_shared<const Scene>(scene);
   const auto t0 = Clock::now();
-  space_ = std::make_shared<const FreeSpace>(scene, free_space_options(options_.settings));
+  FreeSpaceOptions space_options = free_space_options(options_.settings);
+  space_options.reuse = std::move(reuse);
+  space_ = std::make_shared<const FreeSpace>(scene, std::move(space_options));
   build_ms_ += ms_since(t0);
   build_method();
 }
@@ -170,6 +176,13 @@ PlanResult Planner::plan(Point start, std::span<const Point> goals) const {
   return result;
 }
 
+PlanResult Planner::plan_with(Point start, Point goal, const Search& find) const {
+  PlanResult result = blank_result(start);
+  const RawPath raw = search(result, std::span<const Point>(&goal, 1), query_options_, &find);
+  if (!raw.points.empty()) finish(result, raw, 0);
+  return result;
+}
+
 PlanResult Planner::plan(Point start, Point goal, std::string_view smoother) const {
   const auto k = std::find_if(smoothers_.begin(), smoothers_.end(),
                               [&](const Smoother& s) { return s.entry->name == smoother; });
@@ -231,7 +244,7 @@ void Planner::take_search(PlanResult& result, RawPath& raw, double search_ms) co
 }
 
 RawPath Planner::search(PlanResult& result, std::span<const Point> goals_in,
-                        const QueryOptions& options) const {
+                        const QueryOptions& options, const Search* find) const {
   result.goal = goals_in.empty() ? Point{} : goals_in.front();
   if (goals_in.empty()) {
     result.message = "the goal set is empty";
@@ -272,7 +285,9 @@ RawPath Planner::search(PlanResult& result, std::span<const Point> goals_in,
 
   const auto t_search = Clock::now();
   RawPath raw;
-  {
+  if (find != nullptr) {
+    raw = (*find)(result.start, result.goal, options);
+  } else {
     const WorkspaceLease workspace(*this);
     if (goals.size() == 1) {
       raw = method_->find_path(result.start, result.goal, options, *workspace);

@@ -7,7 +7,10 @@
 #include <CGAL/minkowski_sum_2.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <map>
+#include <mutex>
 #include <numbers>
 #include <unordered_map>
 
@@ -192,7 +195,85 @@ void split_pinched_component(std::vector<BoundaryRing>& rings, std::size_t first
     rings.push_back({std::move(loops[i]), component[i], turn[i] > 0});
 }
 
+// The numbers that decide a part's sum with the disc: its rings' coordinates, each ring after
+// its vertex count.
+std::vector<double> shape_key(const Polygon& shape) {
+  std::vector<double> key;
+  const auto add = [&](const Ring& ring) {
+    key.push_back(double(ring.size()));
+    for (const Point& p : ring) key.insert(key.end(), {p.x, p.y});
+  };
+  add(shape.outer);
+  for (const Ring& hole : shape.holes) add(hole);
+  return key;
+}
+
 }  // namespace
+}  // namespace polynav::detail
+
+namespace polynav {
+
+struct InflationCache::Impl {
+  // The disc a sum was made with: agent radius, inflation tolerance, rounding margin.
+  using Disc = std::array<double, 3>;
+  struct Sum {
+    detail::CgalPolygonWithHoles polygon;
+    std::uint64_t build = 0;  // the last build that used it
+  };
+  struct DiscSums {
+    std::map<std::vector<double>, Sum> sums;
+    std::uint64_t build = 0;
+  };
+  static constexpr std::size_t max_discs = 32;
+
+  std::mutex mutex;  // held for a whole build: the sums' lazy exact numbers are not thread-safe
+  std::map<Disc, DiscSums> discs;
+  std::uint64_t builds = 0;
+  Counts counts;
+
+  // Starts a build with `disc`: returns its sums, forgetting the least recently used disc
+  // beyond max_discs.
+  DiscSums& start(const Disc& disc) {
+    ++builds;
+    if (!discs.contains(disc) && discs.size() >= max_discs) {
+      auto oldest = discs.begin();
+      for (auto it = discs.begin(); it != discs.end(); ++it)
+        if (it->second.build < oldest->second.build) oldest = it;
+      discs.erase(oldest);
+    }
+    DiscSums& sums = discs[disc];
+    sums.build = builds;
+    return sums;
+  }
+  // The sum of `shape` (handed to CGAL as `part`) with the disc, from `sums` or computed.
+  template <class Compute>
+  const detail::CgalPolygonWithHoles& sum(DiscSums& sums, const Polygon& shape, Compute&& compute) {
+    auto [it, added] = sums.sums.try_emplace(detail::shape_key(shape));
+    if (added) {
+      it->second.polygon = compute();
+      ++counts.computed;
+    } else {
+      ++counts.reused;
+    }
+    it->second.build = builds;
+    return it->second.polygon;
+  }
+  // Ends a build: the sums it did not use (obstacles removed or moved) are forgotten.
+  void finish(DiscSums& sums) {
+    std::erase_if(sums.sums, [&](const auto& entry) { return entry.second.build != builds; });
+  }
+};
+
+InflationCache::InflationCache() : impl_(new Impl) {}
+InflationCache::~InflationCache() = default;
+InflationCache::Counts InflationCache::counts() const {
+  const std::lock_guard<std::mutex> lock(impl_->mutex);
+  return impl_->counts;
+}
+
+}  // namespace polynav
+
+namespace polynav::detail {
 
 int circumscribed_sides(double radius, double tolerance) {
   if (radius <= 0.0) return 0;
@@ -202,7 +283,11 @@ int circumscribed_sides(double radius, double tolerance) {
 }
 
 std::vector<BoundaryRing> build_configuration_space(const Scene& scene, double tolerance,
-                                                    const BuildClock& clock) {
+                                                    const BuildClock& clock,
+                                                    InflationCache* reuse) {
+  // With a cache, the sums are made and joined under its lock, and every exact object derived
+  // from them is gone before it is released (it is declared first, so it is destroyed last).
+  std::unique_lock<std::mutex> lock;
   const double radius = scene.agent.radius;
   Box box = bounding_box(scene.bounds);
   const double margin = std::max({box.width(), box.height(), 1.0}) + 4.0 * radius;
@@ -212,15 +297,21 @@ std::vector<BoundaryRing> build_configuration_space(const Scene& scene, double t
                       {box.min.x - margin, box.max.y + margin}};
 
   // Everything blocked, as polygons with holes: the outside of the bounds (a frame with the
-  // bounds as its hole) and every obstacle, each grown by the agent's disc.
+  // bounds as its hole, which lies well inside it) and every obstacle, each grown by the agent's
+  // disc.
+  const Polygon outside{frame, {scene.bounds}};
+  const auto part = [&](std::size_t i) {
+    if (i > 0) return to_cgal(scene.obstacles[i - 1].shape);
+    CgalPolygonWithHoles polygon(to_cgal(frame, CGAL::COUNTERCLOCKWISE));
+    polygon.add_hole(to_cgal(scene.bounds, CGAL::CLOCKWISE));
+    return polygon;
+  };
   std::vector<CgalPolygonWithHoles> blocked;
   blocked.reserve(scene.obstacles.size() + 1);
-  CgalPolygonWithHoles outside(to_cgal(frame, CGAL::COUNTERCLOCKWISE));
-  outside.add_hole(to_cgal(scene.bounds, CGAL::CLOCKWISE));
-  blocked.push_back(std::move(outside));
-  for (const Obstacle& obstacle : scene.obstacles) blocked.push_back(to_cgal(obstacle.shape));
 
-  if (radius > 0.0) {
+  if (radius <= 0.0) {
+    for (std::size_t i = 0; i <= scene.obstacles.size(); ++i) blocked.push_back(part(i));
+  } else {
     // Vertices of the sum are rounded to nearest on the way back to doubles (to_ring): by at
     // most half a unit in the last place of the largest coordinate in each axis. Two units
     // cover that with room, and far from the origin they are more than 1e-12 of the radius.
@@ -234,12 +325,24 @@ std::vector<BoundaryRing> build_configuration_space(const Scene& scene, double t
     // for every other part, builds an arrangement of candidate edges first, about three times
     // the work for the rectangles most scenes are made of.
     const CGAL::Small_side_angle_bisector_decomposition_2<Kernel> convex_pieces;
-    for (CgalPolygonWithHoles& part : blocked) {
+    const auto grown = [&](std::size_t i) {
       clock.check("free space (inflating the obstacles)");
-      if (part.number_of_holes() == 0 && part.outer_boundary().is_convex())
-        part = CGAL::minkowski_sum_2(part.outer_boundary(), disc, convex_pieces);
-      else
-        part = CGAL::minkowski_sum_2(part, disc);
+      const CgalPolygonWithHoles exact = part(i);
+      if (exact.number_of_holes() == 0 && exact.outer_boundary().is_convex())
+        return CGAL::minkowski_sum_2(exact.outer_boundary(), disc, convex_pieces);
+      return CGAL::minkowski_sum_2(exact, disc);
+    };
+    if (reuse == nullptr) {
+      for (std::size_t i = 0; i <= scene.obstacles.size(); ++i) blocked.push_back(grown(i));
+    } else {
+      InflationCache::Impl& cache = reuse->impl();
+      lock = std::unique_lock<std::mutex>(cache.mutex);
+      InflationCache::Impl::DiscSums& sums = cache.start({radius, tolerance, rounding});
+      for (std::size_t i = 0; i <= scene.obstacles.size(); ++i) {
+        const Polygon& shape = i == 0 ? outside : scene.obstacles[i - 1].shape;
+        blocked.push_back(cache.sum(sums, shape, [&] { return grown(i); }));
+      }
+      cache.finish(sums);
     }
   }
 

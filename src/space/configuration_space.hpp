@@ -18,9 +18,11 @@ int circumscribed_sides(double radius, double tolerance);
 /// regular polygon so the result never exceeds the true configuration space. Exact Boolean
 /// operations (CGAL, exact constructions); vertices are rounded to doubles at the end.
 /// Each returned ring carries the index of its connected component.
-/// `clock` is checked between the Minkowski sums (the union cannot stop midway).
+/// `clock` is checked between the Minkowski sums (the union cannot stop midway). With `reuse`,
+/// obstacles summed for an earlier build with the same disc are taken from it (InflationCache).
 std::vector<BoundaryRing> build_configuration_space(const Scene& scene, double tolerance,
-                                                    const BuildClock& clock);
+                                                    const BuildClock& clock,
+                                                    InflationCache* reuse = nullptr);
 
 /// Whether CGAL's own validity check for its Boolean operations (is_valid_polygon_with_holes)
 /// accepts the obstacle as build_configuration_space hands it over. For tests: CGAL checks it only

@@ -345,7 +345,7 @@ FreeSpace::FreeSpace(const Scene& scene, FreeSpaceOptions options) : impl_(new I
                            "; their time grows faster than the vertices (about 40 s at 200,000): "
                            "raise it with --set space.max_vertices=N, or merge obstacles");
     }
-    s.rings = detail::build_configuration_space(scene, s.tolerance, clock);
+    s.rings = detail::build_configuration_space(scene, s.tolerance, clock, options.reuse.get());
     clock.check("free space");
     std::uint32_t max_component = 0;
     for (const BoundaryRing& ring : s.rings)

@@ -195,6 +195,21 @@ SceneSpec two_rooms() {
 
 class Cli : public test_support::CliTest {
  protected:
+  // A lane 20 x 10 with one query across it, and a file of edits dropping a 2 x 4 pallet in its
+  // middle at time 2 and taking it away at time 5: the scene's and the edits' paths.
+  std::pair<fs::path, fs::path> write_lane(const std::string& name) const {
+    return {write(name + ".yaml",
+                  "version: 1\n"
+                  "bounds: [[0, 0], [20, 0], [20, 10], [0, 10]]\n"
+                  "queries: [{name: across, start: [1, 5], goal: [19, 5]}]\n"),
+            write(name + "-edits.yaml",
+                  "version: 1\n"
+                  "edits:\n"
+                  "  - time: 2\n"
+                  "    add_obstacle: [[9, 3], [11, 3], [11, 7], [9, 7]]\n"
+                  "  - time: 5\n"
+                  "    remove_obstacle: 0\n")};
+  }
   // As run(), but a run still going after `seconds` is killed and reported as a failure: for
   // inputs that must be refused at once rather than read (a FIFO, a device, a huge count).
   RunResult run_within(const std::vector<std::string>& args, int seconds) const {
@@ -988,17 +1003,7 @@ TEST_F(Cli, PlanFleesFromThreats) {
 // path round it longer, and taking it away gives the first answer back. A bad edit is refused
 // at its line, after the answers before it.
 TEST_F(Cli, PlanReplansAfterEachTimedEdit) {
-  const fs::path scene = write("lane.yaml",
-                               "version: 1\n"
-                               "bounds: [[0, 0], [20, 0], [20, 10], [0, 10]]\n"
-                               "queries: [{name: across, start: [1, 5], goal: [19, 5]}]\n");
-  const fs::path edits = write("lane-edits.yaml",
-                               "version: 1\n"
-                               "edits:\n"
-                               "  - time: 2\n"
-                               "    add_obstacle: [[9, 3], [11, 3], [11, 7], [9, 7]]\n"
-                               "  - time: 5\n"
-                               "    remove_obstacle: 0\n");
+  const auto [scene, edits] = write_lane("lane");
   const RunResult r =
       run({"plan", scene.string(), "--edits", edits.string(), "--method", "visgraph", "--json"});
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
@@ -1036,6 +1041,44 @@ TEST_F(Cli, PlanReplansAfterEachTimedEdit) {
       run({"plan", scene.string(), "--edits", edits.string(), "--format", "ros-path"});
   EXPECT_EQ(ros.exit_code, 2);
   expect_one_error_line(ros);
+}
+
+// --replan: the same times and versions, each answer the length a new search finds on the grid
+// (an obstacle dropped in the lane, then taken away); without --edits, or with another method,
+// a located error.
+TEST_F(Cli, PlanReplanRepairsEachQuerysSearchAcrossTheEdits) {
+  const auto [scene, edits] = write_lane("replan");
+  const auto lines_of = [](const std::string& out) {
+    std::vector<json> lines;
+    std::istringstream in(out);
+    for (std::string line; std::getline(in, line);) lines.push_back(json::parse(line));
+    return lines;
+  };
+  const RunResult r = run({"plan", scene.string(), "--edits", edits.string(), "--replan",
+                           "--smooth", "none", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  const RunResult fresh =
+      run({"plan", scene.string(), "--edits", edits.string(), "--smooth", "none", "--json"});
+  ASSERT_EQ(fresh.exit_code, 0) << fresh.out << fresh.err;
+  const std::vector<json> repaired = lines_of(r.out), searched = lines_of(fresh.out);
+  ASSERT_EQ(repaired.size(), 3u);
+  ASSERT_EQ(searched.size(), 3u);
+  for (std::size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(repaired[i].at("version"), searched[i].at("version"));
+    EXPECT_EQ(repaired[i].at("status"), "found");
+    EXPECT_NEAR(double(repaired[i].at("raw_length")), double(searched[i].at("raw_length")), 1e-9);
+  }
+  EXPECT_GT(double(repaired[1].at("raw_length")), double(repaired[0].at("raw_length")));
+
+  const RunResult alone = run({"plan", scene.string(), "--replan"});
+  EXPECT_EQ(alone.exit_code, 2);
+  expect_one_error_line(alone);
+  EXPECT_NE(alone.err.find("--edits"), std::string::npos) << alone.err;
+  const RunResult visgraph =
+      run({"plan", scene.string(), "--edits", edits.string(), "--replan", "--method", "visgraph"});
+  EXPECT_EQ(visgraph.exit_code, 2);
+  expect_one_error_line(visgraph);
+  EXPECT_NE(visgraph.err.find("grid method"), std::string::npos) << visgraph.err;
 }
 
 // A query's own `radius`: planned as the scene loaded with that radius (--radius) plans it, the

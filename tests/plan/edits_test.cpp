@@ -2,7 +2,9 @@
 // planner's built from scratch on the scene the edits describe (kept independently here, by id);
 // a batch that fails changes nothing; a query whose start an edit covers answers invalid_query;
 // a planner taken before an edit keeps answering for the scene before it; files of timed edits
-// are read with located errors.
+// are read with located errors; an edit grows only the obstacles it adds or moves; a Replanner's
+// repaired answers cost what each version's planner finds, and repairs expand less than fresh
+// searches.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -11,9 +13,13 @@
 #include <random>
 #include <tuple>
 
+#include "polynav/discretise/grid/jump_point_grid.hpp"
+#include "polynav/discretise/grid/occupancy_grid.hpp"
+#include "polynav/discretise/query.hpp"
 #include "polynav/error.hpp"
 #include "polynav/plan/editable_planner.hpp"
 #include "polynav/plan/registry.hpp"
+#include "polynav/plan/replanner.hpp"
 
 namespace polynav {
 namespace {
@@ -67,8 +73,9 @@ struct Model {
   }
 };
 
-// A random batch of 1 to 3 edits of every kind, applied to the model as it is made.
-std::vector<SceneEdit> random_batch(Model& m, std::mt19937_64& rng) {
+// A random batch of 1 to 3 edits of every kind (of obstacles only, without `regions`), applied
+// to the model as it is made.
+std::vector<SceneEdit> random_batch(Model& m, std::mt19937_64& rng, bool regions = true) {
   std::uniform_real_distribution<double> x(2, 36), y(2, 18), size(0.5, 3), shift(-2, 2);
   std::vector<SceneEdit> batch;
   const int n = 1 + int(rng() % 3);
@@ -81,7 +88,7 @@ std::vector<SceneEdit> random_batch(Model& m, std::mt19937_64& rng) {
       std::advance(it, std::ptrdiff_t(rng() % map.size()));
       return it->first;
     };
-    switch (rng() % 6) {
+    switch (rng() % (regions ? 6 : 4)) {
       case 0:
       case 1:
         e.kind = SceneEdit::Kind::add_obstacle;
@@ -149,6 +156,145 @@ TEST(EditablePlanner, RandomEditsAnswerAsAPlannerBuiltFromScratch) {
       EXPECT_EQ(ids.obstacles, expected) << method;
     }
   }
+}
+
+TEST(EditablePlanner, AnEditGrowsOnlyTheObstaclesItAddsOrMoves) {
+  const Scene scene = warehouse();
+  ASSERT_GT(scene.agent.radius, 0.0);
+  const std::size_t n = scene.obstacles.size();
+  EditablePlanner live(scene);
+  SceneEdit move;
+  move.kind = SceneEdit::Kind::move_obstacle;
+  move.id = 3;
+  move.by = {0.5, 0.0};
+  EditablePlanner::Applied applied = live.apply(std::span(&move, 1));
+  EXPECT_EQ(applied.grown, 1u);
+  EXPECT_EQ(applied.reused, n);  // the other obstacles and the outside of the bounds
+  SceneEdit add;
+  add.shape.outer = box({20, 10}, {22, 12});
+  applied = live.apply(std::span(&add, 1));
+  EXPECT_EQ(applied.grown, 1u);
+  EXPECT_EQ(applied.reused, n + 1);
+  SceneEdit remove;
+  remove.kind = SceneEdit::Kind::remove_obstacle;
+  remove.id = 0;
+  applied = live.apply(std::span(&remove, 1));
+  EXPECT_EQ(applied.grown, 0u);
+  EXPECT_EQ(applied.reused, n + 1);
+  // Moved back where it was before the first edit: that sum was let go when it moved.
+  move.by = {-0.5, 0.0};
+  applied = live.apply(std::span(&move, 1));
+  EXPECT_EQ(applied.grown, 1u);
+}
+
+// The grid a planner of the grid method searches.
+const OccupancyGrid& grid_of(const Planner& planner) {
+  const Discretisation& d = planner.discretisation();
+  if (const auto* jumps = dynamic_cast<const JumpPointGrid*>(&d)) return jumps->grid();
+  return dynamic_cast<const OccupancyGrid&>(d);
+}
+
+// Replanning: after random edits of obstacles and regions and moves of the start along the
+// path, each repaired answer has the status of the version's own plan() and the cost of a cheapest
+// path on its grid (the query driver's A*: an independent search), on grids of every
+// connectivity and alignment, with jump point search, and with the warehouse's one-way moves
+// (a ramp with a climb limit); the repairs reuse the search (not fresh) and see the edits'
+// changed nodes.
+TEST(Replanner, RepairedAnswersCostWhatAFreshSearchOfEachVersionFinds) {
+  const std::vector<std::vector<std::pair<const char*, const char*>>> variants = {
+      {},
+      {{"grid.connectivity", "4"}},
+      {{"grid.connectivity", "16"}},
+      {{"grid.align", "corner"}},
+      {{"grid.search", "jps"}}};
+  for (const auto& variant : variants) {
+    PlanOptions options;
+    std::string name = "grid";
+    for (const auto& [key, value] : variant) {
+      options.settings.set(key, value);
+      name += std::string(" ") + key + "=" + value;
+    }
+    std::mt19937_64 rng(std::hash<std::string>()(name));
+    Scene scene = warehouse();
+    // The warehouse's ramp with a climb limit makes some moves one way; corner-aligned grids
+    // take no climb limit.
+    if (options.settings.has("grid.align")) scene.agent.max_climb = INFINITY;
+    Model model(scene);
+    EditablePlanner live(scene, options);
+    const Point goal{38, 20};
+    Replanner route(live, goal);
+    Point start{2, 1.5};
+    int repaired = 0, changed = 0, found = 0;
+    QueryWorkspace workspace;
+    for (int step = 0; step < 8; ++step) {
+      if (step > 0) live.apply(random_batch(model, rng));
+      const PlanResult a = route.plan(start), b = live.plan(start, goal);
+      ASSERT_EQ(a.status, b.status) << name << " step " << step << ": " << a.message;
+      const Replanner::Repair& repair = route.last_repair();
+      if (a.found()) {
+        const OccupancyGrid& grid = grid_of(*live.planner());
+        workspace.astar.reserve(grid.node_count() + 2);
+        const RawPath oracle = find_path(grid, start, goal, QueryOptions{}, workspace);
+        ASSERT_TRUE(oracle.status == search::SearchStatus::found) << oracle.message;
+        EXPECT_NEAR(repair.cost, oracle.graph_cost, 1e-9 * oracle.graph_cost)
+            << name << " step " << step;
+        EXPECT_FALSE(a.waypoints.empty());
+        ++found;
+        // On along the path: the next start is a point of it.
+        start = a.raw_waypoints[std::min<std::size_t>(3, a.raw_waypoints.size() - 1)];
+      }
+      EXPECT_EQ(repair.version, live.version());
+      repaired += repair.fresh ? 0 : 1;
+      changed += int(repair.changed_nodes);
+    }
+    EXPECT_GE(found, 6) << name;
+    EXPECT_GE(repaired, 4) << name;
+    EXPECT_GT(changed, 0) << name;
+  }
+}
+
+// What a repair saves: moving the start along its path re-expands a few nodes, and a pallet
+// dropped on the path fewer than a fresh search on the edited scene expands.
+TEST(Replanner, RepairsExpandLessThanFreshSearches) {
+  EditablePlanner live(warehouse());
+  const Point goal{38, 20};
+  Replanner route(live, goal);
+  const PlanResult first = route.plan({2, 1.5});
+  ASSERT_TRUE(first.found()) << first.message;
+  ASSERT_GT(first.raw_waypoints.size(), 6u);
+  const Point on = first.raw_waypoints[3];
+  const PlanResult moved = route.plan(on);
+  ASSERT_TRUE(moved.found());
+  EXPECT_LT(moved.stats.expanded * 4, first.stats.expanded)
+      << moved.stats.expanded << " expanded after the move, " << first.stats.expanded
+      << " at first";
+
+  const Point across = first.raw_waypoints[first.raw_waypoints.size() / 2];
+  SceneEdit pallet;
+  pallet.shape.outer = box(across - Point{0.6, 0.6}, across + Point{0.6, 0.6});
+  live.apply(std::span(&pallet, 1));
+  const PlanResult repaired = route.plan(on);
+  Replanner fresh_route(live, goal);
+  const PlanResult fresh = fresh_route.plan(on);
+  ASSERT_EQ(repaired.status, fresh.status);
+  EXPECT_FALSE(route.last_repair().fresh);
+  EXPECT_TRUE(fresh_route.last_repair().fresh);
+  EXPECT_GT(route.last_repair().changed_nodes, 0u);
+  EXPECT_LT(repaired.stats.expanded, fresh.stats.expanded);
+  if (repaired.found()) {
+    EXPECT_NEAR(repaired.raw_length, fresh.raw_length, 1e-9 * fresh.raw_length);
+  }
+}
+
+TEST(Replanner, OtherMethodsAreRefused) {
+  PlanOptions visgraph;
+  visgraph.method = "visgraph";
+  EditablePlanner a(warehouse(), visgraph);
+  EXPECT_EQ(caught([&] { Replanner r(a, {38, 20}); }).where().key_path, "method");
+  PlanOptions theta;
+  theta.settings.set("grid.search", "theta");
+  EditablePlanner b(warehouse(), theta);
+  EXPECT_EQ(caught([&] { Replanner r(b, {38, 20}); }).where().key_path, "grid.search");
 }
 
 TEST(EditablePlanner, AddedIdsAreReturnedAndNeverReused) {

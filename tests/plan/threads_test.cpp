@@ -265,5 +265,39 @@ TEST(ThreadedPlanning, QueriesAndEditsInterleavedSeeWholeVersions) {
     EXPECT_TRUE(answer(live.plan(pairs[i].first, pairs[i].second)) == expected.back()[i]);
 }
 
+// Free spaces built from several threads through one InflationCache: its exact sums are shared
+// between the builds, which take turns, and each is the free space built alone without it.
+TEST(ThreadedPlanning, FreeSpacesSharingAnInflationCacheTakeTurns) {
+  const Scene scene = load_scene(fs::path(POLYNAV_SOURCE_DIR) / "scenes" / "warehouse.yaml");
+  // Thread t builds the warehouse with obstacle t moved, then the warehouse itself.
+  std::vector<Scene> variants;
+  for (std::size_t t = 0; t < 4; ++t) {
+    Scene moved = scene;
+    for (Point& p : moved.obstacles[t].shape.outer) p = p + Point{0.5, 0.25};
+    variants.push_back(std::move(moved));
+  }
+  variants.push_back(scene);
+  std::vector<std::vector<BoundaryRing>> expected;
+  for (const Scene& s : variants) expected.push_back(FreeSpace(s).boundary());
+  FreeSpaceOptions options;
+  options.reuse = std::make_shared<InflationCache>();
+  std::atomic<int> mismatches{0};
+  const auto same = [](const std::vector<BoundaryRing>& a, const std::vector<BoundaryRing>& b) {
+    if (a.size() != b.size()) return false;
+    for (std::size_t r = 0; r < a.size(); ++r)
+      if (a[r].points != b[r].points) return false;
+    return true;
+  };
+  std::vector<std::thread> threads;
+  for (std::size_t t = 0; t < 4; ++t)
+    threads.emplace_back([&, t] {
+      for (const std::size_t v : {t, variants.size() - 1})
+        if (!same(FreeSpace(variants[v], options).boundary(), expected[v])) ++mismatches;
+    });
+  for (std::thread& thread : threads) thread.join();
+  EXPECT_EQ(mismatches.load(), 0);
+  EXPECT_GT(options.reuse->counts().reused, 0u);
+}
+
 }  // namespace
 }  // namespace polynav

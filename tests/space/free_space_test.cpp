@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <random>
+#include <set>
 
 #include "polynav/kernel/exact.hpp"
 
@@ -419,6 +420,107 @@ TEST(FreeSpaceBudget, RefusesTooManyVerticesBeforeTheUnionAndCountsTheDisc) {
   }
   options.max_vertices = 1'000'000;
   EXPECT_NO_THROW(FreeSpace(scene, options));
+}
+
+// The free space built through an InflationCache is the one built without it, bit for bit, after
+// any sequence of edits, on shapes of every kind the sums meet: rectangles, a concave L whose
+// notch is narrower than the disc (its sum's convolution crosses itself), a polygon with a hole,
+// obstacles that overlap; with a clearance cost, whose bands use discs of their own. Each build
+// grows only the shapes the last build with its disc did not use.
+TEST(InflationCache, ReusedSumsBuildTheSameFreeSpaceAndOnlyNewShapesAreGrown) {
+  std::mt19937_64 rng(17);
+  std::uniform_real_distribution<double> x(1, 35), y(1, 25), shift(-3, 3);
+  const auto l_shape = [](Point at) {
+    return Polygon{{at, at + Point{4, 0}, at + Point{4, 0.4}, at + Point{0.4, 0.4},
+                    at + Point{0.4, 4}, at + Point{0, 4}},
+                   {}};
+  };
+  const auto framed = [](Point at) {
+    return Polygon{{at, at + Point{5, 0}, at + Point{5, 5}, at + Point{0, 5}},
+                   {{at + Point{1, 1}, at + Point{1, 4}, at + Point{4, 4}, at + Point{4, 1}}}};
+  };
+  for (const double clearance : {0.0, 1.0}) {
+    Scene scene;
+    scene.bounds = rect(0, 0, 40, 30);
+    scene.agent.radius = 0.6;
+    scene.obstacles = {{l_shape({3, 3}), {}},
+                       {framed({20, 15}), {}},
+                       {{rect(10, 10, 14, 12), {}}, {}},
+                       {{rect(13, 11, 16, 16), {}}, {}}};  // overlaps the one before
+    FreeSpaceOptions plain;
+    plain.clearance_distance = clearance;
+    plain.clearance_bands = 2;
+    FreeSpaceOptions cached = plain;
+    cached.reuse = std::make_shared<InflationCache>();
+    const std::size_t discs = clearance > 0.0 ? 3 : 1;  // the agent's, one per band
+    // The shapes the last build used (the outside of the bounds stays the same throughout).
+    std::set<std::vector<double>> kept;
+    const auto key = [](const Polygon& shape) {
+      std::vector<double> k;
+      for (const Point& p : shape.outer) k.insert(k.end(), {p.x, p.y});
+      for (const Ring& hole : shape.holes) {
+        k.push_back(-1e300);  // where a hole starts
+        for (const Point& p : hole) k.insert(k.end(), {p.x, p.y});
+      }
+      return k;
+    };
+    for (int step = 0; step < 10; ++step) {
+      if (step > 0) {
+        switch (rng() % 3) {
+          case 0: {  // move one
+            Polygon& shape = scene.obstacles[rng() % scene.obstacles.size()].shape;
+            const Point by{shift(rng), shift(rng)};
+            for (Point& p : shape.outer) p = p + by;
+            for (Ring& hole : shape.holes)
+              for (Point& p : hole) p = p + by;
+            break;
+          }
+          case 1: {  // add one: an L or a rectangle
+            const Point at{x(rng), y(rng)};
+            scene.obstacles.push_back(
+                {rng() % 2 ? l_shape(at) : Polygon{rect(at.x, at.y, at.x + 2, at.y + 1), {}}, {}});
+            break;
+          }
+          default:  // remove one
+            if (scene.obstacles.size() > 1)
+              scene.obstacles.erase(scene.obstacles.begin() +
+                                    std::ptrdiff_t(rng() % scene.obstacles.size()));
+        }
+      }
+      // Obstacles moved outside the bounds are fine: they block nothing.
+      std::set<std::vector<double>> shapes;
+      for (const Obstacle& o : scene.obstacles) shapes.insert(key(o.shape));
+      std::size_t fresh = 0;
+      for (const auto& k : shapes) fresh += kept.contains(k) ? 0 : 1;
+      kept = shapes;
+
+      const InflationCache::Counts before = cached.reuse->counts();
+      const FreeSpace reference(scene, plain), reusing(scene, cached);
+      const InflationCache::Counts after = cached.reuse->counts();
+      ASSERT_EQ(reusing.boundary().size(), reference.boundary().size()) << "step " << step;
+      for (std::size_t r = 0; r < reference.boundary().size(); ++r) {
+        EXPECT_EQ(reusing.boundary()[r].points, reference.boundary()[r].points) << "step " << step;
+        EXPECT_EQ(reusing.boundary()[r].component, reference.boundary()[r].component);
+      }
+      const auto bands = reference.clearance_bands(), reused_bands = reusing.clearance_bands();
+      ASSERT_EQ(reused_bands.size(), bands.size());
+      for (std::size_t b = 0; b < bands.size(); ++b) {
+        ASSERT_EQ(bands[b].beyond == nullptr, reused_bands[b].beyond == nullptr);
+        if (bands[b].beyond == nullptr) continue;
+        ASSERT_EQ(reused_bands[b].beyond->size(), bands[b].beyond->size());
+        for (std::size_t r = 0; r < bands[b].beyond->size(); ++r)
+          EXPECT_EQ((*reused_bands[b].beyond)[r].points, (*bands[b].beyond)[r].points);
+      }
+      // Every part (each obstacle and the outside of the bounds) is summed with every disc
+      // (the bounds leave room for both bands); the first build grows each distinct shape and
+      // the outside once per disc, each later one only the shapes the build before it lacked.
+      ASSERT_EQ(bands.size(), discs - 1);
+      EXPECT_EQ(after.computed + after.reused - before.computed - before.reused,
+                (scene.obstacles.size() + 1) * discs);
+      EXPECT_EQ(after.computed - before.computed, (step == 0 ? fresh + 1 : fresh) * discs)
+          << "step " << step;
+    }
+  }
 }
 
 }  // namespace

@@ -18,9 +18,11 @@
 /// version before it. A batch that fails (an id that names nothing, an invalid shape, the new
 /// scene refused by the scale limits or the method's build budget) changes nothing.
 ///
-/// Every version is built from its scene in full: free space and the method's discretisation
-/// (nothing is yet updated in place), so an edit costs what a Planner built from the edited
-/// scene costs, and its answers are exactly that planner's.
+/// What a version reuses: the obstacles grown by the agent's disc (exact Minkowski sums, most of
+/// building free space) are kept between versions (InflationCache), so an edit grows only the
+/// obstacles it adds or moves. The union of the grown obstacles, free space's index and the
+/// method's discretisation are built anew for each version. Either way a version is the Planner
+/// built from the edited scene, and its answers are exactly that planner's.
 
 #include <cstdint>
 #include <memory>
@@ -43,6 +45,10 @@ class EditablePlanner {
     std::uint64_t version = 0;       ///< the version the edits made
     std::vector<std::size_t> added;  ///< the ids the batch's add_* edits took, in order
     double build_ms = 0.0;           ///< building the version: free space and method
+    /// Obstacles (and the outside of the bounds) grown by the agent's disc for this version,
+    /// and those taken from the versions before (InflationCache); both 0 for a point agent.
+    std::size_t grown = 0;
+    std::size_t reused = 0;
   };
 
   /// Applies the batch in order and makes the result the current version; all or nothing.
@@ -58,20 +64,25 @@ class EditablePlanner {
   SceneIds ids() const;
   /// The current version's number: 0 as built, one more for each batch applied.
   std::uint64_t version() const;
-
-  /// planner()->plan(start, goal): on the version current when it starts.
-  PlanResult plan(Point start, Point goal) const { return planner()->plan(start, goal); }
-
- private:
-  struct Version {
+  /// The current version whole: its number, scene, ids and planner, taken at once (the calls
+  /// above, made one after another, may see different versions while edits go on).
+  struct Snapshot {
     std::uint64_t number = 0;
     std::shared_ptr<const Scene> scene;
     SceneIds ids;
     std::shared_ptr<const Planner> planner;
   };
+  Snapshot snapshot() const;
+
+  /// planner()->plan(start, goal): on the version current when it starts.
+  PlanResult plan(Point start, Point goal) const { return planner()->plan(start, goal); }
+
+ private:
+  using Version = Snapshot;
   std::shared_ptr<const Version> current() const;
 
   PlanOptions options_;
+  std::shared_ptr<InflationCache> inflated_ = std::make_shared<InflationCache>();
   std::mutex edit_mutex_;             // one batch built at a time
   mutable std::mutex current_mutex_;  // guards current_ (held only to copy or swap it)
   std::shared_ptr<const Version> current_;

@@ -9,6 +9,7 @@
 /// @endcode
 
 #include <cstdint>
+#include <functional>
 #include <future>
 #include <memory>
 #include <mutex>
@@ -101,6 +102,10 @@ class Planner {
   /// Builds the free space ("space.*" settings) and the discretisation (the expensive part).
   /// @throws InputError for an unknown method, smoother or option, or an invalid option value.
   explicit Planner(const Scene& scene, PlanOptions options = {});
+  /// As above, the free space built through `reuse` (InflationCache): obstacles grown for an
+  /// earlier planner of the same scene, with the same agent, are taken from it (the planner is
+  /// the same as one built without it).
+  Planner(const Scene& scene, PlanOptions options, std::shared_ptr<InflationCache> reuse);
   /// Builds the discretisation over an existing free space, shared with other planners (an
   /// experiment builds free space once per scene). "space.*" settings are refused here: they
   /// belong to whoever built the free space.
@@ -121,6 +126,15 @@ class Planner {
   /// Plans from start to the cheapest reachable goal of a set (the search's goal sets: one
   /// search, not one per goal); PlanResult::goal is the goal reached.
   PlanResult plan(Point start, std::span<const Point> goals) const;
+
+  /// A search the caller runs in place of the method's: given the start and goal as planned
+  /// (checked free, snapped where asked) and this planner's query options, it returns the raw
+  /// path on this planner's discretisation.
+  using Search = std::function<RawPath(Point start, Point goal, const QueryOptions& options)>;
+  /// Plans as plan(start, goal) does, the raw path found by `find`: the same checks of the ends
+  /// and components before it, the same smoothing and exact validation after. A search that
+  /// keeps its state between queries (Replanner's D* Lite) answers through it.
+  PlanResult plan_with(Point start, Point goal, const Search& find) const;
 
   /// Plans from start to goal once and smooths the raw path with PlanOptions::smoother and then
   /// with each of PlanOptions::also_smooth: one result per smoother, in that order, each checked
@@ -178,8 +192,9 @@ class Planner {
   // The start or goal as planned (snapped when asked), or the reason it cannot be.
   std::string check_point(Point& p, const char* name) const;
   // Searches (goals checked and non-empty); `result` gets status, stats and the raw path.
-  RawPath search(PlanResult& result, std::span<const Point> goals,
-                 const QueryOptions& options) const;
+  // `find`, when given, searches in place of the method (one goal).
+  RawPath search(PlanResult& result, std::span<const Point> goals, const QueryOptions& options,
+                 const Search* find = nullptr) const;
   // A result of this planner for a query from start, before its search.
   PlanResult blank_result(Point start) const;
   // Takes the search's status, message, statistics and raw path into result.

@@ -35,6 +35,39 @@ enum class Inflation : std::uint8_t {
 inline constexpr auto inflation_names =
     enum_names(Inflation::automatic, "auto", Inflation::exact, "exact", Inflation::cells, "cells");
 
+/// Obstacles already grown by the agent's disc (exact Minkowski sums, the largest part of
+/// building free space), kept for the next free space built from a scene that shares them: the
+/// versions of an EditablePlanner, where an edit changes a few obstacles and leaves the others.
+/// An obstacle is reused when its shape, the agent radius, the inflation tolerance and the
+/// scene's bounds are the same, bit for bit, so the free space built is the one built without
+/// the cache (the same exact sums, joined in the same order).
+///
+/// For each disc (agent radius and tolerance: a free space's own, and one per clearance band) it
+/// keeps the sums that the last build with that disc used, and it keeps the 32 discs used last.
+/// Thread-safe: builds sharing a cache run one after another (its exact objects are shared between
+/// them, and CGAL's lazy exact numbers are not safe to read from two threads).
+class InflationCache {
+ public:
+  InflationCache();
+  ~InflationCache();
+  InflationCache(const InflationCache&) = delete;
+  InflationCache& operator=(const InflationCache&) = delete;
+
+  /// What the builds through the cache did with their parts (the obstacles and the outside of
+  /// the bounds, each grown by the disc), counted since it was made.
+  struct Counts {
+    std::size_t reused = 0;    ///< parts whose sum was kept from an earlier build
+    std::size_t computed = 0;  ///< parts summed anew
+  };
+  Counts counts() const;
+
+  struct Impl;  // internal: the exact sums (configuration_space.cpp)
+  Impl& impl() const { return *impl_; }
+
+ private:
+  std::unique_ptr<Impl> impl_;
+};
+
 struct FreeSpaceOptions {
   /// How obstacles are grown by the agent's disc (Inflation).
   Inflation inflation = Inflation::automatic;
@@ -73,6 +106,9 @@ struct FreeSpaceOptions {
   double clearance_factor = 3.0;
   /// The number of bands the clearance distance is cut into. [Limit: 1 to 16]
   int clearance_bands = 4;
+  /// Obstacles grown for earlier free spaces, reused where unchanged (InflationCache); none by
+  /// default. EditablePlanner keeps one for its versions. Not a text option.
+  std::shared_ptr<InflationCache> reuse{};
 };
 
 /// One ring of the free-space boundary, oriented so free space lies on its left: the outer ring

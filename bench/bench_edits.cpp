@@ -1,0 +1,182 @@
+// A changing scene: applying an edit to an EditablePlanner (which keeps every obstacle grown by
+// the agent's disc between versions, and builds the rest anew) against building a Planner from
+// scratch on the edited scene, side by side in one run, for each bundled scene whose agent has a
+// radius and each of the methods below. Google Benchmark, CPU time per version.
+//
+//   bench_edits [--benchmark_filter=maze] [--benchmark_repetitions=3]
+//
+// The edit moves `moved` obstacles (the benchmark's argument: 1, or a quarter of the scene's)
+// by 0.05 and back on alternate versions, so that every version grows each moved obstacle anew.
+// Counters: obstacles (in the scene), moved, grown (obstacles grown per version: the update's
+// share of the sums).
+//
+// Replanning on the grid after each edit: Replan (a Replanner's repaired D* Lite search) against
+// Search (the version's own A*, searched afresh), on the same versions of each scene with
+// queries: its longest query, the obstacle nearest the query's middle moved by 0.5 and back,
+// untimed; only the query is timed, without smoothing. The argument is the grid's cells along
+// the scene's longer side (256, the default resolution, and 1024). Counters: cells, expanded
+// (per query), changed (grid nodes whose moves an edit changed, per query).
+
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "bundled_scenes.hpp"
+#include "polynav/plan/editable_planner.hpp"
+#include "polynav/plan/replanner.hpp"
+#include "polynav/scene/scene.hpp"
+
+namespace {
+
+using namespace polynav;
+
+const char* const methods[] = {"grid", "quadtree", "visgraph", "navmesh"};
+
+// A batch moving the first `moved` obstacles, spread over the scene, by `by`.
+std::vector<SceneEdit> move_batch(const Scene& scene, std::size_t moved, Point by) {
+  std::vector<SceneEdit> batch;
+  const std::size_t step = std::max<std::size_t>(1, scene.obstacles.size() / moved);
+  for (std::size_t id = 0; id < scene.obstacles.size() && batch.size() < moved; id += step) {
+    SceneEdit e;
+    e.kind = SceneEdit::Kind::move_obstacle;
+    e.id = id;
+    e.by = by;
+    batch.push_back(e);
+  }
+  return batch;
+}
+
+PlanOptions options_for(const std::string& method) {
+  PlanOptions options;
+  options.method = method;
+  options.smoother = "none";
+  return options;
+}
+
+void update(benchmark::State& state, const Scene& scene, const std::string& method) {
+  const auto moved = std::size_t(state.range(0));
+  EditablePlanner live(scene, options_for(method));
+  const std::vector<SceneEdit> there = move_batch(scene, moved, {0.05, 0.0});
+  const std::vector<SceneEdit> back = move_batch(scene, moved, {-0.05, 0.0});
+  std::size_t versions = 0, grown = 0;
+  for (auto _ : state) {
+    const EditablePlanner::Applied applied = live.apply(versions % 2 == 0 ? there : back);
+    grown += applied.grown;
+    ++versions;
+  }
+  state.counters["obstacles"] = double(scene.obstacles.size());
+  state.counters["moved"] = double(moved);
+  state.counters["grown"] = double(grown) / double(std::max<std::size_t>(versions, 1));
+}
+
+void rebuild(benchmark::State& state, const Scene& scene, const std::string& method) {
+  const auto moved = std::size_t(state.range(0));
+  // The same two edited scenes the updates alternate between.
+  Scene edited[2] = {scene, scene};
+  SceneIds ids[2] = {SceneIds::of(scene), SceneIds::of(scene)};
+  apply_edits(edited[0], ids[0], move_batch(scene, moved, {0.05, 0.0}));
+  const PlanOptions options = options_for(method);
+  std::size_t versions = 0;
+  for (auto _ : state) {
+    const Planner planner(edited[versions % 2], options);
+    benchmark::DoNotOptimize(planner.discretisation().node_count());
+    ++versions;
+  }
+  state.counters["obstacles"] = double(scene.obstacles.size());
+  state.counters["moved"] = double(moved);
+  state.counters["grown"] = double(scene.obstacles.size() + 1);
+}
+
+// The scene's longest query, and a batch moving the obstacle nearest its middle by `by`.
+const Query& longest_query(const Scene& scene) {
+  return *std::max_element(scene.queries.begin(), scene.queries.end(),
+                           [](const Query& a, const Query& b) {
+                             return distance(a.start, a.goal) < distance(b.start, b.goal);
+                           });
+}
+std::vector<SceneEdit> move_middle(const Scene& scene, const Query& query, Point by) {
+  const Point middle = 0.5 * (query.start + query.goal);
+  std::size_t nearest = 0;
+  double best = INFINITY;
+  for (std::size_t id = 0; id < scene.obstacles.size(); ++id) {
+    const Box box = bounding_box(scene.obstacles[id].shape.outer);
+    const double d = distance(middle, 0.5 * (box.min + box.max));
+    if (d < best) {
+      best = d;
+      nearest = id;
+    }
+  }
+  SceneEdit e;
+  e.kind = SceneEdit::Kind::move_obstacle;
+  e.id = nearest;
+  e.by = by;
+  return {e};
+}
+
+void replan(benchmark::State& state, const Scene& scene, bool repair) {
+  PlanOptions options = options_for("grid");
+  const Box box = bounding_box(scene.bounds);
+  const auto cells = double(state.range(0));
+  options.settings.set("grid.resolution", std::max(box.width(), box.height()) / cells);
+  EditablePlanner live(scene, options);
+  const Query& query = longest_query(scene);
+  Replanner route(live, query.goal);
+  route.plan(query.start);
+  const std::vector<SceneEdit> there = move_middle(scene, query, {0.5, 0.0});
+  const std::vector<SceneEdit> back = move_middle(scene, query, {-0.5, 0.0});
+  std::size_t queries = 0, expanded = 0, changed = 0;
+  for (auto _ : state) {
+    state.PauseTiming();
+    live.apply(queries % 2 == 0 ? there : back);
+    state.ResumeTiming();
+    const PlanResult r = repair ? route.plan(query.start) : live.plan(query.start, query.goal);
+    benchmark::DoNotOptimize(r.cost);
+    expanded += r.stats.expanded;
+    changed += repair ? route.last_repair().changed_nodes : 0;
+    ++queries;
+  }
+  const double n = double(std::max<std::size_t>(queries, 1));
+  state.counters["cells"] = double(live.planner()->discretisation().node_count());
+  state.counters["expanded"] = double(expanded) / n;
+  state.counters["changed"] = double(changed) / n;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const auto scenes = bench_scenes::bundled_native_scenes();
+  for (const auto& [name, scene] : scenes) {
+    if (scene.obstacles.empty() || scene.agent.radius <= 0.0) continue;
+    const auto quarter = std::int64_t(std::max<std::size_t>(2, scene.obstacles.size() / 4));
+    using Run = void (*)(benchmark::State&, const Scene&, const std::string&);
+    for (const std::string method : methods) {
+      for (const auto& kind : {std::pair<const char*, Run>{"Update", &update},
+                               std::pair<const char*, Run>{"Rebuild", &rebuild}}) {
+        const Run run = kind.second;
+        benchmark::RegisterBenchmark(
+            (std::string(kind.first) + "/" + name + "/" + method).c_str(),
+            [scene, method, run](benchmark::State& state) { run(state, scene, method); })
+            ->Arg(1)
+            ->Arg(quarter)
+            ->Unit(benchmark::kMillisecond);
+      }
+    }
+  }
+  for (const auto& [name, scene] : scenes) {
+    if (scene.queries.empty() || scene.obstacles.empty()) continue;
+    for (const bool repair : {true, false})
+      benchmark::RegisterBenchmark(
+          ((repair ? "Replan/" : "Search/") + name).c_str(),
+          [scene, repair](benchmark::State& state) { replan(state, scene, repair); })
+          ->Arg(256)
+          ->Arg(1024)
+          ->Unit(benchmark::kMillisecond);
+  }
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

@@ -1,0 +1,355 @@
+#include "polynav/plan/replanner.hpp"
+
+#include <algorithm>
+#include <array>
+#include <climits>
+#include <cmath>
+#include <vector>
+
+#include "polynav/discretise/grid/jump_point_grid.hpp"
+#include "polynav/discretise/grid/occupancy_grid.hpp"
+#include "polynav/discretise/query.hpp"
+#include "polynav/error.hpp"
+#include "polynav/search/d_star_lite.hpp"
+
+namespace polynav {
+namespace {
+
+using search::NodeId;
+
+// The grid a planner of the grid method searches (by A* or jump point search).
+const OccupancyGrid& grid_of(const Planner& planner) {
+  const Discretisation& d = planner.discretisation();
+  if (const auto* grid = dynamic_cast<const OccupancyGrid*>(&d)) return *grid;
+  if (const auto* jumps = dynamic_cast<const JumpPointGrid*>(&d)) return jumps->grid();
+  throw InputError({"", 0, 0, "method"},
+                   "replanning repairs searches of the grid method; this "
+                   "planner's discretisation is the " +
+                       std::string(d.method()));
+}
+
+// The grid with the query's own two nodes: the goal (node_count()), which the goal's attached
+// nodes lead to, and the start (node_count() + 1), which leads to the start's attached nodes.
+// Moves on the grid run both ways at one cost, so a node's predecessors are its neighbours,
+// except where terrain heights with a climb limit make some one way: then they are the nodes
+// around it with a move to it.
+struct QueryGraph {
+  const OccupancyGrid* grid;
+  const std::vector<Attachment>* from;
+  const std::vector<Attachment>* to;
+  bool one_way = false;
+
+  NodeId goal() const { return NodeId(grid->node_count()); }
+  NodeId start() const { return NodeId(grid->node_count() + 1); }
+  std::size_t node_count() const { return grid->node_count() + 2; }
+  template <class F>
+  void for_each_neighbour(NodeId n, F&& f) const {
+    if (n == start()) {
+      for (const Attachment& a : *from) f(a.node, a.cost);
+    } else if (n != goal()) {
+      grid->for_each_neighbour(n, f);
+      for (const Attachment& a : *to)
+        if (a.node == n) f(goal(), a.cost);
+    }
+  }
+  template <class F>
+  void for_each_predecessor(NodeId n, F&& f) const {
+    if (n == goal()) {
+      for (const Attachment& a : *to) f(a.node, a.cost);
+    } else if (n != start()) {
+      if (one_way) {
+        arcs_into(n, f);
+      } else {
+        grid->for_each_neighbour(n, f);
+      }
+      for (const Attachment& a : *from)
+        if (a.node == n) f(start(), a.cost);
+    }
+  }
+  // The grid's moves into n, from the nodes within a move of it (two nodes away for knight
+  // moves).
+  template <class F>
+  void arcs_into(NodeId n, F&& f) const {
+    const int across = grid->corners() ? grid->width() + 1 : grid->width();
+    const int down = grid->corners() ? grid->height() + 1 : grid->height();
+    const int x = int(n % NodeId(across)), y = int(n / NodeId(across));
+    const int reach = grid->options().connectivity == 16 ? 2 : 1;
+    for (int dy = -reach; dy <= reach; ++dy)
+      for (int dx = -reach; dx <= reach; ++dx) {
+        const int wx = x + dx, wy = y + dy;
+        if ((dx == 0 && dy == 0) || wx < 0 || wy < 0 || wx >= across || wy >= down) continue;
+        const auto w = NodeId(wy * across + wx);
+        grid->for_each_neighbour(w, [&](NodeId target, double cost) {
+          if (target == n) f(w, cost);
+        });
+      }
+  }
+};
+
+bool same_arcs(const std::vector<Attachment>& a, const std::vector<Attachment>& b) {
+  return std::equal(a.begin(), a.end(), b.begin(), b.end(),
+                    [](const Attachment& x, const Attachment& y) {
+                      return x.node == y.node && x.cost == y.cost;
+                    });
+}
+
+// A window of grid nodes, [x0, x1) x [y0, y1).
+struct NodeWindow {
+  int x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+};
+
+int node_columns(const OccupancyGrid& grid) {
+  return grid.corners() ? grid.width() + 1 : grid.width();
+}
+int node_rows(const OccupancyGrid& grid) {
+  return grid.corners() ? grid.height() + 1 : grid.height();
+}
+
+// The grid nodes in `window` whose moves (targets or costs) differ between two grids of the same
+// frame, appended to `changed`.
+void changed_nodes(const OccupancyGrid& before, const OccupancyGrid& after,
+                   const NodeWindow& window, std::vector<NodeId>& changed) {
+  std::array<search::Arc, 16> a, b;
+  const int columns = node_columns(after);
+  for (int y = window.y0; y < window.y1; ++y)
+    for (int x = window.x0; x < window.x1; ++x) {
+      const auto n = NodeId(y * columns + x);
+      std::size_t na = 0, nb = 0;
+      before.for_each_neighbour(n, [&](NodeId to, double cost) { a[na++] = {to, cost}; });
+      after.for_each_neighbour(n, [&](NodeId to, double cost) { b[nb++] = {to, cost}; });
+      if (!std::equal(a.begin(), a.begin() + std::ptrdiff_t(na), b.begin(),
+                      b.begin() + std::ptrdiff_t(nb),
+                      [](const search::Arc& p, const search::Arc& q) {
+                        return p.to == q.to && p.cost == q.cost;
+                      }))
+        changed.push_back(n);
+    }
+}
+
+// The boxes of the scene an edit between two versions touched: the old and new places of each
+// obstacle and region added, removed or changed (matched by id).
+std::vector<Box> edited_boxes(const EditablePlanner::Snapshot& before,
+                              const EditablePlanner::Snapshot& after) {
+  std::vector<Box> boxes;
+  const auto compare = [&](const std::vector<std::size_t>& old_ids, const auto& old_items,
+                           const std::vector<std::size_t>& new_ids, const auto& new_items,
+                           const auto& same, const auto& box_of) {
+    std::size_t i = 0, j = 0;  // ids ascend in both lists
+    while (i < old_ids.size() || j < new_ids.size()) {
+      if (j == new_ids.size() || (i < old_ids.size() && old_ids[i] < new_ids[j])) {
+        boxes.push_back(box_of(old_items[i++]));  // removed
+      } else if (i == old_ids.size() || new_ids[j] < old_ids[i]) {
+        boxes.push_back(box_of(new_items[j++]));  // added
+      } else {
+        if (!same(old_items[i], new_items[j])) {
+          boxes.push_back(box_of(old_items[i]));
+          boxes.push_back(box_of(new_items[j]));
+        }
+        ++i;
+        ++j;
+      }
+    }
+  };
+  compare(
+      before.ids.obstacles, before.scene->obstacles, after.ids.obstacles, after.scene->obstacles,
+      [](const Obstacle& a, const Obstacle& b) {
+        return a.shape.outer == b.shape.outer && a.shape.holes == b.shape.holes;
+      },
+      [](const Obstacle& o) { return bounding_box(o.shape.outer); });
+  compare(
+      before.ids.regions, before.scene->regions, after.ids.regions, after.scene->regions,
+      [](const Region& a, const Region& b) {
+        return a.polygon == b.polygon && a.cost == b.cost && a.height == b.height;
+      },
+      [](const Region& r) { return bounding_box(r.polygon); });
+  return boxes;
+}
+
+// The window of nodes whose moves can change when free space, costs and heights change within
+// `box` grown by `margin`: its cells, and the nodes a move (a knight's included) or a wall along a
+// cell side ties to them.
+NodeWindow window_around(const OccupancyGrid& grid, const Box& box, double margin) {
+  int x0 = INT_MAX, y0 = INT_MAX, x1 = INT_MIN, y1 = INT_MIN;
+  for (const Point corner : {Point{box.min.x - margin, box.min.y - margin},
+                             Point{box.max.x + margin, box.min.y - margin},
+                             Point{box.max.x + margin, box.max.y + margin},
+                             Point{box.min.x - margin, box.max.y + margin}}) {
+    const auto [cx, cy] = grid.cell_of(corner);
+    x0 = std::min(x0, cx);
+    y0 = std::min(y0, cy);
+    x1 = std::max(x1, cx);
+    y1 = std::max(y1, cy);
+  }
+  constexpr int reach = 3;
+  return {std::clamp(x0 - reach, 0, node_columns(grid)), std::clamp(y0 - reach, 0, node_rows(grid)),
+          std::clamp(x1 + reach + 1, 0, node_columns(grid)),
+          std::clamp(y1 + reach + 1, 0, node_rows(grid))};
+}
+
+}  // namespace
+
+struct Replanner::State {
+  const EditablePlanner* live = nullptr;
+  Point goal;
+  EditablePlanner::Snapshot searched_on;  // the version searched last (its grid is compared)
+  const OccupancyGrid* grid = nullptr;    // its grid
+  std::vector<Attachment> from, to;       // the start's and the goal's arcs on that grid
+  bool searched = false;                  // `search` holds a search on `grid` from `from` to `to`
+  search::DStarLite search;
+  QueryWorkspace workspace;  // attach_ends' lists
+  std::vector<NodeId> changed;
+  Repair last;
+
+  RawPath find(const EditablePlanner::Snapshot& version, Point start, Point goal_at,
+               const QueryOptions& options);
+  // Whether the search on the last version can be repaired for `version`'s grid `now`: the
+  // same frame of cells (so the same node ids) and the same heuristic.
+  bool repairable(const EditablePlanner::Snapshot& version, const OccupancyGrid& now) const;
+  // The nodes whose moves differ between the last version's grid and `now`, into `changed`.
+  void find_changes(const EditablePlanner::Snapshot& version, const OccupancyGrid& now);
+};
+
+Replanner::Replanner(const EditablePlanner& live, Point goal) : state_(new State) {
+  state_->live = &live;
+  state_->goal = goal;
+  const std::shared_ptr<const Planner> planner = live.planner();
+  const PlanOptions& options = planner->options();
+  if (options.method != "grid")
+    throw InputError({"", 0, 0, "method"},
+                     "replanning repairs searches of the grid method (D* Lite); this planner's "
+                     "method is " +
+                         options.method);
+  if (const auto& values = options.settings.values(); values.contains("grid.search")) {
+    const std::string& search = values.at("grid.search");
+    if (search != "astar" && search != "jps" && search != "jps+")
+      throw InputError({"", 0, 0, "grid.search"},
+                       "replanning repairs cheapest grid paths (grid.search astar, jps or jps+); "
+                       "found grid.search=" +
+                           search);
+  }
+  grid_of(*planner);
+}
+
+Replanner::~Replanner() = default;
+
+const Replanner::Repair& Replanner::last_repair() const {
+  return state_->last;
+}
+
+PlanResult Replanner::plan(Point start) {
+  const EditablePlanner::Snapshot version = state_->live->snapshot();
+  const Planner::Search find = [&](Point s, Point g, const QueryOptions& options) {
+    return state_->find(version, s, g, options);
+  };
+  state_->last = {version.number, true, 0, INFINITY};
+  return version.planner->plan_with(start, state_->goal, find);
+}
+
+bool Replanner::State::repairable(const EditablePlanner::Snapshot& version,
+                                  const OccupancyGrid& now) const {
+  // A cheaper region scales every heuristic down at once: no shift of the keys covers that.
+  return searched && grid->width() == now.width() && grid->height() == now.height() &&
+         grid->cell_size() == now.cell_size() && grid->origin() == now.origin() &&
+         grid->corners() == now.corners() &&
+         searched_on.planner->free_space().min_cost() == version.planner->free_space().min_cost();
+}
+
+void Replanner::State::find_changes(const EditablePlanner::Snapshot& version,
+                                    const OccupancyGrid& now) {
+  changed.clear();
+  const FreeSpace& before = searched_on.planner->free_space();
+  const FreeSpace& after = version.planner->free_space();
+  const NodeWindow everywhere{0, 0, node_columns(now), node_rows(now)};
+  // A clearance cost reaches farther than the edit, and the first region (or the last removed)
+  // changes how every move is costed: then every node is compared.
+  if (after.has_clearance_cost() || before.weighted() != after.weighted()) {
+    changed_nodes(*grid, now, everywhere, changed);
+    return;
+  }
+  // Elsewhere free space, costs and heights change only within the agent's radius (and the
+  // inflation's tolerance) of what was edited.
+  const double margin = after.agent_radius() + after.inflation_tolerance();
+  for (const Box& box : edited_boxes(searched_on, version))
+    changed_nodes(*grid, now, window_around(now, box, margin), changed);
+  // Windows may overlap: each node once.
+  std::sort(changed.begin(), changed.end());
+  changed.erase(std::unique(changed.begin(), changed.end()), changed.end());
+}
+
+RawPath Replanner::State::find(const EditablePlanner::Snapshot& version, Point start, Point goal_at,
+                               const QueryOptions& options) {
+  const OccupancyGrid& now = grid_of(*version.planner);
+  RawPath out;
+  out.method = now.method();
+  out.method_has_corridors = out.has_corridor = now.has_corridors();
+  std::vector<Attachment> old_from = std::move(from), old_to = std::move(to);
+  if (!attach_ends(now, start, std::span(&goal_at, 1), {}, workspace, out)) {
+    searched = false;  // the next plan() starts afresh
+    return out;
+  }
+  from = workspace.from;
+  to = workspace.goal_arcs[0];
+  const FreeSpace& space = version.planner->free_space();
+  const QueryGraph graph{&now, &from, &to,
+                         space.has_heights() && std::isfinite(space.agent().max_climb)};
+  const NodeId start_node = graph.start();
+
+  if (!repairable(version, now)) {
+    search.reset(graph.node_count(), graph.goal());
+  } else {
+    last.fresh = false;
+    if (version.planner != searched_on.planner) {
+      find_changes(version, now);
+      last.changed_nodes = changed.size();
+      for (const NodeId n : changed) search.arcs_changed(graph, n);
+    }
+    if (!same_arcs(old_to, to)) {  // the arcs into the goal changed
+      for (const Attachment& a : old_to) search.arcs_changed(graph, a.node);
+      for (const Attachment& a : to) search.arcs_changed(graph, a.node);
+    }
+    if (!same_arcs(old_from, from)) {
+      // The heuristic measures from the start's arcs: it falls by at most the old heuristic at
+      // a new arc's node less that arc's cost (the grid's heuristic keeps the triangle
+      // inequality), so the keys already queued stay below their nodes' keys after the shift.
+      const OccupancyGrid::Estimate before = now.heuristic(old_from, start);
+      double shift = 0.0;
+      for (const Attachment& a : from) shift = std::max(shift, before(a.node) - a.cost);
+      search.start_moved(shift);
+      search.arcs_changed(graph, start_node);
+    }
+  }
+  searched_on = version;
+  grid = &now;
+  searched = true;
+
+  // A lower bound of the cost from the start to each node: the grid's heuristic towards the
+  // start's arcs; 0 at the query's own nodes.
+  const OccupancyGrid::Estimate estimate = now.heuristic(from, start);
+  const NodeId grid_nodes = NodeId(now.node_count());
+  out.stats.expanded = search.compute(graph, start_node,
+                                      [&](NodeId n) { return n < grid_nodes ? estimate(n) : 0.0; });
+  std::vector<NodeId> path;
+  search.path(graph, start_node, path);
+  if (path.empty()) {
+    out.status = search::SearchStatus::no_path;
+    out.message = "no_path: no path on the grid joins the start to the goal";
+    return out;
+  }
+  out.status = search::SearchStatus::found;
+  out.graph_cost = last.cost = search.cost(start_node);
+  out.nodes.assign(path.begin() + 1, path.end() - 1);  // without the query's own nodes
+  out.points.push_back(start);
+  for (const NodeId n : out.nodes)
+    if (const Point p = now.node_position(n); !(p == out.points.back())) out.points.push_back(p);
+  if (!(goal_at == out.points.back())) out.points.push_back(goal_at);
+  if (options.corridor) {
+    std::optional<std::vector<Segment>> corridor = now.corridor(start, out.nodes, goal_at);
+    out.has_corridor = corridor.has_value();
+    if (corridor) out.corridor = std::move(*corridor);
+  } else {
+    out.has_corridor = false;
+  }
+  return out;
+}
+
+}  // namespace polynav
