@@ -29,6 +29,8 @@ concept ReversibleGraph = SearchGraph<G> && requires(const G& g, NodeId n) {
   g.for_each_predecessor(n, [](NodeId, double) {});
 };
 
+/// One search's state (per node: cost to the goal, its one-step lookahead rhs, and the queue),
+/// kept between compute() calls. Not thread-safe: one per searcher, path() included.
 class DStarLite {
  public:
   static constexpr double inf = std::numeric_limits<double>::infinity();
@@ -123,9 +125,18 @@ class DStarLite {
   void path(const G& graph, NodeId start, std::vector<NodeId>& path) const {
     path.clear();
     if (!(g_[start] < inf)) return;
-    std::vector<std::uint8_t> taken(g_.size(), 0);
+    // Marks of the nodes taken, set and then cleared node by node: a path is short beside the
+    // graph, and clearing the whole array would cost more than the walk.
+    std::vector<std::uint8_t>& taken = taken_;
+    std::vector<NodeId>& marked = marked_;
+    taken.resize(g_.size(), 0);
+    marked.clear();
+    const auto take = [&](NodeId n) {
+      taken[n] = 1;
+      marked.push_back(n);
+    };
     path.push_back(start);
-    taken[start] = 1;
+    take(start);
     while (!path.empty() && path.back() != goal_) {
       const NodeId u = path.back();
       const double best = best_successor(graph, u);
@@ -138,10 +149,11 @@ class DStarLite {
       if (next == no_node) {
         path.pop_back();  // every step of least cost from here is taken: back to choose another
       } else {
-        taken[next] = 1;
+        take(next);
         path.push_back(next);
       }
     }
+    for (const NodeId n : marked) taken[n] = 0;
   }
 
  private:
@@ -212,6 +224,8 @@ class DStarLite {
   std::vector<Entry> heap_;  // a binary min-heap on the key (std::push_heap), stale entries left
   std::size_t open_ = 0;
   double km_ = 0.0;
+  mutable std::vector<std::uint8_t> taken_;  // path()'s marks, all clear between calls
+  mutable std::vector<NodeId> marked_;
   NodeId goal_ = no_node;
 };
 
