@@ -28,6 +28,14 @@ const OccupancyGrid& grid_of(const Planner& planner) {
                        std::string(d.method()));
 }
 
+// The grid's nodes per row and per column: its cells, or their corners.
+int node_columns(const OccupancyGrid& grid) {
+  return grid.corners() ? grid.width() + 1 : grid.width();
+}
+int node_rows(const OccupancyGrid& grid) {
+  return grid.corners() ? grid.height() + 1 : grid.height();
+}
+
 // The grid with the query's own two nodes: the goal (node_count()), which the goal's attached
 // nodes lead to, and the start (node_count() + 1), which leads to the start's attached nodes.
 // Moves on the grid run both ways at one cost, so a node's predecessors are its neighbours,
@@ -70,8 +78,7 @@ struct QueryGraph {
   // moves).
   template <class F>
   void arcs_into(NodeId n, F&& f) const {
-    const int across = grid->corners() ? grid->width() + 1 : grid->width();
-    const int down = grid->corners() ? grid->height() + 1 : grid->height();
+    const int across = node_columns(*grid), down = node_rows(*grid);
     const int x = int(n % NodeId(across)), y = int(n / NodeId(across));
     const int reach = grid->options().connectivity == 16 ? 2 : 1;
     for (int dy = -reach; dy <= reach; ++dy)
@@ -97,13 +104,6 @@ bool same_arcs(const std::vector<Attachment>& a, const std::vector<Attachment>& 
 struct NodeWindow {
   int x0 = 0, y0 = 0, x1 = 0, y1 = 0;
 };
-
-int node_columns(const OccupancyGrid& grid) {
-  return grid.corners() ? grid.width() + 1 : grid.width();
-}
-int node_rows(const OccupancyGrid& grid) {
-  return grid.corners() ? grid.height() + 1 : grid.height();
-}
 
 // The grid nodes in `window` whose moves (targets or costs) differ between two grids of the same
 // frame, appended to `changed`.
