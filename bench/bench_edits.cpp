@@ -152,7 +152,10 @@ void replan(benchmark::State& state, const Scene& scene, bool repair) {
 
 int main(int argc, char** argv) {
   const auto scenes = bench_scenes::bundled_native_scenes();
-  for (const auto& [name, scene] : scenes) {
+  for (const auto& named : scenes) {
+    // Named, not bound: lambdas below copy them (clang before 16 cannot capture a binding).
+    const std::string& name = named.first;
+    const Scene& scene = named.second;
     if (scene.obstacles.empty() || scene.agent.radius <= 0.0) continue;
     const auto quarter = std::int64_t(std::max<std::size_t>(2, scene.obstacles.size() / 4));
     using Run = void (*)(benchmark::State&, const Scene&, const std::string&);
@@ -169,7 +172,10 @@ int main(int argc, char** argv) {
       }
     }
   }
-  for (const auto& [name, scene] : scenes) {
+  for (const auto& named : scenes) {
+    // Named, not bound: lambdas below copy them (clang before 16 cannot capture a binding).
+    const std::string& name = named.first;
+    const Scene& scene = named.second;
     if (scene.queries.empty() || scene.obstacles.empty()) continue;
     for (const bool repair : {true, false})
       benchmark::RegisterBenchmark(

@@ -62,7 +62,10 @@ void build(benchmark::State& state, const Scene& scene, bool reused) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  for (const auto& [name, scene] : bench_scenes::bundled_native_scenes()) {
+  for (const auto& named : bench_scenes::bundled_native_scenes()) {
+    // Named, not bound: lambdas below copy them (clang before 16 cannot capture a binding).
+    const std::string& name = named.first;
+    const Scene& scene = named.second;
     if (scene.obstacles.empty() || scene.agent.radius <= 0.0) continue;
     for (const bool reused : {false, true})
       benchmark::RegisterBenchmark(
