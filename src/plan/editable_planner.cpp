@@ -27,13 +27,14 @@ EditablePlanner::Applied EditablePlanner::apply(std::span<const SceneEdit> edits
   Applied applied;
   applied.added = apply_edits(scene, next->ids, edits);  // throws with nothing changed
   const auto t0 = std::chrono::steady_clock::now();
-  const InflationCache::Counts counts = inflated_->counts();
+  const InflationCache::Counts before_build = inflated_->counts();
   next->scene = std::make_shared<const Scene>(std::move(scene));
   next->planner = std::make_shared<const Planner>(*next->scene, options_, inflated_);
   applied.build_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-  applied.grown = inflated_->counts().computed - counts.computed;
-  applied.reused = inflated_->counts().reused - counts.reused;
+  const InflationCache::Counts after_build = inflated_->counts();
+  applied.grown = after_build.computed - before_build.computed;
+  applied.reused = after_build.reused - before_build.reused;
   next->number = applied.version = before->number + 1;
   const std::lock_guard<std::mutex> lock(current_mutex_);
   current_ = std::move(next);

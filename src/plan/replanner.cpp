@@ -196,7 +196,7 @@ struct Replanner::State {
   std::vector<Attachment> from, to;       // the start's and the goal's arcs on that grid
   bool searched = false;                  // `search` holds a search on `grid` from `from` to `to`
   search::DStarLite search;
-  QueryWorkspace workspace;  // attach_ends' lists
+  QueryWorkspace workspace;  // attach_ends' lists, trace_points' bends
   std::vector<NodeId> changed;
   Repair last;
 
@@ -338,17 +338,8 @@ RawPath Replanner::State::find(const EditablePlanner::Snapshot& version, Point s
   out.status = search::SearchStatus::found;
   out.graph_cost = last.cost = search.cost(start_node);
   out.nodes.assign(path.begin() + 1, path.end() - 1);  // without the query's own nodes
-  out.points.push_back(start);
-  for (const NodeId n : out.nodes)
-    if (const Point p = now.node_position(n); !(p == out.points.back())) out.points.push_back(p);
-  if (!(goal_at == out.points.back())) out.points.push_back(goal_at);
-  if (options.corridor) {
-    std::optional<std::vector<Segment>> corridor = now.corridor(start, out.nodes, goal_at);
-    out.has_corridor = corridor.has_value();
-    if (corridor) out.corridor = std::move(*corridor);
-  } else {
-    out.has_corridor = false;
-  }
+  detail::trace_points(now, start, goal_at, workspace, out);
+  detail::set_corridor(now, options, out);
   return out;
 }
 

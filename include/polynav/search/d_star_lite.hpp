@@ -19,7 +19,6 @@
 #include <vector>
 
 #include "polynav/search/graph.hpp"
-#include "polynav/search/search_result.hpp"
 
 namespace polynav::search {
 
