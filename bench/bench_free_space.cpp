@@ -5,8 +5,12 @@
 //   bench_free_space [--benchmark_repetitions=5] [--benchmark_filter=warehouse]
 //
 // FreeSpace/<scene>/reused builds it again through an InflationCache that already holds every
-// grown obstacle (as an EditablePlanner's version after an edit that moved nothing): what is
-// left, the union of the grown obstacles, the boundary's index and the rest.
+// grown obstacle and their union (as an EditablePlanner's version after an edit that changed
+// only regions): what is left is reading the boundary from the union, and its index.
+// FreeSpace/<scene>/moved alternates between the scene and the scene with its middle obstacle
+// moved by 0.05, through one cache (as the versions of an EditablePlanner after such an edit):
+// that obstacle is grown again and the union joined again around it (counter joined_locally,
+// per build).
 //
 // Counters: obstacles, convex (of them, the convex ones without holes, summed with the disc as
 // convex pieces), vertices (of the bounds and the obstacles).
@@ -38,16 +42,25 @@ bool convex(const Ring& ring) {
   return turns != 3;
 }
 
-void build(benchmark::State& state, const Scene& scene, bool reused) {
+enum class Through { nothing, unchanged, one_moved };
+
+void build(benchmark::State& state, const Scene& scene, Through through) {
   FreeSpaceOptions options;
-  if (reused) {
+  if (through != Through::nothing) {
     options.reuse = std::make_shared<InflationCache>();
     const FreeSpace first(scene, options);  // grows every obstacle into the cache
   }
+  Scene moved = scene;
+  for (Point& p : moved.obstacles[moved.obstacles.size() / 2].shape.outer) p = p + Point{0.05, 0};
+  const std::size_t local_before = options.reuse ? options.reuse->counts().joined_locally : 0;
+  bool odd = false;
   for (auto _ : state) {
-    const FreeSpace space(scene, options);
+    const FreeSpace space(through == Through::one_moved && (odd = !odd) ? moved : scene, options);
     benchmark::DoNotOptimize(space.edge_count());
   }
+  if (through == Through::one_moved)
+    state.counters["joined_locally"] =
+        double(options.reuse->counts().joined_locally - local_before) / double(state.iterations());
   std::size_t vertices = scene.bounds.size(), convex_ones = 0;
   for (const Obstacle& o : scene.obstacles) {
     vertices += o.shape.outer.size();
@@ -67,10 +80,12 @@ int main(int argc, char** argv) {
     const std::string& name = named.first;
     const Scene& scene = named.second;
     if (scene.obstacles.empty() || scene.agent.radius <= 0.0) continue;
-    for (const bool reused : {false, true})
+    for (const auto& [suffix, through] :
+         {std::pair{"", Through::nothing}, std::pair{"/reused", Through::unchanged},
+          std::pair{"/moved", Through::one_moved}})
       benchmark::RegisterBenchmark(
-          ("FreeSpace/" + name + (reused ? "/reused" : "")).c_str(),
-          [scene, reused](benchmark::State& state) { build(state, scene, reused); })
+          ("FreeSpace/" + name + suffix).c_str(),
+          [scene, t = through](benchmark::State& state) { build(state, scene, t); })
           ->Unit(benchmark::kMillisecond);
   }
   benchmark::Initialize(&argc, argv);

@@ -35,6 +35,7 @@ EditablePlanner::Applied EditablePlanner::apply(std::span<const SceneEdit> edits
   const InflationCache::Counts after_build = inflated_->counts();
   applied.grown = after_build.computed - before_build.computed;
   applied.reused = after_build.reused - before_build.reused;
+  applied.joined_locally = after_build.joined_locally - before_build.joined_locally;
   next->number = applied.version = before->number + 1;
   const std::lock_guard<std::mutex> lock(current_mutex_);
   current_ = std::move(next);

@@ -158,6 +158,38 @@ TEST(EditablePlanner, RandomEditsAnswerAsAPlannerBuiltFromScratch) {
   }
 }
 
+// On a scene of overlapping walls, a version joins the grown walls again only around the one
+// an edit moves (the rest of the union kept from the version before), and still answers as a
+// planner built from the edited scene.
+TEST(EditablePlanner, EditsToAMazeJoinOnlyAroundWhatMovedAndAnswerAsFromScratch) {
+  const Scene scene = load_scene(fs::path(POLYNAV_SOURCE_DIR) / "scenes" / "maze.yaml");
+  for (const std::string method : {"grid", "visgraph", "navmesh"}) {
+    std::mt19937_64 rng(std::hash<std::string>()(method) ^ 7);
+    std::uniform_int_distribution<int> shift(-2, 2);
+    PlanOptions options;
+    options.method = method;
+    Model model(scene);
+    EditablePlanner live(scene, options);
+    std::size_t local = 0;
+    for (int step = 1; step <= 3; ++step) {
+      SceneEdit e;
+      e.kind = SceneEdit::Kind::move_obstacle;
+      e.id = rng() % model.obstacles.size();
+      e.by = {0.25 * shift(rng), 0.25 * shift(rng)};
+      model.obstacles[e.id].outer = moved(model.obstacles[e.id].outer, e.by);
+      local += live.apply(std::span(&e, 1)).joined_locally;
+      const Planner scratch(model.scene(), options);
+      for (const Query& q : scene.queries) {
+        const PlanResult a = live.plan(q.start, q.goal), b = scratch.plan(q.start, q.goal);
+        EXPECT_EQ(a.status, b.status) << method << " step " << step;
+        EXPECT_EQ(a.waypoints, b.waypoints) << method << " step " << step;
+        EXPECT_EQ(a.cost, b.cost) << method << " step " << step;
+      }
+    }
+    EXPECT_EQ(local, 3u) << method;
+  }
+}
+
 TEST(EditablePlanner, AnEditGrowsOnlyTheObstaclesItAddsOrMoves) {
   const Scene scene = warehouse();
   ASSERT_GT(scene.agent.radius, 0.0);

@@ -156,11 +156,11 @@ TEST(Convert, RotatedMapsKeepTheirFreeSpace) {
       const Scene back = parse_native_scene(exported.text, "converted.yaml");
       const FreeSpace a(scene), b(back);
       EXPECT_NEAR(a.area(), b.area(), 1e-12 * a.area());
-      // Unsimplified, the same boundary edge for edge (the union keeps every vertex of the
-      // outline; simplified, it also keeps the fills' vertices that lie on a chord).
-      if (simplify == 0.0) {
-        EXPECT_EQ(a.edge_count(), b.edge_count());
-      }
+      // No sliver along a rectangle's side: a sliver would be a component of its own and more
+      // edges. (The rotated outline's vertices are rounded off its straight lines, while the
+      // rectangles' sides run straight through them, so the converted boundary has fewer.)
+      EXPECT_EQ(a.component_count(), b.component_count());
+      EXPECT_LE(b.edge_count(), a.edge_count());
       expect_same_plans(scene, back, "visgraph");
     }
   }

@@ -523,5 +523,81 @@ TEST(InflationCache, ReusedSumsBuildTheSameFreeSpaceAndOnlyNewShapesAreGrown) {
   }
 }
 
+// A long run of small edits on a crowded scene: each build through the cache joins the grown
+// obstacles again only in a window around the ones that changed, and still gives the free space
+// built from scratch, ring for ring and component for component. The obstacles sit on a lattice,
+// so many touch or overlap once grown (pinches, merged walls, holes closed off), some touch the
+// bounds, and one has a hole.
+TEST(InflationCache, EditsJoinedLocallyGiveTheFreeSpaceBuiltWhole) {
+  std::mt19937_64 rng(29);
+  Scene scene;
+  scene.bounds = rect(0, 0, 60, 40);
+  scene.agent.radius = 0.5;
+  for (int i = 0; i < 19; ++i)
+    for (int j = 0; j < 6; ++j) {
+      const double x = 1 + 3 * i, y = 1 + 6.5 * j;  // neighbours in a row touch or overlap
+      switch ((i + 2 * j) % 4) {
+        case 0:
+          scene.obstacles.push_back({{rect(x, y, x + 3, y + 1), {}}, {}});
+          break;
+        case 1:
+          scene.obstacles.push_back({{rect(x - 1, y, x + 1, y + 4), {}}, {}});
+          break;
+        case 2:
+          scene.obstacles.push_back({{{{x, y}, {x + 3, y}, {x + 1.5, y + 3}}, {}}, {}});
+          break;
+        default:
+          scene.obstacles.push_back({{rect(x, y, x + 2.2, y + 2.2), {}}, {}});
+      }
+    }
+  scene.obstacles.push_back({{rect(0, 20, 3, 22), {}}, {}});  // on the bounds
+  scene.obstacles.push_back(
+      {{rect(40, 14, 46, 20), {rect(41.5, 15.5, 44.5, 18.5)}}, {}});  // a hole 3 wide
+  std::uniform_int_distribution<int> step_of(-4, 4);
+  std::uniform_real_distribution<double> x(1, 57), y(1, 37);
+  FreeSpaceOptions cached;
+  cached.reuse = std::make_shared<InflationCache>();
+  std::size_t local = 0;
+  const int steps = 30;
+  for (int step = 0; step < steps; ++step) {
+    if (step > 0) {
+      switch (rng() % 4) {
+        case 0:
+        case 1: {  // move one by half-units, so that it may come to touch others exactly
+          Polygon& shape = scene.obstacles[rng() % scene.obstacles.size()].shape;
+          const Point by{0.5 * step_of(rng), 0.5 * step_of(rng)};
+          for (Point& p : shape.outer) p = p + by;
+          for (Ring& hole : shape.holes)
+            for (Point& p : hole) p = p + by;
+          break;
+        }
+        case 2: {  // add one
+          const double ax = std::round(x(rng)), ay = std::round(y(rng));
+          scene.obstacles.push_back({{rect(ax, ay, ax + 1, ay + 2), {}}, {}});
+          break;
+        }
+        default:
+          scene.obstacles.erase(scene.obstacles.begin() +
+                                std::ptrdiff_t(rng() % scene.obstacles.size()));
+      }
+    }
+    FreeSpaceOptions plain;
+    plain.open_gaps = cached.open_gaps = step % 3 == 2;
+    const std::size_t before = cached.reuse->counts().joined_locally;
+    const FreeSpace reference(scene, plain), reusing(scene, cached);
+    local += cached.reuse->counts().joined_locally - before;
+    ASSERT_EQ(reusing.boundary().size(), reference.boundary().size()) << "step " << step;
+    for (std::size_t r = 0; r < reference.boundary().size(); ++r) {
+      EXPECT_EQ(reusing.boundary()[r].points, reference.boundary()[r].points) << "step " << step;
+      EXPECT_EQ(reusing.boundary()[r].component, reference.boundary()[r].component);
+      EXPECT_EQ(reusing.boundary()[r].outer, reference.boundary()[r].outer);
+    }
+    EXPECT_EQ(reusing.component_count(), reference.component_count()) << "step " << step;
+  }
+  // Every build but the first had a union to start from, its edit reached few parts, and the
+  // parts overlap enough for the window to pay.
+  EXPECT_GE(local, std::size_t(steps - 1) * 3 / 4);
+}
+
 }  // namespace
 }  // namespace polynav

@@ -49,6 +49,10 @@ class EditablePlanner {
     /// and those taken from the versions before (InflationCache); both 0 for a point agent.
     std::size_t grown = 0;
     std::size_t reused = 0;
+    /// Unions of the grown obstacles (the agent's, and one per clearance band) joined again only
+    /// around the obstacles that changed, the rest kept from the version before; the others
+    /// were joined whole.
+    std::size_t joined_locally = 0;
   };
 
   /// Applies the batch in order and makes the result the current version; all or nothing.

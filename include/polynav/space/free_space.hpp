@@ -39,11 +39,16 @@ inline constexpr auto inflation_names =
 /// building free space), kept for the next free space built from a scene that shares them: the
 /// versions of an EditablePlanner, where an edit changes a few obstacles and leaves the others.
 /// An obstacle is reused when its shape, the agent radius, the inflation tolerance and the
-/// scene's bounds are the same, bit for bit, so the free space built is the one built without
-/// the cache (the same exact sums, joined in the same order).
+/// scene's bounds are the same, bit for bit. The union of the grown obstacles is kept too: a
+/// build whose obstacles differ from the last one's in a few places joins them again only in a
+/// window around those (when they reach fewer than half of the parts), and keeps the rest of
+/// the union. The free space built is the one built without the cache, ring for ring: the
+/// operations are exact, and free space's rings are read from the union in a form that depends
+/// on the region alone.
 ///
 /// For each disc (agent radius and tolerance: a free space's own, and one per clearance band) it
-/// keeps the sums that the last build with that disc used, and it keeps the 32 discs used last.
+/// keeps the sums that the last build with that disc used and their union, and it keeps the 32
+/// discs used last.
 /// Thread-safe: builds sharing a cache run one after another (its exact objects are shared between
 /// them, and CGAL's lazy exact numbers are not safe to read from two threads).
 class InflationCache {
@@ -58,6 +63,9 @@ class InflationCache {
   struct Counts {
     std::size_t reused = 0;    ///< parts whose sum was kept from an earlier build
     std::size_t computed = 0;  ///< parts summed anew
+    /// Builds that kept the union of the build before with the same disc, joining the parts
+    /// again only around those that changed (if any); the others joined them whole.
+    std::size_t joined_locally = 0;
   };
   Counts counts() const;
 

@@ -176,7 +176,8 @@ class NavPartition {
   ///   constructed vertices, rounded crossings of region outlines with the boundary, a vertex
   ///   within 1e-9 of the coordinates' magnitude of the edge's line counts as on it), and no
   ///   portal lies along a boundary edge (a wall);
-  /// - point location finds every polygon at its centre.
+  /// - point location finds every polygon at its centre (every polygon wider than rounding:
+  ///   one thinner may hold no double).
   /// Meant for tests and diagnosis: O(polygons x their vertices^2 + boundary edges x the
   /// polygons near each).
   std::vector<std::string> check(const FreeSpace& space) const;
