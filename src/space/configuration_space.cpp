@@ -484,7 +484,12 @@ struct InflationCache::Impl {
                                           CGAL::Bbox_2& changed) {
     auto [it, added] = sums.sums.try_emplace(detail::shape_key(shape));
     if (added) {
-      it->second.polygon = compute();
+      try {
+        it->second.polygon = compute();
+      } catch (...) {  // out of time: no empty sum may stay behind for the next build to reuse
+        sums.sums.erase(it);
+        throw;
+      }
       changed += it->second.polygon.outer_boundary().bbox();
       ++counts.computed;
     } else {

@@ -599,5 +599,27 @@ TEST(InflationCache, EditsJoinedLocallyGiveTheFreeSpaceBuiltWhole) {
   EXPECT_GE(local, std::size_t(steps - 1) * 3 / 4);
 }
 
+// A build that runs out of time while growing an obstacle leaves nothing half-made in the
+// cache: the next build of the same scene through it is the free space built whole.
+TEST(InflationCache, ABuildOutOfTimeLeavesNothingBehind) {
+  Scene scene;
+  scene.bounds = rect(0, 0, 20, 20);
+  scene.agent.radius = 0.5;
+  scene.obstacles = {
+      {{rect(2, 2, 6, 4), {}}, {}}, {{rect(5, 3, 7, 9), {}}, {}}, {{rect(12, 12, 15, 13), {}}, {}}};
+  FreeSpaceOptions cached;
+  cached.reuse = std::make_shared<InflationCache>();
+  const FreeSpace first(scene, cached);
+  for (Point& p : scene.obstacles[1].shape.outer) p = p + Point{1, 0};
+  FreeSpaceOptions hurried = cached;
+  hurried.max_build_seconds = 1e-12;
+  EXPECT_THROW((FreeSpace{scene, hurried}), InputError);
+  const FreeSpace again(scene, cached), reference(scene);
+  ASSERT_EQ(again.boundary().size(), reference.boundary().size());
+  for (std::size_t r = 0; r < reference.boundary().size(); ++r)
+    EXPECT_EQ(again.boundary()[r].points, reference.boundary()[r].points);
+  EXPECT_DOUBLE_EQ(again.area(), reference.area());
+}
+
 }  // namespace
 }  // namespace polynav
