@@ -309,11 +309,7 @@ bool ring_less(const VertexRing& a, const VertexRing& b) {
 // the vertices where they split an edge, so the same region read from arrangements made in
 // different ways differs only in such vertices and in where each ring starts; this makes the
 // rings of free space depend on the region alone. Decided exactly.
-VertexRing canonical_ring(const CgalPolygon& polygon, const VertexRing& pinches) {
-  VertexRing all;
-  all.reserve(polygon.size());
-  for (auto v = polygon.vertices_begin(); v != polygon.vertices_end(); ++v)
-    all.push_back({*v, nearest_point(*v)});
+VertexRing canonical_ring(const VertexRing& all, const VertexRing& pinches) {
   const std::size_t n = all.size();
   const auto needed = [&](std::size_t i) {
     return !CGAL::collinear(all[(i + n - 1) % n].exact, all[i].exact, all[(i + 1) % n].exact) ||
@@ -349,18 +345,19 @@ VertexRing canonical_ring(const CgalPolygon& polygon, const VertexRing& pinches)
 // holes by theirs).
 std::vector<BoundaryRing> free_rings(const CgalPolygonSet& blocked, bool into_free) {
   // A face's boundary runs with the face on its left: its outer boundary counter-clockwise, its
-  // holes clockwise, as free space's rings run.
+  // holes clockwise, as free space's rings run. Each vertex is rounded once, here.
   const auto ring_of = [](auto halfedge) {
-    CgalPolygon ring;
+    VertexRing ring;
     const auto first = halfedge;
     do {
-      ring.push_back(halfedge->target()->point());
+      const CgalPoint& p = halfedge->target()->point();
+      ring.push_back({p, nearest_point(p)});
     } while (++halfedge != first);
     return ring;
   };
   struct Face {
-    CgalPolygon outer;
-    std::vector<CgalPolygon> holes;
+    VertexRing outer;
+    std::vector<VertexRing> holes;
   };
   std::vector<Face> faces;
   const auto& arrangement = blocked.arrangement();
@@ -373,13 +370,10 @@ std::vector<BoundaryRing> free_rings(const CgalPolygonSet& blocked, bool into_fr
   }
 
   VertexRing pinches;
-  const auto add = [&](const CgalPolygon& ring) {
-    for (auto v = ring.vertices_begin(); v != ring.vertices_end(); ++v)
-      pinches.push_back({*v, nearest_point(*v)});
-  };
   for (const Face& face : faces) {
-    add(face.outer);
-    for (const CgalPolygon& hole : face.holes) add(hole);
+    pinches.insert(pinches.end(), face.outer.begin(), face.outer.end());
+    for (const VertexRing& hole : face.holes)
+      pinches.insert(pinches.end(), hole.begin(), hole.end());
   }
   std::sort(pinches.begin(), pinches.end(), vertex_less);
   std::size_t repeated = 0;  // each point that occurs more than once, once
@@ -397,7 +391,7 @@ std::vector<BoundaryRing> free_rings(const CgalPolygonSet& blocked, bool into_fr
   components.reserve(faces.size());
   for (const Face& face : faces) {
     Component c{canonical_ring(face.outer, pinches), {}};
-    for (const CgalPolygon& hole : face.holes) c.holes.push_back(canonical_ring(hole, pinches));
+    for (const VertexRing& hole : face.holes) c.holes.push_back(canonical_ring(hole, pinches));
     std::sort(c.holes.begin(), c.holes.end(), ring_less);
     components.push_back(std::move(c));
   }
@@ -408,7 +402,6 @@ std::vector<BoundaryRing> free_rings(const CgalPolygonSet& blocked, bool into_fr
   std::uint32_t next_component = std::uint32_t(components.size());
   for (std::uint32_t c = 0; c < components.size(); ++c) {
     const std::size_t first = rings.size();
-    // CGAL returns outer boundaries counter-clockwise and holes clockwise: free on the left.
     Ring outer = to_ring(components[c].outer, into_free);
     if (outer.size() >= 3) rings.push_back({std::move(outer), c, true});
     for (const VertexRing& hole : components[c].holes) {
