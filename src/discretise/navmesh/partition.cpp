@@ -663,14 +663,11 @@ std::vector<std::string> NavPartition::check(const FreeSpace& space) const {
   // in x) may hold no double at all, so nothing can be located in it.
   std::vector<std::uint32_t> found;
   for (std::uint32_t i = 0; i < polygons; ++i) {
-    const std::span<const Point> corners = polygon(i);
-    double twice_area = 0.0, longest = 0.0;
-    for (std::size_t k = 0; k < corners.size(); ++k) {
-      const Point u = corners[k], v = corners[(k + 1) % corners.size()];
-      twice_area += cross(u - corners[0], v - corners[0]);
-      longest = std::max(longest, distance(u, v));
-    }
-    if (std::abs(twice_area) <= slack * longest) continue;
+    const Ring corners(polygon(i).begin(), polygon(i).end());
+    double longest = 0.0;
+    for (std::size_t k = 0; k < corners.size(); ++k)
+      longest = std::max(longest, distance(corners[k], corners[(k + 1) % corners.size()]));
+    if (std::abs(signed_area2(corners)) <= slack * longest) continue;
     locate(centre_[i], found);
     if (std::find(found.begin(), found.end(), i) == found.end())
       problems.push_back("point location does not find " + name("polygon", i) + " at its centre");
