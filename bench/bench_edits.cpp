@@ -1,14 +1,17 @@
-// A changing scene: applying an edit to an EditablePlanner (which keeps every obstacle grown by
-// the agent's disc between versions, and builds the rest anew) against building a Planner from
-// scratch on the edited scene, side by side in one run, for each bundled scene whose agent has a
-// radius and each of the methods below. Google Benchmark, CPU time per version.
+// A changing scene: applying an edit to an EditablePlanner (Update: it keeps every obstacle grown
+// by the agent's disc and their union between versions, updates the grid around the edit and
+// takes over the search arrays) against the same versions with the method built whole
+// (UpdateWhole: only the grown obstacles and their union reused) and against building a Planner
+// from scratch on the edited scene (Rebuild), side by side in one run, for each bundled scene
+// whose agent has a radius and each of the methods below (grid-1024: a grid of 1024 cells along
+// the longer side). Google Benchmark, CPU time per version.
 //
 //   bench_edits [--benchmark_filter=maze] [--benchmark_repetitions=3]
 //
 // The edit moves `moved` obstacles (the benchmark's argument: 1, or a quarter of the scene's)
 // by 0.05 and back on alternate versions, so that every version grows each moved obstacle anew.
 // Counters: obstacles (in the scene), moved, grown (obstacles grown per version: the update's
-// share of the sums).
+// share of the sums), classified (grid: the share of its cells classified per version).
 //
 // Replanning on the grid after each edit: Replan (a Replanner's repaired D* Lite search) against
 // Search (the version's own A*, searched afresh), on the same versions of each scene with
@@ -21,6 +24,7 @@
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -33,7 +37,8 @@ namespace {
 
 using namespace polynav;
 
-const char* const methods[] = {"grid", "quadtree", "visgraph", "navmesh"};
+// grid-1024: the grid method with 1024 cells along the scene's longer side (the default is 256).
+const char* const methods[] = {"grid", "grid-1024", "quadtree", "visgraph", "navmesh"};
 
 // A batch moving the first `moved` obstacles, spread over the scene, by `by`.
 std::vector<SceneEdit> move_batch(const Scene& scene, std::size_t moved, Point by) {
@@ -49,27 +54,58 @@ std::vector<SceneEdit> move_batch(const Scene& scene, std::size_t moved, Point b
   return batch;
 }
 
-PlanOptions options_for(const std::string& method) {
+PlanOptions options_for(const Scene& scene, const std::string& method) {
   PlanOptions options;
   options.method = method;
   options.smoother = "none";
+  if (method == "grid-1024") {
+    options.method = "grid";
+    const Box box = bounding_box(scene.bounds);
+    options.settings.set("grid.resolution", std::max(box.width(), box.height()) / 1024.0);
+  }
   return options;
 }
 
 void update(benchmark::State& state, const Scene& scene, const std::string& method) {
   const auto moved = std::size_t(state.range(0));
-  EditablePlanner live(scene, options_for(method));
+  EditablePlanner live(scene, options_for(scene, method));
   const std::vector<SceneEdit> there = move_batch(scene, moved, {0.05, 0.0});
   const std::vector<SceneEdit> back = move_batch(scene, moved, {-0.05, 0.0});
-  std::size_t versions = 0, grown = 0;
+  std::size_t versions = 0, grown = 0, classified = 0, cells = 0;
   for (auto _ : state) {
     const EditablePlanner::Applied applied = live.apply(versions % 2 == 0 ? there : back);
     grown += applied.grown;
+    classified += applied.classified_cells;
+    cells += applied.grid_cells;
     ++versions;
   }
   state.counters["obstacles"] = double(scene.obstacles.size());
   state.counters["moved"] = double(moved);
   state.counters["grown"] = double(grown) / double(std::max<std::size_t>(versions, 1));
+  // The share of the grid's cells classified per version (the rest kept from the one before).
+  if (cells > 0) state.counters["classified"] = double(classified) / double(cells);
+}
+
+// The same versions, each planner built as Planner(scene, options, cache): the grown obstacles
+// and their union reused, the method built whole and its search arrays allocated anew (what a
+// version did before the method was updated in place).
+void update_whole(benchmark::State& state, const Scene& scene, const std::string& method) {
+  const auto moved = std::size_t(state.range(0));
+  const PlanOptions options = options_for(scene, method);
+  const auto cache = std::make_shared<InflationCache>();
+  Scene edited = scene;
+  SceneIds ids = SceneIds::of(scene);
+  auto current = std::make_shared<const Planner>(edited, options, cache);
+  const std::vector<SceneEdit> there = move_batch(scene, moved, {0.05, 0.0});
+  const std::vector<SceneEdit> back = move_batch(scene, moved, {-0.05, 0.0});
+  std::size_t versions = 0;
+  for (auto _ : state) {
+    apply_edits(edited, ids, versions % 2 == 0 ? there : back);
+    current = std::make_shared<const Planner>(edited, options, cache);
+    ++versions;
+  }
+  state.counters["obstacles"] = double(scene.obstacles.size());
+  state.counters["moved"] = double(moved);
 }
 
 void rebuild(benchmark::State& state, const Scene& scene, const std::string& method) {
@@ -78,7 +114,7 @@ void rebuild(benchmark::State& state, const Scene& scene, const std::string& met
   Scene edited[2] = {scene, scene};
   SceneIds ids[2] = {SceneIds::of(scene), SceneIds::of(scene)};
   apply_edits(edited[0], ids[0], move_batch(scene, moved, {0.05, 0.0}));
-  const PlanOptions options = options_for(method);
+  const PlanOptions options = options_for(scene, method);
   std::size_t versions = 0;
   for (auto _ : state) {
     const Planner planner(edited[versions % 2], options);
@@ -117,7 +153,7 @@ std::vector<SceneEdit> move_middle(const Scene& scene, const Query& query, Point
 }
 
 void replan(benchmark::State& state, const Scene& scene, bool repair) {
-  PlanOptions options = options_for("grid");
+  PlanOptions options = options_for(scene, "grid");
   const Box box = bounding_box(scene.bounds);
   const auto cells = double(state.range(0));
   options.settings.set("grid.resolution", std::max(box.width(), box.height()) / cells);
@@ -161,6 +197,7 @@ int main(int argc, char** argv) {
     using Run = void (*)(benchmark::State&, const Scene&, const std::string&);
     for (const std::string method : methods) {
       for (const auto& kind : {std::pair<const char*, Run>{"Update", &update},
+                               std::pair<const char*, Run>{"UpdateWhole", &update_whole},
                                std::pair<const char*, Run>{"Rebuild", &rebuild}}) {
         const Run run = kind.second;
         benchmark::RegisterBenchmark(

@@ -37,6 +37,14 @@ Planner::Planner(const Scene& scene, PlanOptions options)
     : Planner(scene, std::move(options), nullptr) {}
 
 Planner::Planner(const Scene& scene, PlanOptions options, std::shared_ptr<InflationCache> reuse)
+    : Planner(scene, std::move(options), std::move(reuse), nullptr, {}) {}
+
+Planner::Planner(const Scene& scene, PlanOptions options, std::shared_ptr<InflationCache> reuse,
+                 const Planner& before, std::span<const Box> changed)
+    : Planner(scene, std::move(options), std::move(reuse), &before, changed) {}
+
+Planner::Planner(const Scene& scene, PlanOptions options, std::shared_ptr<InflationCache> reuse,
+                 const Planner* before, std::span<const Box> changed)
     : options_(std::move(options)) {
   check_settings(options_.settings, options_.method, options_.smoother);
   if (options_.max_radii > 0) scene_ = std::make_shared<const Scene>(scene);
@@ -45,7 +53,7 @@ Planner::Planner(const Scene& scene, PlanOptions options, std::shared_ptr<Inflat
   space_options.reuse = std::move(reuse);
   space_ = std::make_shared<const FreeSpace>(scene, std::move(space_options));
   build_ms_ += ms_since(t0);
-  build_method();
+  build_method(before, changed);
 }
 
 Planner::Planner(std::shared_ptr<const FreeSpace> space, PlanOptions options)
@@ -68,16 +76,18 @@ Planner::Planner(std::shared_ptr<const FreeSpace> space, std::unique_ptr<Method>
   prepare(std::move(method));
 }
 
-void Planner::build_method() {
+void Planner::build_method(const Planner* before, std::span<const Box> changed) {
   const MethodEntry& method = find_method(options_.method);
   const auto t0 = Clock::now();
-  std::unique_ptr<Method> built =
-      method.build(*space_, OptionValues(method.name, method.options, options_.settings));
+  const OptionValues values(method.name, method.options, options_.settings);
+  std::unique_ptr<Method> built = before && method.update
+                                      ? method.update(*space_, values, *before->method_, changed)
+                                      : method.build(*space_, values);
   build_ms_ += ms_since(t0);
-  prepare(std::move(built));  // adds its own time
+  prepare(std::move(built), before);  // adds its own time
 }
 
-void Planner::prepare(std::unique_ptr<Method> method) {
+void Planner::prepare(std::unique_ptr<Method> method, const Planner* before) {
   const auto t0 = Clock::now();
   method_ = std::move(method);
   smoothers_.clear();
@@ -96,10 +106,22 @@ void Planner::prepare(std::unique_ptr<Method> method) {
     query_options_.smoothed |= s.entry->name != "none";
     query_options_.corridor |= s.entry->uses_corridor;
   }
-  // The first query's search arrays are allocated now, not in that query's time.
-  auto workspace = std::make_unique<QueryWorkspace>();
-  method_->prepare(*workspace);
-  pool_.push_back(std::move(workspace));
+  // The first query's search arrays are allocated now, not in that query's time. The version
+  // before an edit lends its idle ones: allocating and first touching arrays for every node
+  // costs as much as updating a grid. Only the driver's A* arrays are taken: a method's own
+  // search state (QueryWorkspace::state) may hold pointers into the method it was made for.
+  std::vector<std::unique_ptr<QueryWorkspace>> lent;
+  if (before) {
+    const std::lock_guard lock(before->pool_mutex_);
+    lent.swap(before->pool_);
+  }
+  for (std::unique_ptr<QueryWorkspace>& old : lent) {
+    auto workspace = std::make_unique<QueryWorkspace>();
+    workspace->astar = std::move(old->astar);
+    pool_.push_back(std::move(workspace));
+  }
+  if (pool_.empty()) pool_.push_back(std::make_unique<QueryWorkspace>());
+  for (const std::unique_ptr<QueryWorkspace>& workspace : pool_) method_->prepare(*workspace);
   warm_up();
   build_ms_ += ms_since(t0);
 }

@@ -30,6 +30,15 @@ std::unique_ptr<Method> build_grid(const FreeSpace& space, const OptionValues& o
   return make_grid_method(space, options);
 }
 
+std::unique_ptr<Method> update_grid(const FreeSpace& space, const OptionValues& o,
+                                    const Method& before, std::span<const Box> changed) {
+  GridMethodOptions options = grid_option_table().read(o);
+  options.max_build_seconds = space.max_build_seconds();
+  options.update = std::make_shared<const GridUpdate>(
+      GridUpdate{occupancy_grid_of(before.discretisation()), {changed.begin(), changed.end()}});
+  return make_grid_method(space, options);
+}
+
 std::unique_ptr<Method> build_hexgrid(const FreeSpace& space, const OptionValues& o) {
   HexGridOptions options = hexgrid_option_table().read(o);
   options.max_build_seconds = space.max_build_seconds();
@@ -665,7 +674,7 @@ const std::vector<MethodEntry>& method_registry() {
       {"grid",
        "occupancy grid: square cells, 4-, 8- or 16-connected, no corner cutting; optimal for the "
        "grid's own metric",
-       grid_option_table().specs(), build_grid},
+       grid_option_table().specs(), build_grid, update_grid},
       {"quadtree",
        "adaptive quadtree: free square leaves, large in open space and small near obstacles, "
        "joined across shared sides; paths come with a corridor for funnel",

@@ -6,8 +6,7 @@
 #include <cmath>
 #include <vector>
 
-#include "polynav/discretise/grid/jump_point_grid.hpp"
-#include "polynav/discretise/grid/occupancy_grid.hpp"
+#include "polynav/discretise/grid/grid_methods.hpp"
 #include "polynav/discretise/query.hpp"
 #include "polynav/error.hpp"
 #include "polynav/search/d_star_lite.hpp"
@@ -20,8 +19,7 @@ using search::NodeId;
 // The grid a planner of the grid method searches (by A* or jump point search).
 const OccupancyGrid& grid_of(const Planner& planner) {
   const Discretisation& d = planner.discretisation();
-  if (const auto* grid = dynamic_cast<const OccupancyGrid*>(&d)) return *grid;
-  if (const auto* jumps = dynamic_cast<const JumpPointGrid*>(&d)) return jumps->grid();
+  if (const OccupancyGrid* grid = occupancy_grid_of(d)) return *grid;
   throw InputError({"", 0, 0, "method"},
                    "replanning repairs searches of the grid method; this "
                    "planner's discretisation is the " +
@@ -126,45 +124,6 @@ void changed_nodes(const OccupancyGrid& before, const OccupancyGrid& after,
     }
 }
 
-// The boxes of the scene an edit between two versions touched: the old and new places of each
-// obstacle and region added, removed or changed (matched by id).
-std::vector<Box> edited_boxes(const EditablePlanner::Snapshot& before,
-                              const EditablePlanner::Snapshot& after) {
-  std::vector<Box> boxes;
-  const auto compare = [&](const std::vector<std::size_t>& old_ids, const auto& old_items,
-                           const std::vector<std::size_t>& new_ids, const auto& new_items,
-                           const auto& same, const auto& box_of) {
-    std::size_t i = 0, j = 0;  // ids ascend in both lists
-    while (i < old_ids.size() || j < new_ids.size()) {
-      if (j == new_ids.size() || (i < old_ids.size() && old_ids[i] < new_ids[j])) {
-        boxes.push_back(box_of(old_items[i++]));  // removed
-      } else if (i == old_ids.size() || new_ids[j] < old_ids[i]) {
-        boxes.push_back(box_of(new_items[j++]));  // added
-      } else {
-        if (!same(old_items[i], new_items[j])) {
-          boxes.push_back(box_of(old_items[i]));
-          boxes.push_back(box_of(new_items[j]));
-        }
-        ++i;
-        ++j;
-      }
-    }
-  };
-  compare(
-      before.ids.obstacles, before.scene->obstacles, after.ids.obstacles, after.scene->obstacles,
-      [](const Obstacle& a, const Obstacle& b) {
-        return a.shape.outer == b.shape.outer && a.shape.holes == b.shape.holes;
-      },
-      [](const Obstacle& o) { return bounding_box(o.shape.outer); });
-  compare(
-      before.ids.regions, before.scene->regions, after.ids.regions, after.scene->regions,
-      [](const Region& a, const Region& b) {
-        return a.polygon == b.polygon && a.cost == b.cost && a.height == b.height;
-      },
-      [](const Region& r) { return bounding_box(r.polygon); });
-  return boxes;
-}
-
 // The window of nodes whose moves can change when free space, costs and heights change within
 // `box` grown by `margin`: its cells, and the nodes a move (a knight's included) or a wall along a
 // cell side ties to them.
@@ -260,16 +219,17 @@ void Replanner::State::find_changes(const EditablePlanner::Snapshot& version,
   const FreeSpace& before = searched_on.planner->free_space();
   const FreeSpace& after = version.planner->free_space();
   const NodeWindow everywhere{0, 0, node_columns(now), node_rows(now)};
-  // A clearance cost reaches farther than the edit, and the first region (or the last removed)
-  // changes how every move is costed: then every node is compared.
-  if (after.has_clearance_cost() || before.weighted() != after.weighted()) {
+  // The first region (or the last removed) changes how every move is costed: then every node
+  // is compared.
+  if (before.weighted() != after.weighted()) {
     changed_nodes(*grid, now, everywhere, changed);
     return;
   }
-  // Elsewhere free space, costs and heights change only within the agent's radius (and the
-  // inflation's tolerance) of what was edited.
-  const double margin = after.agent_radius() + after.inflation_tolerance();
-  for (const Box& box : edited_boxes(searched_on, version))
+  // Elsewhere free space, costs and heights change only within the edit's reach (the agent's
+  // radius, the inflation's tolerance and the clearance cost's distance) of what was edited.
+  const double margin = std::max(before.edit_reach(), after.edit_reach());
+  for (const Box& box :
+       edited_boxes(*searched_on.scene, searched_on.ids, *version.scene, version.ids))
     changed_nodes(*grid, now, window_around(now, box, margin), changed);
   // Windows may overlap: each node once.
   std::sort(changed.begin(), changed.end());

@@ -135,6 +135,43 @@ std::vector<std::size_t> apply_edits(Scene& scene, SceneIds& ids,
   return added;
 }
 
+std::vector<Box> edited_boxes(const Scene& before, const SceneIds& before_ids, const Scene& after,
+                              const SceneIds& after_ids) {
+  std::vector<Box> boxes;
+  const auto compare = [&](const std::vector<std::size_t>& old_ids, const auto& old_items,
+                           const std::vector<std::size_t>& new_ids, const auto& new_items,
+                           const auto& same, const auto& box_of) {
+    std::size_t i = 0, j = 0;  // ids ascend in both lists
+    while (i < old_ids.size() || j < new_ids.size()) {
+      if (j == new_ids.size() || (i < old_ids.size() && old_ids[i] < new_ids[j])) {
+        boxes.push_back(box_of(old_items[i++]));  // removed
+      } else if (i == old_ids.size() || new_ids[j] < old_ids[i]) {
+        boxes.push_back(box_of(new_items[j++]));  // added
+      } else {
+        if (!same(old_items[i], new_items[j])) {
+          boxes.push_back(box_of(old_items[i]));
+          boxes.push_back(box_of(new_items[j]));
+        }
+        ++i;
+        ++j;
+      }
+    }
+  };
+  compare(
+      before_ids.obstacles, before.obstacles, after_ids.obstacles, after.obstacles,
+      [](const Obstacle& a, const Obstacle& b) {
+        return a.shape.outer == b.shape.outer && a.shape.holes == b.shape.holes;
+      },
+      [](const Obstacle& o) { return bounding_box(o.shape.outer); });
+  compare(
+      before_ids.regions, before.regions, after_ids.regions, after.regions,
+      [](const Region& a, const Region& b) {
+        return a.polygon == b.polygon && a.cost == b.cost && a.height == b.height;
+      },
+      [](const Region& r) { return bounding_box(r.polygon); });
+  return boxes;
+}
+
 std::vector<TimedEdits> load_scene_edits(const std::filesystem::path& path) {
   check_input_file(path);
   return parse_scene_edits(reader_text::read_file(path, detail::max_native_scene_bytes),

@@ -523,31 +523,67 @@ BoxClass FreeSpace::classify(std::span<const Point> corners) const {
 }
 
 std::vector<std::uint8_t> FreeSpace::free_cells(const CellFrame& frame) const {
-  if (frame.rotated()) return free_rotated_cells(frame);
+  return free_cells(frame, CellWindow{0, 0, std::max(frame.columns, 0), std::max(frame.rows, 0)});
+}
+
+std::vector<std::uint8_t> FreeSpace::free_cells(const CellFrame& frame,
+                                                const CellWindow& window) const {
+  const std::size_t columns = std::size_t(std::max(window.x1 - window.x0, 0));
+  const std::size_t rows = std::size_t(std::max(window.y1 - window.y0, 0));
+  if (frame.rotated()) {
+    const std::vector<std::uint8_t> whole = free_rotated_cells(frame);
+    std::vector<std::uint8_t> free(columns * rows, 0);
+    for (std::size_t r = 0; r < rows; ++r)
+      for (std::size_t c = 0; c < columns; ++c)
+        free[r * columns + c] = whole[(std::size_t(window.y0) + r) * std::size_t(frame.columns) +
+                                      std::size_t(window.x0) + c];
+    return free;
+  }
   const Impl& s = *impl_;
-  const std::size_t columns = std::size_t(std::max(frame.columns, 0));
-  const std::size_t rows = std::size_t(std::max(frame.rows, 0));
   std::vector<std::uint8_t> free(columns * rows, 0);
   if (free.empty()) return free;
+  // The window as a frame of its own, whose cells are still computed from the whole frame's
+  // origin (origin + (x0 + c) side, not a shifted origin + c side), so they are the very boxes
+  // the whole frame has.
+  const auto cell_of_window = [&](std::size_t r, std::size_t c) {
+    return frame.cell(window.x0 + int(c), window.y0 + int(r));
+  };
+  // Only edges that come within a cell of the window can meet its cells' open squares or lie on
+  // their sides (for_each_cell_near widens by a cell for rounding); the box test is exact.
+  const Box near{{frame.origin.x + (window.x0 - 1) * frame.side,
+                  frame.origin.y + (window.y0 - 1) * frame.side},
+                 {frame.origin.x + (window.x1 + 1) * frame.side,
+                  frame.origin.y + (window.y1 + 1) * frame.side}};
+  const bool whole =
+      window.x0 == 0 && window.y0 == 0 && window.x1 == frame.columns && window.y1 == frame.rows;
+  CellFrame local = frame;
+  local.origin = {frame.origin.x + window.x0 * frame.side, frame.origin.y + window.y0 * frame.side};
   // 1. Cells whose open square a boundary edge meets are mixed (decided exactly). 2. A vertical
   // edge lying on the side between two cells of a row separates them. 3. Any other two
   // neighbours in a row share one face of the arrangement, so each run of such cells takes the
-  // status of its first cell's centre.
+  // status of its first cell's centre (a run cut by the window's side takes its first cell in
+  // the window's: the same face).
   std::vector<std::uint8_t> mixed(free.size(), 0), separated(free.size(), 0);
   const double side = frame.side;
   for (const Segment& e : s.edges) {
     const Point u = e.a, v = e.b;
     if (u == v) continue;
+    if (!whole && (std::max(u.x, v.x) < near.min.x || std::min(u.x, v.x) > near.max.x ||
+                   std::max(u.y, v.y) < near.min.y || std::min(u.y, v.y) > near.max.y))
+      continue;
     const double y_low = std::min(u.y, v.y), y_high = std::max(u.y, v.y);
-    for_each_cell_near(
-        frame, rows, columns, u, v, [&](std::size_t r, std::size_t c, double y0, double y1) {
-          const std::size_t id = r * columns + c;
-          const Box cell = frame.cell(int(c), int(r));
-          if (!mixed[id] && exact::meets_open_box(u, v, cell)) mixed[id] = 1;
-          // A vertical edge along this cell's left side, over part of it.
-          if (u.x == v.x && u.x == cell.min.x && std::max(y_low, y0) < std::min(y_high, y1))
-            separated[id] = 1;
-        });
+    // Rows and columns near the edge are found in the window's own frame (rounded, then widened
+    // by a cell); the tests use the whole frame's cells.
+    for_each_cell_near(local, rows, columns, u, v,
+                       [&](std::size_t r, std::size_t c, double, double) {
+                         const std::size_t id = r * columns + c;
+                         const Box cell = cell_of_window(r, c);
+                         if (!mixed[id] && exact::meets_open_box(u, v, cell)) mixed[id] = 1;
+                         // A vertical edge along this cell's left side, over part of it.
+                         if (u.x == v.x && u.x == cell.min.x &&
+                             std::max(y_low, cell.min.y) < std::min(y_high, cell.max.y))
+                           separated[id] = 1;
+                       });
   }
   for (std::size_t r = 0; r < rows; ++r) {
     bool run_free = false;
@@ -559,7 +595,7 @@ std::vector<std::uint8_t> FreeSpace::free_cells(const CellFrame& frame) const {
         continue;
       }
       if (!in_run || separated[id]) {
-        const Box cell = frame.cell(int(c), int(r));
+        const Box cell = cell_of_window(r, c);
         const Point centre{cell.min.x + 0.5 * side, cell.min.y + 0.5 * side};
         run_free = cell.min.x < centre.x && centre.x < cell.max.x && cell.min.y < centre.y &&
                    centre.y < cell.max.y && is_free(centre);
@@ -828,6 +864,14 @@ Inflation FreeSpace::inflation() const {
 }
 double FreeSpace::agent_radius() const {
   return impl_->agent.radius;
+}
+double FreeSpace::edit_reach() const {
+  // Each clearance band's free space grows the obstacles by a larger disc, with its own
+  // tolerance; the last band's reaches farthest.
+  double reach = impl_->agent.radius > 0.0 ? impl_->agent.radius + impl_->tolerance : 0.0;
+  for (const FreeSpace& level : impl_->clearance_levels)
+    reach = std::max(reach, level.edit_reach());
+  return reach;
 }
 Box FreeSpace::bounds_box() const {
   return impl_->bounds_box;

@@ -1,6 +1,7 @@
 // A scene that changes: EditablePlanner's answers after any sequence of random edits equal a
 // planner's built from scratch on the scene the edits describe (kept independently here, by id);
-// a batch that fails changes nothing; a query whose start an edit covers answers invalid_query;
+// a version's grid, updated only around the edit, equals the grid built whole; a batch that
+// fails changes nothing; a query whose start an edit covers answers invalid_query;
 // a planner taken before an edit keeps answering for the scene before it; files of timed edits
 // are read with located errors; an edit grows only the obstacles it adds or moves; a Replanner's
 // repaired answers cost what each version's planner finds, and repairs expand less than fresh
@@ -13,6 +14,7 @@
 #include <random>
 #include <tuple>
 
+#include "polynav/discretise/grid/grid_methods.hpp"
 #include "polynav/discretise/grid/jump_point_grid.hpp"
 #include "polynav/discretise/grid/occupancy_grid.hpp"
 #include "polynav/discretise/query.hpp"
@@ -226,6 +228,104 @@ const OccupancyGrid& grid_of(const Planner& planner) {
   return dynamic_cast<const OccupancyGrid&>(d);
 }
 
+using Settings = std::vector<std::pair<const char*, const char*>>;
+
+// The grid method with these settings; `name` says which.
+PlanOptions grid_options(const Settings& settings, std::string& name) {
+  PlanOptions options;
+  name = "grid";
+  for (const auto& [key, value] : settings) {
+    options.settings.set(key, value);
+    name += std::string(" ") + key + "=" + value;
+  }
+  return options;
+}
+
+// Two grids alike node for node: cells blocked and their costs, every node's arcs (targets and
+// costs, knight moves and climb limits included) and the component labels.
+void expect_same_grid(const OccupancyGrid& a, const OccupancyGrid& b, const std::string& what) {
+  ASSERT_EQ(a.width(), b.width()) << what;
+  ASSERT_EQ(a.height(), b.height()) << what;
+  ASSERT_EQ(a.node_count(), b.node_count()) << what;
+  std::size_t differ = 0;
+  for (int y = 0; y < a.height(); ++y)
+    for (int x = 0; x < a.width(); ++x)
+      if (a.blocked(x, y) != b.blocked(x, y) || a.cell_cost(x, y) != b.cell_cost(x, y)) ++differ;
+  EXPECT_EQ(differ, 0u) << what << ": cells blocked or costed differently";
+  std::vector<std::pair<search::NodeId, double>> arcs_a, arcs_b;
+  differ = 0;
+  for (search::NodeId n = 0; n < a.node_count(); ++n) {
+    arcs_a.clear();
+    arcs_b.clear();
+    a.for_each_neighbour(n, [&](search::NodeId to, double cost) { arcs_a.push_back({to, cost}); });
+    b.for_each_neighbour(n, [&](search::NodeId to, double cost) { arcs_b.push_back({to, cost}); });
+    if (arcs_a != arcs_b) ++differ;
+  }
+  EXPECT_EQ(differ, 0u) << what << ": nodes with different arcs";
+  ASSERT_EQ(a.components() != nullptr, b.components() != nullptr) << what;
+  if (a.components()) {
+    EXPECT_EQ(a.components()->labels(), b.components()->labels()) << what;
+  }
+}
+
+// A version's grid, updated from the version before away from the edit, equals the grid built
+// whole from the edited scene, after random edits of obstacles and regions (added, removed,
+// moved), on grids of every connectivity and alignment, with a plateau above the climb limit
+// (one-way moves), a clearance cost, and the searches built over the grid; most updates classify a
+// small share of the cells.
+TEST(EditablePlanner, GridsUpdatedAroundAnEditEqualGridsBuiltWhole) {
+  const std::vector<Settings> variants = {
+      {},
+      {{"grid.connectivity", "4"}},
+      {{"grid.connectivity", "16"}},
+      {{"grid.align", "corner"}},
+      {{"grid.align", "corner"}, {"grid.connectivity", "16"}},
+      {{"space.clearance_distance", "1.5"}},
+      {{"grid.search", "jps+"}},
+      {{"grid.search", "hpa"}, {"grid.resolution", "0.25"}},
+  };
+  for (const auto& variant : variants) {
+    std::string name;
+    const PlanOptions options = grid_options(variant, name);
+    std::mt19937_64 rng(std::hash<std::string>()(name) ^ 5);
+    Scene scene = warehouse();
+    // A plateau higher than the climb limit, moved at every step: moves onto it are one way.
+    Region plateau;
+    plateau.polygon = box({24, 12}, {27, 15});
+    plateau.height = 2 * scene.agent.max_climb;
+    const std::size_t plateau_id = scene.regions.size();
+    scene.regions.push_back(plateau);
+    // Corner-aligned grids and HPA* take no climb limit (its moves must run both ways).
+    if (options.settings.has("grid.align") || options.settings.has("grid.search"))
+      scene.agent.max_climb = INFINITY;
+    Model model(scene);
+    EditablePlanner live(scene, options);
+    std::size_t local = 0;
+    for (int step = 1; step <= 5; ++step) {
+      std::vector<SceneEdit> batch = random_batch(model, rng);
+      if (model.regions.contains(plateau_id)) {
+        SceneEdit e;
+        e.kind = SceneEdit::Kind::move_region;
+        e.id = plateau_id;
+        e.by = {step % 2 == 0 ? 1.5 : -1.0, 0.5};
+        model.regions[plateau_id].polygon = moved(model.regions[plateau_id].polygon, e.by);
+        batch.push_back(e);
+      }
+      const EditablePlanner::Applied applied = live.apply(batch);
+      const std::string what = name + " step " + std::to_string(step);
+      const Planner scratch(model.scene(), options);
+      const OccupancyGrid* updated = occupancy_grid_of(live.planner()->discretisation());
+      const OccupancyGrid* whole = occupancy_grid_of(scratch.discretisation());
+      ASSERT_TRUE(updated && whole) << what;
+      expect_same_grid(*updated, *whole, what);
+      EXPECT_EQ(whole->classified_cells(), applied.grid_cells) << what;
+      EXPECT_EQ(updated->classified_cells(), applied.classified_cells) << what;
+      if (2 * applied.classified_cells < applied.grid_cells) ++local;
+    }
+    EXPECT_GE(local, 3u) << name;
+  }
+}
+
 // Replanning: after random edits of obstacles and regions and moves of the start along the
 // path, each repaired answer has the status of the version's own plan() and the cost of a cheapest
 // path on its grid (the query driver's A*: an independent search), on grids of every
@@ -233,19 +333,14 @@ const OccupancyGrid& grid_of(const Planner& planner) {
 // (a ramp with a climb limit); the repairs reuse the search (not fresh) and see the edits'
 // changed nodes.
 TEST(Replanner, RepairedAnswersCostWhatAFreshSearchOfEachVersionFinds) {
-  const std::vector<std::vector<std::pair<const char*, const char*>>> variants = {
-      {},
-      {{"grid.connectivity", "4"}},
-      {{"grid.connectivity", "16"}},
-      {{"grid.align", "corner"}},
-      {{"grid.search", "jps"}}};
+  const std::vector<Settings> variants = {{},
+                                          {{"grid.connectivity", "4"}},
+                                          {{"grid.connectivity", "16"}},
+                                          {{"grid.align", "corner"}},
+                                          {{"grid.search", "jps"}}};
   for (const auto& variant : variants) {
-    PlanOptions options;
-    std::string name = "grid";
-    for (const auto& [key, value] : variant) {
-      options.settings.set(key, value);
-      name += std::string(" ") + key + "=" + value;
-    }
+    std::string name;
+    const PlanOptions options = grid_options(variant, name);
     std::mt19937_64 rng(std::hash<std::string>()(name));
     Scene scene = warehouse();
     // The warehouse's ramp with a climb limit makes some moves one way; corner-aligned grids

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 #include <set>
@@ -396,6 +397,69 @@ TEST(FreeSpace, AcceptedSegmentsAreFreeAllAlongOnRandomScenes) {
     }
     EXPECT_GT(accepted, 0);
   }
+}
+
+// free_cells over a window answers, cell for cell, as over the whole frame: on obstacles whose
+// sides lie on the cells' sides (vertical ones separate the runs of a row), on inflated ones off
+// the lattice, and on frames whose origin is not a multiple of the side (cells computed from the
+// whole frame's origin, not the window's), for random windows touching the frame's edges too.
+TEST(FreeSpace, FreeCellsInAWindowAreTheWholeFramesCells) {
+  std::vector<Polygon> obstacles = {{rect(1, 1, 3, 6), {}},
+                                    {rect(3, 6, 7, 7), {}},
+                                    {rect(5, 2, 6, 5), {}},
+                                    {{{7.3, 1.1}, {9.2, 2.7}, {8.1, 4.9}}, {}}};
+  const FreeSpace lattice(box_scene(obstacles));
+  const FreeSpace inflated(box_scene(obstacles, 0.35));
+  std::mt19937 rng(17);
+  int windows = 0;
+  for (const FreeSpace* space : {&lattice, &inflated}) {
+    for (const auto& [origin, side] : std::vector<std::pair<Point, double>>{
+             {{0, 0}, 1.0}, {{0, 0}, 0.25}, {{-0.1, 0.07}, 0.3}, {{0.013, -0.2}, 0.1}}) {
+      CellFrame frame;
+      frame.origin = origin;
+      frame.side = side;
+      frame.columns = int(std::ceil((10 - origin.x) / side));
+      frame.rows = int(std::ceil((10 - origin.y) / side));
+      const std::vector<std::uint8_t> whole = space->free_cells(frame);
+      for (int k = 0; k < 12; ++k) {
+        std::uniform_int_distribution<int> x(0, frame.columns), y(0, frame.rows);
+        int x0 = x(rng), x1 = x(rng), y0 = y(rng), y1 = y(rng);
+        if (x0 > x1) std::swap(x0, x1);
+        if (y0 > y1) std::swap(y0, y1);
+        if (k == 0) x0 = y0 = 0;                          // at the frame's lower-left corner, and
+        if (k == 1) x1 = frame.columns, y1 = frame.rows;  // its upper-right one
+        const CellWindow window{x0, y0, x1, y1};
+        const std::vector<std::uint8_t> part = space->free_cells(frame, window);
+        ASSERT_EQ(part.size(), window.size());
+        int differ = 0;
+        for (int r = y0; r < y1; ++r)
+          for (int c = x0; c < x1; ++c)
+            differ += part[std::size_t(r - y0) * std::size_t(x1 - x0) + std::size_t(c - x0)] !=
+                      whole[std::size_t(r) * std::size_t(frame.columns) + std::size_t(c)];
+        EXPECT_EQ(differ, 0) << "side " << side << " window " << x0 << " " << y0 << " " << x1 << " "
+                             << y1;
+        ++windows;
+      }
+      // The whole frame has free and blocked cells.
+      EXPECT_GT(std::count(whole.begin(), whole.end(), std::uint8_t{1}), 0);
+      EXPECT_GT(std::count(whole.begin(), whole.end(), std::uint8_t{0}), 0);
+    }
+  }
+  EXPECT_EQ(windows, 96);
+}
+
+// An edit changes free space only within edit_reach of what it changed: the agent radius and
+// tolerance, and the farthest clearance band's with a clearance cost.
+TEST(FreeSpace, EditReachIsTheFarthestDiscAnObstacleGrowsBy) {
+  std::vector<Polygon> obstacles = {{rect(4, 4, 5, 5), {}}};
+  EXPECT_EQ(FreeSpace(box_scene(obstacles)).edit_reach(), 0.0);
+  const FreeSpace agent(box_scene(obstacles, 0.5));
+  EXPECT_DOUBLE_EQ(agent.edit_reach(), 0.5 + agent.inflation_tolerance());
+  FreeSpaceOptions clearance;
+  clearance.clearance_distance = 1.0;
+  const FreeSpace banded(box_scene(obstacles, 0.5), clearance);
+  EXPECT_GE(banded.edit_reach(), 1.5);
+  EXPECT_LE(banded.edit_reach(), 1.5 * 1.02);
 }
 
 TEST(FreeSpaceBudget, RefusesTooManyVerticesBeforeTheUnionAndCountsTheDisc) {

@@ -20,9 +20,13 @@
 ///
 /// What a version reuses: the obstacles grown by the agent's disc (exact Minkowski sums, most of
 /// building free space) are kept between versions (InflationCache), so an edit grows only the
-/// obstacles it adds or moves. The union of the grown obstacles, free space's index and the
-/// method's discretisation are built anew for each version. Either way a version is the Planner
-/// built from the edited scene, and its answers are exactly that planner's.
+/// obstacles it adds or moves, and their union is joined again only around the edit where the
+/// obstacles overlap. The grid method's grid keeps its cells away from the edit and classifies
+/// only those near it (GridOptions::update); the version before's idle search arrays are taken
+/// over. Free space's index, the other methods' discretisations and the grid's searches' own
+/// precomputations (JPS+ jump distances, HPA* clusters) are built whole for each version. Either
+/// way a version is the Planner built from the edited scene, and its answers are exactly that
+/// planner's.
 
 #include <cstdint>
 #include <memory>
@@ -53,6 +57,11 @@ class EditablePlanner {
     /// around the obstacles that changed, the rest kept from the version before; the others
     /// were joined whole.
     std::size_t joined_locally = 0;
+    /// The grid method: the grid's cells, and those classified against the new free space; the
+    /// others were kept from the version before, away from the edit (GridOptions::update).
+    /// Equal when the grid was built whole; both 0 for other methods, built whole.
+    std::size_t grid_cells = 0;
+    std::size_t classified_cells = 0;
   };
 
   /// Applies the batch in order and makes the result the current version; all or nothing.

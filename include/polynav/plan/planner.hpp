@@ -106,6 +106,13 @@ class Planner {
   /// earlier planner of the same scene, with the same agent, are taken from it (the planner is
   /// the same as one built without it).
   Planner(const Scene& scene, PlanOptions options, std::shared_ptr<InflationCache> reuse);
+  /// The planner for a scene after an edit, given `before`, the planner (with these options) of
+  /// the scene before it, and the boxes the edit changed (edited_boxes): as the constructor
+  /// above, with the method updated from before's away from those boxes where it can
+  /// (MethodEntry::update: the grid), and before's idle search arrays taken over instead of
+  /// allocated anew. Its answers are those of a planner built from scratch on `scene`.
+  Planner(const Scene& scene, PlanOptions options, std::shared_ptr<InflationCache> reuse,
+          const Planner& before, std::span<const Box> changed);
   /// Builds the discretisation over an existing free space, shared with other planners (an
   /// experiment builds free space once per scene). "space.*" settings are refused here: they
   /// belong to whoever built the free space.
@@ -184,8 +191,15 @@ class Planner {
   double build_ms() const { return build_ms_; }
 
  private:
-  void build_method();
-  void prepare(std::unique_ptr<Method> method);
+  // The two constructors from a scene: `before` null, or the version before an edit.
+  Planner(const Scene& scene, PlanOptions options, std::shared_ptr<InflationCache> reuse,
+          const Planner* before, std::span<const Box> changed);
+  // Builds the method over space_, updated from `before`'s around `changed` when given and the
+  // method can (MethodEntry::update).
+  void build_method(const Planner* before = nullptr, std::span<const Box> changed = {});
+  // Readies the method's first query: a workspace (before's idle ones, their search arrays
+  // kept, when given) and a warm-up query.
+  void prepare(std::unique_ptr<Method> method, const Planner* before = nullptr);
   // Plans one short query, its result dropped, so that the first real query finds the code,
   // the workspace's memory and the caches warm.
   void warm_up();

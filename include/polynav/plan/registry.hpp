@@ -6,6 +6,7 @@
 /// a method is its own folder under discretise/ and one row in src/plan/registry.cpp.
 
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -24,6 +25,12 @@ struct MethodEntry {
   /// Builds the method over space (which must outlive it) with its checked options (read into
   /// the method's options struct by its OptionTable).
   std::unique_ptr<Method> (*build)(const FreeSpace& space, const OptionValues& options);
+  /// Builds the method for the version of a scene after an edit, over its free space, reusing
+  /// what `before` (the same method with the same options, over the version before) has away
+  /// from `changed` (edited_boxes): the method `build` would make, sooner. Null for methods
+  /// that are built whole after every edit.
+  std::unique_ptr<Method> (*update)(const FreeSpace& space, const OptionValues& options,
+                                    const Method& before, std::span<const Box> changed) = nullptr;
 };
 
 /// A smoothing pass over a raw path: it may shorten the waypoints (which start as the raw

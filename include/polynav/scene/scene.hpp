@@ -254,6 +254,12 @@ struct SceneIds {
 ///         region (now), a shape that is not valid, a translation that is not finite
 std::vector<std::size_t> apply_edits(Scene& scene, SceneIds& ids, std::span<const SceneEdit> edits);
 
+/// The boxes two versions of an edited scene differ in: the old and the new place of each
+/// obstacle and region added, removed or changed between them (matched by id). Free space, its
+/// costs and heights differ only within FreeSpace::edit_reach of these boxes.
+std::vector<Box> edited_boxes(const Scene& before, const SceneIds& before_ids, const Scene& after,
+                              const SceneIds& after_ids);
+
 /// A batch of edits applied together at one time (a file of timed edits, `polynav plan
 /// --edits`).
 struct TimedEdits {

@@ -186,6 +186,14 @@ struct CellFrame {
   }
 };
 
+/// A window of a CellFrame's cells: columns [x0, x1) of rows [y0, y1).
+struct CellWindow {
+  int x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+
+  bool empty() const { return x1 <= x0 || y1 <= y0; }
+  std::size_t size() const { return empty() ? 0 : std::size_t(x1 - x0) * std::size_t(y1 - y0); }
+};
+
 /// The frame of a raster map whose cells are turned in the scene (a ROS map whose origin has a
 /// yaw): in it the map's cells are axis-aligned squares from `extent.min`, and `rotation` turns
 /// it into the scene (OccupancyMap::rotation).
@@ -290,6 +298,10 @@ class FreeSpace {
   /// scene (CellFrame::quad), decided with the same exact tests. Complexity: O(cells + cells the
   /// boundary edges pass through).
   std::vector<std::uint8_t> free_cells(const CellFrame& frame) const;
+  /// free_cells for the window's cells only (row-major within it): the same answers, at a cost
+  /// that grows with the window and the boundary edges near it rather than the whole frame
+  /// (a rotated frame is still classified whole). @pre the window lies in the frame
+  std::vector<std::uint8_t> free_cells(const CellFrame& frame, const CellWindow& window) const;
   /// The cost multipliers over the box's interior (plain ground counts 1). Exact for boxes that
   /// meet at most one region edge; otherwise a region hidden under several later ones may still
   /// be counted, so `highest` can only be too high and `lowest` too low, never the other way.
@@ -338,6 +350,11 @@ class FreeSpace {
   Inflation inflation() const;
   /// The radius of the agent this free space is for (Scene::agent).
   double agent_radius() const;
+  /// How far from an obstacle its presence can change this free space, its costs or heights:
+  /// the agent radius plus the inflation tolerance, for the farthest clearance band when there
+  /// is a clearance cost (0 for a point agent). Editing obstacles and regions within a box
+  /// leaves everything farther than this from the box as it was (EditablePlanner's updates).
+  double edit_reach() const;
   /// The box of the scene's bounds as written (before shrinking by the agent radius); grids line
   /// their cells up with its lower-left corner.
   Box bounds_box() const;

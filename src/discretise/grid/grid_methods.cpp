@@ -220,6 +220,13 @@ void centralise_grid_path(const OccupancyGrid& grid, std::string_view note, Poin
   if (corridor) raw.corridor = std::move(*corridor);
 }
 
+const OccupancyGrid* occupancy_grid_of(const Discretisation& d) {
+  if (const auto* grid = dynamic_cast<const OccupancyGrid*>(&d)) return grid;
+  if (const auto* jumps = dynamic_cast<const JumpPointGrid*>(&d)) return &jumps->grid();
+  if (const auto* clusters = dynamic_cast<const HierarchicalGrid*>(&d)) return &clusters->grid();
+  return nullptr;
+}
+
 std::unique_ptr<Method> make_grid_method(const FreeSpace& space, const GridMethodOptions& options) {
   const GridOptions& grid = options;
   // Other searches order their own way; the grid still generates its moves in auto's order, so

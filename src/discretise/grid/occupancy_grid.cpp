@@ -150,7 +150,9 @@ search::TieBreak OccupancyGrid::tie_break(const search::SearchOptions& search,
 }
 
 OccupancyGrid::OccupancyGrid(const FreeSpace& space, GridOptions options)
-    : space_(&space), options_(options) {
+    : space_(&space), options_(std::move(options)) {
+  // The grid before an edit is read while building, not kept.
+  const std::shared_ptr<const GridUpdate> update = std::exchange(options_.update, nullptr);
   if (options_.connectivity != 4 && options_.connectivity != 8 && options_.connectivity != 16)
     throw InputError({"", 0, 0, "connectivity"}, "grid connectivity must be 4, 8 or 16, found " +
                                                      std::to_string(options_.connectivity));
@@ -252,17 +254,58 @@ OccupancyGrid::OccupancyGrid(const FreeSpace& space, GridOptions options)
                      "corner-aligned grids do not support terrain heights with a max_climb yet "
                      "(use align=centre)");
   const BuildClock clock(options_.max_build_seconds);
-  const std::size_t row = std::size_t(width_) + 2;
-  blocked_.assign(row * (std::size_t(height_) + 2), 1);
+  max_climb_ = space.agent().max_climb;
   const CellFrame frame = this->frame();
-  const std::vector<std::uint8_t> free = space.free_cells(frame);
-  for (int r = 0; r < height_; ++r)
-    for (int c = 0; c < width_; ++c)
-      if (free[std::size_t(r) * width_ + c]) blocked_[padded(c, r)] = 0;
+  // The cells to classify against the free space: all of them, or, updating the grid before an
+  // edit, those near what the edit changed (the rest are copied from it).
+  const OccupancyGrid* before = updatable(space, update.get());
+  std::vector<CellWindow> windows{{0, 0, width_, height_}};
+  if (before) {
+    windows.clear();
+    // Beyond the free space's edit reach nothing changed; a cell more covers the rounding of
+    // the boxes to cells and of free space's vertices.
+    const double reach = space.edit_reach();
+    for (const Box& edited : update->changed) {
+      const auto column = [&](double x) { return std::floor((x - origin_.x) / cell_); };
+      const auto row = [&](double y) { return std::floor((y - origin_.y) / cell_); };
+      const double x0 = column(edited.min.x - reach) - 1, x1 = column(edited.max.x + reach) + 2;
+      const double y0 = row(edited.min.y - reach) - 1, y1 = row(edited.max.y + reach) + 2;
+      const CellWindow w{
+          int(std::clamp(x0, 0.0, double(width_))), int(std::clamp(y0, 0.0, double(height_))),
+          int(std::clamp(x1, 0.0, double(width_))), int(std::clamp(y1, 0.0, double(height_)))};
+      if (!w.empty()) windows.push_back(w);
+    }
+  }
+  // Per cell, 1 when it is classified (windows may overlap).
+  std::vector<std::uint8_t> fresh(std::size_t(width_) * std::size_t(height_), 0);
+  for (const CellWindow& w : windows)
+    for (int r = w.y0; r < w.y1; ++r)
+      std::fill_n(fresh.begin() + std::ptrdiff_t(std::size_t(r) * std::size_t(width_) + w.x0),
+                  w.x1 - w.x0, std::uint8_t{1});
+  classified_cells_ = std::size_t(std::count(fresh.begin(), fresh.end(), std::uint8_t{1}));
+  const auto for_each_fresh_cell = [&](auto&& f) {
+    for (int r = 0; r < height_; ++r)
+      for (int c = 0; c < width_; ++c)
+        if (fresh[std::size_t(r) * std::size_t(width_) + std::size_t(c)]) f(c, r);
+  };
+
+  const std::size_t row = std::size_t(width_) + 2;
+  if (before) {
+    blocked_ = before->blocked_;
+  } else {
+    blocked_.assign(row * (std::size_t(height_) + 2), 1);
+  }
+  for (const CellWindow& w : windows) {
+    const std::vector<std::uint8_t> free = space.free_cells(frame, w);
+    const std::size_t across = std::size_t(w.x1 - w.x0);
+    for (int r = w.y0; r < w.y1; ++r)
+      for (int c = w.x0; c < w.x1; ++c)
+        blocked_[padded(c, r)] =
+            free[std::size_t(r - w.y0) * across + std::size_t(c - w.x0)] ? 0 : 1;
+  }
   clock.check("the grid");
 
   heuristic_scale_ = space.min_cost();
-  max_climb_ = space.agent().max_climb;
   central64_moves_ =
       (options_.ties == GridTies::central64 || options_.ties == GridTies::automatic) &&
       options_.connectivity != 16 && !space.weighted();
@@ -278,15 +321,20 @@ OccupancyGrid::OccupancyGrid(const FreeSpace& space, GridOptions options)
   if (space.weighted()) {
     // Per cell, the highest multiplier present anywhere in it, so grid costs never
     // underestimate; reported costs are recomputed exactly by FreeSpace.
-    cost_.assign(std::size_t(width_) * height_, 1.0);
-    for (int r = 0; r < height_; ++r)
-      for (int c = 0; c < width_; ++c)
-        if (!blocked(c, r))
-          cost_[std::size_t(r) * width_ + c] = space.cost_range(frame.scene_box(c, r)).highest;
+    if (before) {
+      cost_ = before->cost_;
+    } else {
+      cost_.assign(std::size_t(width_) * height_, 1.0);
+    }
+    for_each_fresh_cell([&](int c, int r) {
+      cost_[std::size_t(r) * width_ + c] =
+          blocked(c, r) ? 1.0 : space.cost_range(frame.scene_box(c, r)).highest;
+    });
   }
   clock.check("the grid");
   if (corners()) {
-    build_corner_moves(space, frame);
+    build_corner_moves(space, frame, before,
+                       before ? near_windows(windows, 2) : std::vector<std::uint8_t>{});
     components_ = search::ComponentLabels(*this);
     return;
   }
@@ -318,7 +366,6 @@ OccupancyGrid::OccupancyGrid(const FreeSpace& space, GridOptions options)
   remove_moves_across_walls(
       space, frame, [&](int c, int r) { return !blocked(c, r); }, moves_);
 
-  std::vector<std::uint8_t> uniform_height;  // per cell: 1 when it has one height throughout
   if (space.has_heights() && std::isfinite(max_climb_)) {
     // A move may be climbed when every step up along the segment between the centres is within
     // max_climb. Between two cells of one height each, those are the steps between the cells'
@@ -326,25 +373,36 @@ OccupancyGrid::OccupancyGrid(const FreeSpace& space, GridOptions options)
     // the centres (a sliver of low ground between a ramp and a plateau), so there the segment
     // is followed exactly (FreeSpace::climbable).
     const std::size_t cells = std::size_t(width_) * height_;
-    height_of_.resize(cells);
-    uniform_height.assign(cells, 0);
+    if (before) {
+      height_of_ = before->height_of_;
+      uniform_height_ = before->uniform_height_;
+      climbable_ = before->climbable_;
+    } else {
+      height_of_.resize(cells);
+      uniform_height_.assign(cells, 0);
+      climbable_.assign(cells, 0);
+    }
+    for_each_fresh_cell([&](int c, int r) {
+      const std::size_t n = std::size_t(r) * width_ + c;
+      height_of_[n] = space.height_at(cell_centre(c, r));
+      uniform_height_[n] = 0;
+      if (blocked(c, r)) return;
+      const FieldRange range = space.height_range(frame.scene_box(c, r));
+      uniform_height_[n] = range.lowest == range.highest ? 1 : 0;
+    });
+    // A move depends on its two cells and the two its diagonal passes between: the moves of
+    // the cells next to a classified one are decided again.
+    const std::vector<std::uint8_t> moved = before ? near_windows(windows, 1) : fresh;
     for (int r = 0; r < height_; ++r)
       for (int c = 0; c < width_; ++c) {
         const std::size_t n = std::size_t(r) * width_ + c;
-        height_of_[n] = space.height_at(cell_centre(c, r));
-        if (blocked(c, r)) continue;
-        const FieldRange range = space.height_range(frame.scene_box(c, r));
-        uniform_height[n] = range.lowest == range.highest ? 1 : 0;
-      }
-    climbable_.assign(cells, 0);
-    for (int r = 0; r < height_; ++r)
-      for (int c = 0; c < width_; ++c) {
-        const std::size_t n = std::size_t(r) * width_ + c;
+        if (!moved[n]) continue;
+        climbable_[n] = 0;
         for (unsigned mask = moves_[n]; mask != 0; mask &= mask - 1) {
           const int k = std::countr_zero(mask);
           const auto to = std::size_t(std::int64_t(n) + move_offset_[k]);
           const bool ok =
-              uniform_height[n] != 0 && uniform_height[to] != 0
+              uniform_height_[n] != 0 && uniform_height_[to] != 0
                   ? height_of_[to] - height_of_[n] <= max_climb_
                   : space.climbable(cell_centre(c, r), cell_centre(int(to % std::size_t(width_)),
                                                                    int(to / std::size_t(width_))));
@@ -353,7 +411,9 @@ OccupancyGrid::OccupancyGrid(const FreeSpace& space, GridOptions options)
       }
   }
   clock.check("the grid");
-  if (options_.connectivity == 16) build_knight_moves(space, frame, {}, uniform_height);
+  if (options_.connectivity == 16)
+    build_knight_moves(space, frame, {}, before,
+                       before ? near_windows(windows, 2) : std::vector<std::uint8_t>{});
   if (height_of_.empty()) {
     // Connected components answer "unreachable" without a search; one-way height steps make
     // the graph directed, where undirected components would be wrong.
@@ -361,7 +421,9 @@ OccupancyGrid::OccupancyGrid(const FreeSpace& space, GridOptions options)
   }
 }
 
-void OccupancyGrid::build_corner_moves(const FreeSpace& space, const CellFrame& frame) {
+void OccupancyGrid::build_corner_moves(const FreeSpace& space, const CellFrame& frame,
+                                       const OccupancyGrid* before,
+                                       const std::vector<std::uint8_t>& fresh) {
   // Node (x, y) is the corner at origin + (x s, y s); around it lie the cells (x-1, y-1) south-
   // west, (x, y-1) south-east, (x-1, y) north-west and (x, y) north-east. A move along a side
   // needs a free cell beside it and a diagonal the cell it crosses, so every move lies in the
@@ -424,12 +486,14 @@ void OccupancyGrid::build_corner_moves(const FreeSpace& space, const CellFrame& 
       moves_[node(x, y)] = static_cast<std::uint8_t>(mask);
     }
   }
-  if (options_.connectivity == 16) build_knight_moves(space, frame, closed, {});
+  if (options_.connectivity == 16) build_knight_moves(space, frame, closed, before, fresh);
 }
 
 void OccupancyGrid::build_knight_moves(const FreeSpace& space, const CellFrame& frame,
                                        const std::vector<std::uint8_t>& closed,
-                                       const std::vector<std::uint8_t>& uniform_height) {
+                                       const OccupancyGrid* before,
+                                       const std::vector<std::uint8_t>& fresh) {
+  const std::vector<std::uint8_t>& uniform_height = uniform_height_;
   // Cell sides carrying a wall (for_each_wall_side): a knight move crossing one is not offered.
   // vertical[y (width + 1) + x]: the side on lattice line x beside cell row y; horizontal[y width
   // + x]: the side on lattice line y beside cell column x.
@@ -457,13 +521,24 @@ void OccupancyGrid::build_knight_moves(const FreeSpace& space, const CellFrame& 
     const auto [dx, dy] = knight_offset(k);
     knight_offset_[k] = std::int64_t(dy) * across_ + dx;
   }
-  knights_.assign(node_count(), 0);
   const bool costs = !cost_.empty();
-  if (costs) knight_cost_.assign(8 * node_count(), 1.0);
+  if (before) {
+    // A knight move depends only on the cells within two of its node.
+    knights_ = before->knights_;
+    knight_cost_ = before->knight_cost_;
+  } else {
+    knights_.assign(node_count(), 0);
+    if (costs) knight_cost_.assign(8 * node_count(), 1.0);
+  }
   const auto cost_of = [&](int cx, int cy) { return cost_[std::size_t(cy) * width_ + cx]; };
   for (int y = 0; y < down_; ++y) {
     for (int x = 0; x < across_; ++x) {
       const std::size_t n = std::size_t(y) * std::size_t(across_) + std::size_t(x);
+      if (before) {
+        if (!fresh[n]) continue;
+        knights_[n] = 0;
+        if (costs) std::fill_n(knight_cost_.begin() + std::ptrdiff_t(8 * n), 8, 1.0);
+      }
       if (corners() ? closed[n] != 0 : blocked(x, y)) continue;
       unsigned mask = 0;
       for (int k = 0; k < 8; ++k) {
@@ -517,6 +592,35 @@ void OccupancyGrid::build_knight_moves(const FreeSpace& space, const CellFrame& 
       knights_[n] = static_cast<std::uint8_t>(mask);
     }
   }
+}
+
+const OccupancyGrid* OccupancyGrid::updatable(const FreeSpace& space,
+                                              const GridUpdate* update) const {
+  if (!update || !update->before) return nullptr;
+  const OccupancyGrid& b = *update->before;
+  const bool heights = space.has_heights() && std::isfinite(max_climb_);
+  if (b.width_ != width_ || b.height_ != height_ || b.cell_ != cell_ || !(b.origin_ == origin_) ||
+      b.rotated() || rotated() || b.corners() != corners() ||
+      b.options_.connectivity != options_.connectivity || b.cost_.empty() == space.weighted() ||
+      b.height_of_.empty() == heights || (heights && b.max_climb_ != max_climb_))
+    return nullptr;
+  return &b;
+}
+
+std::vector<std::uint8_t> OccupancyGrid::near_windows(std::span<const CellWindow> windows,
+                                                      int grow) const {
+  // A corner-aligned grid's nodes are the corners of the cells: cell (x, y) has the nodes x .. x
+  // + 1 and y .. y + 1.
+  const int extra = corners() ? 1 : 0;
+  std::vector<std::uint8_t> mask(node_count(), 0);
+  for (const CellWindow& w : windows) {
+    const int x0 = std::max(0, w.x0 - grow), x1 = std::min(across_, w.x1 + extra + grow);
+    const int y0 = std::max(0, w.y0 - grow), y1 = std::min(down_, w.y1 + extra + grow);
+    for (int y = y0; y < y1; ++y)
+      std::fill_n(mask.begin() + std::ptrdiff_t(std::size_t(y) * std::size_t(across_) + x0),
+                  std::max(0, x1 - x0), std::uint8_t{1});
+  }
+  return mask;
 }
 
 double OccupancyGrid::heuristic_cells(int dx, int dy) const {

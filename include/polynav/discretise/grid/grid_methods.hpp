@@ -46,6 +46,10 @@ struct GridMethodOptions : GridOptions {
 /// throws.
 std::unique_ptr<Method> make_grid_method(const FreeSpace& space, const GridMethodOptions& options);
 
+/// The occupancy grid a discretisation of the grid method is or searches (the grid itself, jump
+/// point search's or HPA*'s grid); null for any other discretisation.
+const OccupancyGrid* occupancy_grid_of(const Discretisation& d);
+
 /// The occupancy grid searched by Theta* (Daniel, Nash, Koenig and Felner, "Theta*: Any-Angle
 /// Path Planning on Grids", JAIR 2010; search/theta_star.hpp): nodes and neighbours are the
 /// grid's (centre- or corner-aligned, 4-, 8- or 16-connected), the start and goal are extra nodes

@@ -5,7 +5,9 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -19,7 +21,16 @@
 namespace polynav {
 
 class FreeSpace;
+class OccupancyGrid;
 struct CellFrame;
+struct CellWindow;
+
+/// A grid to update rather than build (GridOptions::update): the grid of the version before an
+/// edit (EditablePlanner) and the boxes of the scene the edit changed (edited_boxes).
+struct GridUpdate {
+  const OccupancyGrid* before = nullptr;
+  std::vector<Box> changed;
+};
 
 enum class GridHeuristic { automatic, manhattan, octile, chebyshev, euclidean, zero, sixteen };
 inline constexpr auto grid_heuristic_names =
@@ -107,6 +118,17 @@ struct GridOptions {
   double max_build_seconds = default_max_build_seconds;
   /// Tie rule among open nodes of equal f (GridTies).
   GridTies ties = GridTies::automatic;
+  /// Build by updating the grid of the version before an edit: when that grid has the same
+  /// cells (frame, alignment) and the same kinds of terrain (costs or not, heights with the same
+  /// climb limit or not), only the cells within FreeSpace::edit_reach (and a cell more, for
+  /// rounding) of a changed box are classified against the free space; the others keep the
+  /// grid before's freedom, cost and heights, which a build from scratch would give them too,
+  /// since free space, costs and heights are the same there. Moves, walls and components are
+  /// then derived over the whole grid, as a build does. Otherwise the grid is built whole.
+  /// @pre update->before was built with these options over the free space of the scene before
+  /// the edit, and is not rotated (a rotated map's grid is built whole). Not a text option; the
+  /// built grid does not keep it.
+  std::shared_ptr<const GridUpdate> update{};
 };
 
 /// Square cells of side `cell_size()`; cell (cx, cy) covers [ox + cx s, ox + (cx+1) s] x
@@ -160,6 +182,9 @@ class OccupancyGrid final : public Discretisation {
   bool has_corridors() const override { return !corners(); }
   /// Blocked cells merged into horizontal runs, and the cell lattice when the grid is small.
   Primitives primitives() const override;
+  /// The cells this grid classified against the free space: all of them when built whole, those
+  /// near an edit when updated from the grid before it (GridOptions::update).
+  std::size_t classified_cells() const { return classified_cells_; }
 
   /// The heuristic towards a goal (see GridOptions::heuristic) and its rank of ties.
   class Estimate {
@@ -322,13 +347,21 @@ class OccupancyGrid final : public Discretisation {
   double heuristic_cells(int dx, int dy) const;
   // Whether p lies in the closed square of cell (cx, cy) (exactly, on a rotated grid too).
   bool in_closed_cell(Point p, int cx, int cy) const;
-  void build_corner_moves(const FreeSpace& space, const CellFrame& frame);
+  // The grid to update (GridOptions::update), when it has this grid's cells and kinds of
+  // terrain; null when this grid is built whole.
+  const OccupancyGrid* updatable(const FreeSpace& space, const GridUpdate* update) const;
+  // Per node (a cell, or a corner on corner-aligned grids): 1 within `grow` nodes of a cell of
+  // the windows, else 0.
+  std::vector<std::uint8_t> near_windows(std::span<const CellWindow> windows, int grow) const;
+  // The moves between corners; knight moves as build_knight_moves.
+  void build_corner_moves(const FreeSpace& space, const CellFrame& frame,
+                          const OccupancyGrid* before, const std::vector<std::uint8_t>& fresh);
   // Knight moves of a 16-connected grid; `closed` marks the corners no path passes through
-  // (corner-aligned grids; empty for centre-aligned ones), `uniform_height` the cells of one
-  // height throughout (with heights and a max_climb; else empty).
+  // (corner-aligned grids; empty for centre-aligned ones). Nodes outside `fresh` (when given)
+  // keep `before`'s knight moves.
   void build_knight_moves(const FreeSpace& space, const CellFrame& frame,
-                          const std::vector<std::uint8_t>& closed,
-                          const std::vector<std::uint8_t>& uniform_height);
+                          const std::vector<std::uint8_t>& closed, const OccupancyGrid* before,
+                          const std::vector<std::uint8_t>& fresh);
 
   const FreeSpace* space_;
   GridOptions options_;
@@ -352,6 +385,8 @@ class OccupancyGrid final : public Discretisation {
   std::vector<double> cost_;       // per cell; empty when every multiplier is 1
   std::vector<double> move_cost_;  // corner-aligned with costs: per node and move, multiplier
   std::vector<double> height_of_;  // per cell, at its centre; empty without heights
+  // With heights and a max_climb: per cell, 1 when it has one height throughout; else empty.
+  std::vector<std::uint8_t> uniform_height_;
   // With heights and a max_climb: per cell, which of its moves (bits as in moves_) can be
   // climbed; empty otherwise.
   std::vector<std::uint8_t> climbable_;
@@ -363,6 +398,7 @@ class OccupancyGrid final : public Discretisation {
   std::vector<double> knight_cost_;
   double heuristic_scale_ = 1.0;  // cheapest multiplier
   bool central64_moves_ = false;  // moves in central64's order (GridTies)
+  std::size_t classified_cells_ = 0;
   search::ComponentLabels components_;
 };
 
