@@ -34,8 +34,8 @@ std::unique_ptr<Method> update_grid(const FreeSpace& space, const OptionValues& 
                                     const Method& before, std::span<const Box> changed) {
   GridMethodOptions options = grid_option_table().read(o);
   options.max_build_seconds = space.max_build_seconds();
-  options.update = std::make_shared<const GridUpdate>(
-      GridUpdate{occupancy_grid_of(before.discretisation()), {changed.begin(), changed.end()}});
+  options.update = std::make_shared<const EditedFrom<OccupancyGrid>>(EditedFrom<OccupancyGrid>{
+      occupancy_grid_of(before.discretisation()), {changed.begin(), changed.end()}});
   return make_grid_method(space, options);
 }
 
@@ -64,6 +64,15 @@ std::unique_ptr<Method> build_hybrid(const FreeSpace& space, const OptionValues&
 std::unique_ptr<Method> build_quadtree(const FreeSpace& space, const OptionValues& o) {
   QuadtreeOptions options = quadtree_option_table().read(o);
   options.max_build_seconds = space.max_build_seconds();
+  return std::make_unique<MethodOf<Quadtree>>(space, options);
+}
+
+std::unique_ptr<Method> update_quadtree(const FreeSpace& space, const OptionValues& o,
+                                        const Method& before, std::span<const Box> changed) {
+  QuadtreeOptions options = quadtree_option_table().read(o);
+  options.max_build_seconds = space.max_build_seconds();
+  options.update = std::make_shared<const EditedFrom<Quadtree>>(EditedFrom<Quadtree>{
+      dynamic_cast<const Quadtree*>(&before.discretisation()), {changed.begin(), changed.end()}});
   return std::make_unique<MethodOf<Quadtree>>(space, options);
 }
 
@@ -678,7 +687,7 @@ const std::vector<MethodEntry>& method_registry() {
       {"quadtree",
        "adaptive quadtree: free square leaves, large in open space and small near obstacles, "
        "joined across shared sides; paths come with a corridor for funnel",
-       quadtree_option_table().specs(), build_quadtree},
+       quadtree_option_table().specs(), build_quadtree, update_quadtree},
       {"visgraph",
        "visibility graph: corners of the inflated obstacles joined by exact line of sight; the "
        "exact Euclidean shortest path",

@@ -125,14 +125,12 @@ void changed_nodes(const OccupancyGrid& before, const OccupancyGrid& after,
 }
 
 // The window of nodes whose moves can change when free space, costs and heights change within
-// `box` grown by `margin`: its cells, and the nodes a move (a knight's included) or a wall along a
-// cell side ties to them.
-NodeWindow window_around(const OccupancyGrid& grid, const Box& box, double margin) {
+// `box`: its cells, and the nodes a move (a knight's included) or a wall along a cell side ties
+// to them.
+NodeWindow window_around(const OccupancyGrid& grid, const Box& box) {
   int x0 = INT_MAX, y0 = INT_MAX, x1 = INT_MIN, y1 = INT_MIN;
-  for (const Point corner : {Point{box.min.x - margin, box.min.y - margin},
-                             Point{box.max.x + margin, box.min.y - margin},
-                             Point{box.max.x + margin, box.max.y + margin},
-                             Point{box.min.x - margin, box.max.y + margin}}) {
+  for (const Point corner :
+       {box.min, Point{box.max.x, box.min.y}, box.max, Point{box.min.x, box.max.y}}) {
     const auto [cx, cy] = grid.cell_of(corner);
     x0 = std::min(x0, cx);
     y0 = std::min(y0, cy);
@@ -225,12 +223,13 @@ void Replanner::State::find_changes(const EditablePlanner::Snapshot& version,
     changed_nodes(*grid, now, everywhere, changed);
     return;
   }
-  // Elsewhere free space, costs and heights change only within the edit's reach (the agent's
-  // radius, the inflation's tolerance and the clearance cost's distance) of what was edited.
-  const double margin = std::max(before.edit_reach(), after.edit_reach());
-  for (const Box& box :
-       edited_boxes(*searched_on.scene, searched_on.ids, *version.scene, version.ids))
-    changed_nodes(*grid, now, window_around(now, box, margin), changed);
+  // Elsewhere free space, costs and heights change only within the edit's extent in the two
+  // versions' free spaces (FreeSpace::edit_extent).
+  const std::vector<Box> boxes =
+      edited_boxes(*searched_on.scene, searched_on.ids, *version.scene, version.ids);
+  for (const FreeSpace* space : {&before, &after})
+    for (const Box& box : space->edit_extent(boxes))
+      changed_nodes(*grid, now, window_around(now, box), changed);
   // Windows may overlap: each node once.
   std::sort(changed.begin(), changed.end());
   changed.erase(std::unique(changed.begin(), changed.end()), changed.end());

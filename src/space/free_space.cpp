@@ -865,6 +865,37 @@ Inflation FreeSpace::inflation() const {
 double FreeSpace::agent_radius() const {
   return impl_->agent.radius;
 }
+std::vector<Box> FreeSpace::edit_extent(std::span<const Box> changed) const {
+  const double reach = edit_reach();
+  std::vector<Box> extent;
+  for (const Box& b : changed)
+    extent.push_back({{b.min.x - reach, b.min.y - reach}, {b.max.x + reach, b.max.y + reach}});
+  const std::size_t grown = extent.size();
+  const auto near = [&](Point p) {
+    for (std::size_t k = 0; k < grown; ++k)
+      if (p.x >= extent[k].min.x && p.x <= extent[k].max.x && p.y >= extent[k].min.y &&
+          p.y <= extent[k].max.y)
+        return true;
+    return false;
+  };
+  const auto add_edges = [&](const std::vector<BoundaryRing>& rings) {
+    for (const BoundaryRing& ring : rings)
+      for (std::size_t i = 0; i < ring.points.size(); ++i) {
+        const Point u = ring.points[i], v = ring.points[(i + 1) % ring.points.size()];
+        if (!near(u) && !near(v)) continue;
+        const Box edge{{std::min(u.x, v.x), std::min(u.y, v.y)},
+                       {std::max(u.x, v.x), std::max(u.y, v.y)}};
+        // Most such edges lie within the grown boxes already.
+        bool inside = false;
+        for (std::size_t k = 0; k < grown && !inside; ++k) inside = extent[k].contains(edge);
+        if (!inside) extent.push_back(edge);
+      }
+  };
+  add_edges(boundary());
+  for (const FreeSpace& level : impl_->clearance_levels) add_edges(level.boundary());
+  return extent;
+}
+
 double FreeSpace::edit_reach() const {
   // Each clearance band's free space grows the obstacles by a larger disc, with its own
   // tolerance; the last band's reaches farthest.

@@ -1,11 +1,10 @@
 // A scene that changes: EditablePlanner's answers after any sequence of random edits equal a
 // planner's built from scratch on the scene the edits describe (kept independently here, by id);
-// a version's grid, updated only around the edit, equals the grid built whole; a batch that
-// fails changes nothing; a query whose start an edit covers answers invalid_query;
-// a planner taken before an edit keeps answering for the scene before it; files of timed edits
-// are read with located errors; an edit grows only the obstacles it adds or moves; a Replanner's
-// repaired answers cost what each version's planner finds, and repairs expand less than fresh
-// searches.
+// a version's grid and quadtree, updated only around the edit, equal those built whole; a batch
+// that fails changes nothing; a query whose start an edit covers answers invalid_query; a planner
+// taken before an edit keeps answering for the scene before it; files of timed edits are read with
+// located errors; an edit grows only the obstacles it adds or moves; a Replanner's repaired answers
+// cost what each version's planner finds, and repairs expand less than fresh searches.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -17,6 +16,7 @@
 #include "polynav/discretise/grid/grid_methods.hpp"
 #include "polynav/discretise/grid/jump_point_grid.hpp"
 #include "polynav/discretise/grid/occupancy_grid.hpp"
+#include "polynav/discretise/quadtree/quadtree.hpp"
 #include "polynav/discretise/query.hpp"
 #include "polynav/error.hpp"
 #include "polynav/plan/editable_planner.hpp"
@@ -241,6 +241,22 @@ PlanOptions grid_options(const Settings& settings, std::string& name) {
   return options;
 }
 
+// The nodes of two discretisations of as many nodes whose places or arcs (targets and costs)
+// differ.
+template <class D>
+std::size_t nodes_joined_differently(const D& a, const D& b) {
+  std::vector<std::pair<search::NodeId, double>> arcs_a, arcs_b;
+  std::size_t differ = 0;
+  for (search::NodeId n = 0; n < a.node_count(); ++n) {
+    arcs_a.clear();
+    arcs_b.clear();
+    a.for_each_neighbour(n, [&](search::NodeId to, double cost) { arcs_a.push_back({to, cost}); });
+    b.for_each_neighbour(n, [&](search::NodeId to, double cost) { arcs_b.push_back({to, cost}); });
+    if (a.node_position(n) != b.node_position(n) || arcs_a != arcs_b) ++differ;
+  }
+  return differ;
+}
+
 // Two grids alike node for node: cells blocked and their costs, every node's arcs (targets and
 // costs, knight moves and climb limits included) and the component labels.
 void expect_same_grid(const OccupancyGrid& a, const OccupancyGrid& b, const std::string& what) {
@@ -252,20 +268,36 @@ void expect_same_grid(const OccupancyGrid& a, const OccupancyGrid& b, const std:
     for (int x = 0; x < a.width(); ++x)
       if (a.blocked(x, y) != b.blocked(x, y) || a.cell_cost(x, y) != b.cell_cost(x, y)) ++differ;
   EXPECT_EQ(differ, 0u) << what << ": cells blocked or costed differently";
-  std::vector<std::pair<search::NodeId, double>> arcs_a, arcs_b;
-  differ = 0;
-  for (search::NodeId n = 0; n < a.node_count(); ++n) {
-    arcs_a.clear();
-    arcs_b.clear();
-    a.for_each_neighbour(n, [&](search::NodeId to, double cost) { arcs_a.push_back({to, cost}); });
-    b.for_each_neighbour(n, [&](search::NodeId to, double cost) { arcs_b.push_back({to, cost}); });
-    if (arcs_a != arcs_b) ++differ;
-  }
-  EXPECT_EQ(differ, 0u) << what << ": nodes with different arcs";
+  EXPECT_EQ(nodes_joined_differently(a, b), 0u) << what << ": nodes with different arcs";
   ASSERT_EQ(a.components() != nullptr, b.components() != nullptr) << what;
   if (a.components()) {
     EXPECT_EQ(a.components()->labels(), b.components()->labels()) << what;
   }
+}
+
+// The scene with a plateau higher than its climb limit (its last region): moves onto it are one
+// way.
+Scene with_plateau(Scene scene) {
+  Region plateau;
+  plateau.polygon = box({24, 12}, {27, 15});
+  plateau.height = 2 * scene.agent.max_climb;
+  scene.regions.push_back(plateau);
+  return scene;
+}
+
+// A random batch (random_batch) that also moves with_plateau's plateau, while it is there.
+std::vector<SceneEdit> plateau_batch(Model& m, std::mt19937_64& rng, int step) {
+  const std::size_t plateau_id = m.base.regions.size() - 1;
+  std::vector<SceneEdit> batch = random_batch(m, rng);
+  if (m.regions.contains(plateau_id)) {
+    SceneEdit e;
+    e.kind = SceneEdit::Kind::move_region;
+    e.id = plateau_id;
+    e.by = {step % 2 == 0 ? 1.5 : -1.0, 0.5};
+    m.regions[plateau_id].polygon = moved(m.regions[plateau_id].polygon, e.by);
+    batch.push_back(e);
+  }
+  return batch;
 }
 
 // A version's grid, updated from the version before away from the edit, equals the grid built
@@ -288,13 +320,7 @@ TEST(EditablePlanner, GridsUpdatedAroundAnEditEqualGridsBuiltWhole) {
     std::string name;
     const PlanOptions options = grid_options(variant, name);
     std::mt19937_64 rng(std::hash<std::string>()(name) ^ 5);
-    Scene scene = warehouse();
-    // A plateau higher than the climb limit, moved at every step: moves onto it are one way.
-    Region plateau;
-    plateau.polygon = box({24, 12}, {27, 15});
-    plateau.height = 2 * scene.agent.max_climb;
-    const std::size_t plateau_id = scene.regions.size();
-    scene.regions.push_back(plateau);
+    Scene scene = with_plateau(warehouse());
     // Corner-aligned grids and HPA* take no climb limit (its moves must run both ways).
     if (options.settings.has("grid.align") || options.settings.has("grid.search"))
       scene.agent.max_climb = INFINITY;
@@ -302,16 +328,7 @@ TEST(EditablePlanner, GridsUpdatedAroundAnEditEqualGridsBuiltWhole) {
     EditablePlanner live(scene, options);
     std::size_t local = 0;
     for (int step = 1; step <= 5; ++step) {
-      std::vector<SceneEdit> batch = random_batch(model, rng);
-      if (model.regions.contains(plateau_id)) {
-        SceneEdit e;
-        e.kind = SceneEdit::Kind::move_region;
-        e.id = plateau_id;
-        e.by = {step % 2 == 0 ? 1.5 : -1.0, 0.5};
-        model.regions[plateau_id].polygon = moved(model.regions[plateau_id].polygon, e.by);
-        batch.push_back(e);
-      }
-      const EditablePlanner::Applied applied = live.apply(batch);
+      const EditablePlanner::Applied applied = live.apply(plateau_batch(model, rng, step));
       const std::string what = name + " step " + std::to_string(step);
       const Planner scratch(model.scene(), options);
       const OccupancyGrid* updated = occupancy_grid_of(live.planner()->discretisation());
@@ -323,6 +340,63 @@ TEST(EditablePlanner, GridsUpdatedAroundAnEditEqualGridsBuiltWhole) {
       if (2 * applied.classified_cells < applied.grid_cells) ++local;
     }
     EXPECT_GE(local, 3u) << name;
+  }
+}
+
+// Two quadtrees alike: leaves (place, size, freedom), nodes (places), arcs (targets and costs)
+// and component labels.
+void expect_same_tree(const Quadtree& a, const Quadtree& b, const std::string& what) {
+  ASSERT_EQ(a.leaves().size(), b.leaves().size()) << what;
+  std::size_t differ = 0;
+  for (std::size_t i = 0; i < a.leaves().size(); ++i) {
+    const QuadtreeLeaf &p = a.leaves()[i], &q = b.leaves()[i];
+    if (p.x != q.x || p.y != q.y || p.level != q.level || p.free != q.free) ++differ;
+  }
+  EXPECT_EQ(differ, 0u) << what << ": leaves differ";
+  ASSERT_EQ(a.node_count(), b.node_count()) << what;
+  EXPECT_EQ(nodes_joined_differently(a, b), 0u) << what << ": nodes placed or joined differently";
+  ASSERT_EQ(a.components() != nullptr, b.components() != nullptr) << what;
+  if (a.components()) {
+    EXPECT_EQ(a.components()->labels(), b.components()->labels()) << what;
+  }
+}
+
+// A version's quadtree, its nodes away from the edit taken from the version before, equals the
+// tree built whole from the edited scene after random edits, with portal and centre nodes,
+// corner contacts, a clearance cost and the plateau's one-way moves; most updates classify
+// less than half the boxes a whole build does. A balanced tree is built whole, and still equal.
+TEST(EditablePlanner, QuadtreesUpdatedAroundAnEditEqualTreesBuiltWhole) {
+  const std::vector<Settings> variants = {
+      {},
+      {{"quadtree.nodes", "centres"}},
+      {{"quadtree.corners", "true"}},
+      {{"space.clearance_distance", "1.5"}},
+      {{"quadtree.min_cell", "0.1"}},
+      {{"quadtree.balance", "true"}},
+  };
+  for (const auto& variant : variants) {
+    std::string name;
+    PlanOptions options = grid_options(variant, name);
+    options.method = "quadtree";
+    std::mt19937_64 rng(std::hash<std::string>()(name) ^ 9);
+    const Scene scene = with_plateau(warehouse());
+    Model model(scene);
+    EditablePlanner live(scene, options);
+    std::size_t local = 0;
+    for (int step = 1; step <= 5; ++step) {
+      live.apply(plateau_batch(model, rng, step));
+      const std::string what = name + " step " + std::to_string(step);
+      const Planner scratch(model.scene(), options);
+      const auto& updated = dynamic_cast<const Quadtree&>(live.planner()->discretisation());
+      const auto& whole = dynamic_cast<const Quadtree&>(scratch.discretisation());
+      expect_same_tree(updated, whole, what);
+      if (2 * updated.classified_boxes() < whole.classified_boxes()) ++local;
+    }
+    if (options.settings.has("quadtree.balance")) {
+      EXPECT_EQ(local, 0u) << name;
+    } else {
+      EXPECT_GE(local, 3u) << name;
+    }
   }
 }
 

@@ -462,6 +462,24 @@ TEST(FreeSpace, EditReachIsTheFarthestDiscAnObstacleGrowsBy) {
   EXPECT_LE(banded.edit_reach(), 1.5 * 1.02);
 }
 
+// An edit's extent: the changed boxes grown by the reach, and every boundary edge with an end in
+// one of those, all along its length (a vertex there is rounded anew, tilting the edge).
+TEST(FreeSpace, EditExtentCoversTheEdgesAnEditCanTilt) {
+  const FreeSpace wall(box_scene({{{{1, 1}, {9, 8}, {9, 8.5}, {1, 1.5}}, {}}}, 0.25));
+  const Box changed{{0.5, 0.5}, {1.5, 2.0}};
+  const std::vector<Box> extent = wall.edit_extent(std::span(&changed, 1));
+  ASSERT_FALSE(extent.empty());
+  const double r = wall.edit_reach();
+  EXPECT_EQ(extent[0].min, (Point{0.5 - r, 0.5 - r}));
+  EXPECT_EQ(extent[0].max, (Point{1.5 + r, 2.0 + r}));
+  // The grown wall's long lower side starts near (1, 1) and runs to near (9, 8).
+  bool long_side = false;
+  for (const Box& b : extent) long_side |= b.min.x < 2.0 && b.max.x > 8.5 && b.max.y > 7.5;
+  EXPECT_TRUE(long_side);
+  // Nothing far from the edit but such edges.
+  for (const Box& b : extent) EXPECT_LT(b.min.x, 2.0 + r);
+}
+
 TEST(FreeSpaceBudget, RefusesTooManyVerticesBeforeTheUnionAndCountsTheDisc) {
   Scene scene;
   scene.bounds = {{0, 0}, {100, 0}, {100, 100}, {0, 100}};

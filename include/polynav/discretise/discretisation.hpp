@@ -32,6 +32,25 @@ struct Attachment {
 /// goal). The two differ where moves are one way (terrain heights with a climb limit).
 enum class AttachDirection : std::uint8_t { from_point, to_point };
 
+/// What a discretisation built for the version of a scene after an edit may take from the one
+/// built, with the same options, for the version before it (EditablePlanner): that
+/// discretisation, and the boxes of the scene the edit changed (edited_boxes). Farther than
+/// FreeSpace::edit_reach from every box, free space, its costs and heights are what they were.
+template <class D>
+struct EditedFrom {
+  const D* before = nullptr;
+  std::vector<Box> changed;
+
+  /// Whether the closed box `b` comes within `reach` of a changed box.
+  bool near(const Box& b, double reach) const {
+    for (const Box& c : changed)
+      if (b.min.x <= c.max.x + reach && c.min.x - reach <= b.max.x && b.min.y <= c.max.y + reach &&
+          c.min.y - reach <= b.max.y)
+        return true;
+    return false;
+  }
+};
+
 class Discretisation {
  public:
   virtual ~Discretisation() = default;

@@ -22,11 +22,12 @@
 /// building free space) are kept between versions (InflationCache), so an edit grows only the
 /// obstacles it adds or moves, and their union is joined again only around the edit where the
 /// obstacles overlap. The grid method's grid keeps its cells away from the edit and classifies
-/// only those near it (GridOptions::update); the version before's idle search arrays are taken
-/// over. Free space's index, the other methods' discretisations and the grid's searches' own
-/// precomputations (JPS+ jump distances, HPA* clusters) are built whole for each version. Either
-/// way a version is the Planner built from the edited scene, and its answers are exactly that
-/// planner's.
+/// only those near it (GridOptions::update); the quadtree keeps its leaves away from the edit,
+/// and the costs of the arcs inside them (QuadtreeOptions::update); the version before's idle
+/// search arrays are taken over. Free space's index, the other methods' discretisations (mesh
+/// cells, visibility graphs), the quadtree's graph and the grid's searches' own precomputations
+/// (JPS+ jump distances, HPA* clusters) are built whole for each version. Either way a version is
+/// the Planner built from the edited scene, and its answers are exactly that planner's.
 
 #include <cstdint>
 #include <memory>

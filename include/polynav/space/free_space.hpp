@@ -352,9 +352,16 @@ class FreeSpace {
   double agent_radius() const;
   /// How far from an obstacle its presence can change this free space, its costs or heights:
   /// the agent radius plus the inflation tolerance, for the farthest clearance band when there
-  /// is a clearance cost (0 for a point agent). Editing obstacles and regions within a box
-  /// leaves everything farther than this from the box as it was (EditablePlanner's updates).
+  /// is a clearance cost (0 for a point agent).
   double edit_reach() const;
+  /// Where an edit of obstacles and regions within the `changed` boxes (edited_boxes) may have
+  /// changed this free space, its costs or heights, as boxes: each changed box grown by
+  /// edit_reach, and the box of every boundary edge (free space's own, and each clearance
+  /// band's) with an end in one of those. The exact sets are the same beyond edit_reach, but an
+  /// edge that the edit cut short ends at a vertex rounded to doubles, which tilts it by an ulp
+  /// all along its length. Taken from the free spaces before and after an edit, everything
+  /// outside the boxes of both is as it was, bit for bit (EditablePlanner's updates).
+  std::vector<Box> edit_extent(std::span<const Box> changed) const;
   /// The box of the scene's bounds as written (before shrinking by the agent radius); grids line
   /// their cells up with its lower-left corner.
   Box bounds_box() const;

@@ -152,7 +152,8 @@ search::TieBreak OccupancyGrid::tie_break(const search::SearchOptions& search,
 OccupancyGrid::OccupancyGrid(const FreeSpace& space, GridOptions options)
     : space_(&space), options_(std::move(options)) {
   // The grid before an edit is read while building, not kept.
-  const std::shared_ptr<const GridUpdate> update = std::exchange(options_.update, nullptr);
+  const std::shared_ptr<const EditedFrom<OccupancyGrid>> update =
+      std::exchange(options_.update, nullptr);
   if (options_.connectivity != 4 && options_.connectivity != 8 && options_.connectivity != 16)
     throw InputError({"", 0, 0, "connectivity"}, "grid connectivity must be 4, 8 or 16, found " +
                                                      std::to_string(options_.connectivity));
@@ -262,14 +263,15 @@ OccupancyGrid::OccupancyGrid(const FreeSpace& space, GridOptions options)
   std::vector<CellWindow> windows{{0, 0, width_, height_}};
   if (before) {
     windows.clear();
-    // Beyond the free space's edit reach nothing changed; a cell more covers the rounding of
-    // the boxes to cells and of free space's vertices.
-    const double reach = space.edit_reach();
-    for (const Box& edited : update->changed) {
+    // Outside the edit's extent in the free spaces before and after it nothing changed; a cell
+    // more covers the rounding of the boxes to cells.
+    std::vector<Box> extent = space.edit_extent(update->changed);
+    for (const Box& b : before->space_->edit_extent(update->changed)) extent.push_back(b);
+    for (const Box& edited : extent) {
       const auto column = [&](double x) { return std::floor((x - origin_.x) / cell_); };
       const auto row = [&](double y) { return std::floor((y - origin_.y) / cell_); };
-      const double x0 = column(edited.min.x - reach) - 1, x1 = column(edited.max.x + reach) + 2;
-      const double y0 = row(edited.min.y - reach) - 1, y1 = row(edited.max.y + reach) + 2;
+      const double x0 = column(edited.min.x) - 1, x1 = column(edited.max.x) + 2;
+      const double y0 = row(edited.min.y) - 1, y1 = row(edited.max.y) + 2;
       const CellWindow w{
           int(std::clamp(x0, 0.0, double(width_))), int(std::clamp(y0, 0.0, double(height_))),
           int(std::clamp(x1, 0.0, double(width_))), int(std::clamp(y1, 0.0, double(height_)))};
@@ -595,7 +597,7 @@ void OccupancyGrid::build_knight_moves(const FreeSpace& space, const CellFrame& 
 }
 
 const OccupancyGrid* OccupancyGrid::updatable(const FreeSpace& space,
-                                              const GridUpdate* update) const {
+                                              const EditedFrom<OccupancyGrid>* update) const {
   if (!update || !update->before) return nullptr;
   const OccupancyGrid& b = *update->before;
   const bool heights = space.has_heights() && std::isfinite(max_climb_);

@@ -118,7 +118,10 @@ double estimate_leaves(const FreeSpace& space, double root_side, int depth) {
 }  // namespace
 
 Quadtree::Quadtree(const FreeSpace& space, QuadtreeOptions options)
-    : space_(&space), options_(options) {
+    : space_(&space), options_(std::move(options)) {
+  // The tree before an edit is read while building, not kept.
+  const std::shared_ptr<const EditedFrom<Quadtree>> update =
+      std::exchange(options_.update, nullptr);
   min_cost_ = space.min_cost();
   const Box box = space.box();
   if (box.empty()) return;
@@ -149,7 +152,22 @@ Quadtree::Quadtree(const FreeSpace& space, QuadtreeOptions options)
 
   const BuildClock clock(options_.max_build_seconds);
   const QuadtreeWalls walls(space);
-  build_tree(space, walls, clock);
+  // The tree before an edit, when it has this tree's cells; a balanced tree's leaves depend on
+  // their neighbours far away, so it is built whole.
+  const Quadtree* before = update ? update->before : nullptr;
+  if (before && (before->origin_ != origin_ || before->cell_ != cell_ || before->depth_ != depth_ ||
+                 before->leaves_.empty() || options_.balance || before->options_.balance ||
+                 before->space_->weighted() != space.weighted()))
+    before = nullptr;
+  // Outside the edit's extent in the free spaces before and after it nothing changed; a bottom
+  // cell more covers rounding.
+  EditedFrom<Quadtree> extent;
+  if (before) {
+    extent.before = before;
+    extent.changed = space.edit_extent(update->changed);
+    for (const Box& b : before->space_->edit_extent(update->changed)) extent.changed.push_back(b);
+  }
+  build_tree(space, walls, clock, before ? &extent : nullptr, cell_);
   clock.check("the quadtree");
   if (options_.balance) balance_tree();
   clock.check("the quadtree");
@@ -157,10 +175,12 @@ Quadtree::Quadtree(const FreeSpace& space, QuadtreeOptions options)
       std::count_if(leaves_.begin(), leaves_.end(), [](const QuadtreeLeaf& l) { return l.free; }));
   exact_checks_ = !walls.empty() || (space.has_heights() && std::isfinite(space.agent().max_climb));
   if (options_.nodes == QuadtreeNodes::portals) {
-    build_portal_graph(space, walls);
+    build_portal_graph(space, walls, before);
   } else {
     build_graph(space, walls);
   }
+  kept_.clear();
+  kept_.shrink_to_fit();
 }
 
 Box Quadtree::leaf_box(const QuadtreeLeaf& leaf) const {
@@ -221,15 +241,42 @@ void Quadtree::for_each_side_neighbour(std::size_t i, int side, F&& f) const {
 }
 
 void Quadtree::build_tree(const FreeSpace& space, const QuadtreeWalls& walls,
-                          const BuildClock& clock) {
+                          const BuildClock& clock, const EditedFrom<Quadtree>* update,
+                          double reach) {
   // Depth first, children in Morton order, so leaves come out sorted by Morton code.
   const bool fields = space.weighted();
   std::vector<QuadtreeLeaf> pending = {{0, 0, 0, false}};
+  // A tree node away from the edit is split as the tree before split it, since it is classified
+  // against the same free space, costs and heights: a leaf of the tree before that covers it
+  // whole (a free or blocked box is so in every part), or the leaves of the tree before inside
+  // it, which start at its Morton code.
+  const auto keep = [&](const QuadtreeLeaf& node) {
+    const Quadtree& old = *update->before;
+    const std::size_t j = old.leaf_index(node.x, node.y);
+    if (old.leaves_[j].level <= node.level) {
+      leaves_.push_back({node.x, node.y, node.level, old.leaves_[j].free});
+      kept_.push_back(old.leaves_[j].level == node.level ? std::uint32_t(j) : no_leaf);
+      return;
+    }
+    const std::uint64_t end =
+        old.codes_[j] + (std::uint64_t{1} << (2 * unsigned(depth_ - node.level)));
+    for (std::size_t k = j; k < old.leaves_.size() && old.codes_[k] < end; ++k) {
+      leaves_.push_back(old.leaves_[k]);
+      kept_.push_back(std::uint32_t(k));
+    }
+  };
   while (!pending.empty()) {
     QuadtreeLeaf leaf = pending.back();
     pending.pop_back();
     if (leaves_.size() % 4096 == 0) clock.check("the quadtree");
     const Box b = leaf_box(leaf);
+    if (update && !update->near(b, reach)) {
+      keep(leaf);
+      if (leaves_.size() > options_.max_leaves)
+        refuse(double(leaves_.size()), cell_, options_.max_leaves);
+      continue;
+    }
+    ++classified_boxes_;
     const BoxClass c = space.classify(b);
     bool split = c == BoxClass::mixed;
     if (c == BoxClass::free) {
@@ -250,6 +297,7 @@ void Quadtree::build_tree(const FreeSpace& space, const QuadtreeWalls& walls,
     // At the bottom a mixed box is blocked; a free one stays free even if its cost varies (arc
     // costs are exact) or a wall runs along its side (arcs are checked).
     leaves_.push_back(leaf);
+    if (update) kept_.push_back(no_leaf);
     if (leaves_.size() > options_.max_leaves)
       refuse(double(leaves_.size()), cell_, options_.max_leaves);
   }
@@ -395,7 +443,8 @@ void Quadtree::build_graph(const FreeSpace& space, const QuadtreeWalls& walls) {
   if (!climb) components_ = search::ComponentLabels(*this);
 }
 
-void Quadtree::build_portal_graph(const FreeSpace& space, const QuadtreeWalls& walls) {
+void Quadtree::build_portal_graph(const FreeSpace& space, const QuadtreeWalls& walls,
+                                  const Quadtree* before) {
   // Nodes on the portals (Quadtree's class comment), created leaf by leaf in Morton order so that
   // nearby nodes get nearby ids. Arcs across a leaf between points of its boundary are the idea
   // of framed quadtrees (Chen, Szczerba and Uhran, "A framed-quadtree approach for determining
@@ -496,13 +545,39 @@ void Quadtree::build_portal_graph(const FreeSpace& space, const QuadtreeWalls& w
     leaf_nodes_[fill[a]++] = search::NodeId(v);
     if (b != a) leaf_nodes_[fill[b]++] = search::NodeId(v);
   }
-  // Arcs: every two nodes of one leaf, the straight segment inside it.
+  // Arcs: every two nodes of one leaf, the straight segment inside it, costed from the node of
+  // lower id (leaf_nodes_ lists a leaf's nodes in increasing order). In a leaf kept whole from
+  // the tree before, a segment between two places that leaf had nodes at lies in the same free
+  // space, costs and heights: its arcs are the tree before's.
+  std::vector<std::pair<Point, search::NodeId>> old_nodes;  // the kept leaf's, in the tree before
+  const auto old_node_at = [&](Point p) {
+    for (const auto& [at, node] : old_nodes)
+      if (at == p) return node;
+    return search::no_node;
+  };
   for (std::size_t i = 0; i < leaves_.size(); ++i) {
     if (!leaves_[i].free) continue;
+    old_nodes.clear();
+    if (before && kept_[i] != no_leaf)
+      before->for_each_leaf_node(kept_[i], [&](search::NodeId old) {
+        old_nodes.push_back({before->centres_[old], old});
+      });
     for (std::uint32_t x = leaf_node_start_[i]; x < leaf_node_start_[i + 1]; ++x)
       for (std::uint32_t y = x + 1; y < leaf_node_start_[i + 1]; ++y) {
         const search::NodeId u = leaf_nodes_[x], v = leaf_nodes_[y];
         const Point p = centres_[u], q = centres_[v];
+        // The tree before costed the segment from its lower-numbered node, as this loop does:
+        // the two directions may differ in the last bit, so only the same order is taken.
+        if (const search::NodeId ou = old_node_at(p), ov = old_node_at(q);
+            ou != search::no_node && ov != search::no_node && ou < ov) {
+          before->graph_.for_each_neighbour(ou, [&](search::NodeId to, double cost) {
+            if (to == ov) edges.push_back({u, v, cost});
+          });
+          before->graph_.for_each_neighbour(ov, [&](search::NodeId to, double cost) {
+            if (to == ou) edges.push_back({v, u, cost});
+          });
+          continue;
+        }
         // Inside the closed free leaf every segment is free; a wall along its side is not.
         if (!walls.empty() && !space.line_of_sight(p, q)) continue;
         const double cost = space.segment_cost(p, q);

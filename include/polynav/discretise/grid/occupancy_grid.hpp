@@ -25,13 +25,6 @@ class OccupancyGrid;
 struct CellFrame;
 struct CellWindow;
 
-/// A grid to update rather than build (GridOptions::update): the grid of the version before an
-/// edit (EditablePlanner) and the boxes of the scene the edit changed (edited_boxes).
-struct GridUpdate {
-  const OccupancyGrid* before = nullptr;
-  std::vector<Box> changed;
-};
-
 enum class GridHeuristic { automatic, manhattan, octile, chebyshev, euclidean, zero, sixteen };
 inline constexpr auto grid_heuristic_names =
     enum_names(GridHeuristic::automatic, "auto", GridHeuristic::manhattan, "manhattan",
@@ -128,7 +121,7 @@ struct GridOptions {
   /// @pre update->before was built with these options over the free space of the scene before
   /// the edit, and is not rotated (a rotated map's grid is built whole). Not a text option; the
   /// built grid does not keep it.
-  std::shared_ptr<const GridUpdate> update{};
+  std::shared_ptr<const EditedFrom<OccupancyGrid>> update{};
 };
 
 /// Square cells of side `cell_size()`; cell (cx, cy) covers [ox + cx s, ox + (cx+1) s] x
@@ -349,7 +342,8 @@ class OccupancyGrid final : public Discretisation {
   bool in_closed_cell(Point p, int cx, int cy) const;
   // The grid to update (GridOptions::update), when it has this grid's cells and kinds of
   // terrain; null when this grid is built whole.
-  const OccupancyGrid* updatable(const FreeSpace& space, const GridUpdate* update) const;
+  const OccupancyGrid* updatable(const FreeSpace& space,
+                                 const EditedFrom<OccupancyGrid>* update) const;
   // Per node (a cell, or a corner on corner-aligned grids): 1 within `grow` nodes of a cell of
   // the windows, else 0.
   std::vector<std::uint8_t> near_windows(std::span<const CellWindow> windows, int grow) const;

@@ -6,6 +6,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -20,6 +21,7 @@
 namespace polynav {
 
 class FreeSpace;
+class Quadtree;
 class QuadtreeWalls;
 
 /// Where the graph's nodes lie (QuadtreeOptions::nodes).
@@ -61,6 +63,16 @@ struct QuadtreeOptions {
   /// stops with an InputError naming space.max_build_seconds. The planner passes the free
   /// space's (FreeSpace::max_build_seconds). [Units: s] [Limit: > 0; infinity for none]
   double max_build_seconds = default_max_build_seconds;
+  /// Build by updating the tree of the version before an edit: when that tree has the same root
+  /// and bottom cells (and neither is balanced), every tree node farther than
+  /// FreeSpace::edit_reach (and a bottom cell more, for rounding) from the changed boxes takes
+  /// its leaves from the tree before instead of being classified again, and a leaf taken whole
+  /// keeps the costs of its arcs between nodes at the same places (`portals` nodes). A build
+  /// from scratch would give both the same: free space, costs and heights are the same there.
+  /// Otherwise the tree is built whole. @pre update->before was built with these options over
+  /// the free space of the scene before the edit. Not a text option; the built tree does not
+  /// keep it.
+  std::shared_ptr<const EditedFrom<Quadtree>> update{};
 };
 
 /// One leaf of the tree in units of the bottom cells: it covers cells [x, x + size) x
@@ -164,6 +176,10 @@ class Quadtree final : public Discretisation {
   /// The node of the leaf containing bottom cell (cx, cy), or search::no_node when that leaf is
   /// blocked or the cell is outside the root.
   search::NodeId node_at_cell(std::int64_t cx, std::int64_t cy) const;
+  /// The boxes (leaves, and the tree nodes split into them) this tree classified against the
+  /// free space: every one when built whole, those near an edit when updated from the tree
+  /// before it (QuadtreeOptions::update).
+  std::size_t classified_boxes() const { return classified_boxes_; }
   /// Side of a bottom cell, levels below the root, the root box.
   double cell_size() const { return cell_; }
   int depth() const { return depth_; }
@@ -194,10 +210,15 @@ class Quadtree final : public Discretisation {
   void for_each_leaf_node(std::size_t i, F&& f) const {
     for (std::uint32_t k = leaf_node_start_[i]; k < leaf_node_start_[i + 1]; ++k) f(leaf_nodes_[k]);
   }
-  void build_tree(const FreeSpace& space, const QuadtreeWalls& walls, const BuildClock& clock);
+  // Splits the root down to the leaves; with `update`, the tree nodes farther than `reach` from
+  // its changed boxes take their leaves from the tree before (kept_ says which).
+  void build_tree(const FreeSpace& space, const QuadtreeWalls& walls, const BuildClock& clock,
+                  const EditedFrom<Quadtree>* update, double reach);
   void balance_tree();
   void build_graph(const FreeSpace& space, const QuadtreeWalls& walls);
-  void build_portal_graph(const FreeSpace& space, const QuadtreeWalls& walls);
+  // With `before`, the arcs inside a leaf kept whole from it take its costs.
+  void build_portal_graph(const FreeSpace& space, const QuadtreeWalls& walls,
+                          const Quadtree* before);
 
   const FreeSpace* space_;
   QuadtreeOptions options_;
@@ -213,6 +234,10 @@ class Quadtree final : public Discretisation {
   std::vector<std::uint32_t> leaf_node_start_;  // portals nodes: per leaf, into leaf_nodes_
   std::vector<search::NodeId> leaf_nodes_;
   std::size_t free_leaves_ = 0;
+  std::size_t classified_boxes_ = 0;
+  // While updating: per leaf, the index of the same leaf in the tree before, or no_leaf.
+  static constexpr std::uint32_t no_leaf = UINT32_MAX;
+  std::vector<std::uint32_t> kept_;
   bool exact_checks_ = false;  // walls or climb limits: segments in a leaf are checked
   search::CsrGraph graph_;
   double min_cost_ = 1.0;
