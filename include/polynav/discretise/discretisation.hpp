@@ -34,8 +34,9 @@ enum class AttachDirection : std::uint8_t { from_point, to_point };
 
 /// What a discretisation built for the version of a scene after an edit may take from the one
 /// built, with the same options, for the version before it (EditablePlanner): that
-/// discretisation, and the boxes of the scene the edit changed (edited_boxes). Farther than
-/// FreeSpace::edit_reach from every box, free space, its costs and heights are what they were.
+/// discretisation, and the boxes of the scene the edit changed (edited_boxes). Outside the
+/// edit's extent in the free spaces before and after it (FreeSpace::edit_extent), free space,
+/// its costs and heights are what they were, bit for bit.
 template <class D>
 struct EditedFrom {
   const D* before = nullptr;

@@ -125,6 +125,42 @@ void remove_moves_across_walls(const FreeSpace& space, const CellFrame& frame, I
   });
 }
 
+// The cells marked in `mask` (width x height, row-major) as disjoint windows: each row's runs of
+// marked cells, stacked while the next row has a run with the same columns.
+std::vector<CellWindow> disjoint_windows(const std::vector<std::uint8_t>& mask, int width,
+                                         int height) {
+  std::vector<CellWindow> done, open, next, runs;
+  for (int r = 0; r <= height; ++r) {
+    runs.clear();
+    for (int c = 0; r < height && c < width;) {
+      if (!mask[std::size_t(r) * std::size_t(width) + std::size_t(c)]) {
+        ++c;
+        continue;
+      }
+      const int start = c;
+      while (c < width && mask[std::size_t(r) * std::size_t(width) + std::size_t(c)]) ++c;
+      runs.push_back({start, r, c, r + 1});
+    }
+    // Both lists ascend in x0: a merge walk pairs the runs that continue a window.
+    next.clear();
+    std::size_t k = 0;
+    for (const CellWindow& w : open) {
+      while (k < runs.size() && runs[k].x0 < w.x0) next.push_back(runs[k++]);
+      if (k < runs.size() && runs[k].x0 == w.x0 && runs[k].x1 == w.x1) {
+        next.push_back({w.x0, w.y0, w.x1, r + 1});
+        ++k;
+      } else {
+        done.push_back(w);
+      }
+    }
+    while (k < runs.size()) next.push_back(runs[k++]);
+    std::sort(next.begin(), next.end(),
+              [](const CellWindow& a, const CellWindow& b) { return a.x0 < b.x0; });
+    open.swap(next);
+  }
+  return done;
+}
+
 }  // namespace
 
 search::TieBreak OccupancyGrid::tie_break(const search::SearchOptions& search,
@@ -285,6 +321,7 @@ OccupancyGrid::OccupancyGrid(const FreeSpace& space, GridOptions options)
       std::fill_n(fresh.begin() + std::ptrdiff_t(std::size_t(r) * std::size_t(width_) + w.x0),
                   w.x1 - w.x0, std::uint8_t{1});
   classified_cells_ = std::size_t(std::count(fresh.begin(), fresh.end(), std::uint8_t{1}));
+  if (before) windows = disjoint_windows(fresh, width_, height_);
   const auto for_each_fresh_cell = [&](auto&& f) {
     for (int r = 0; r < height_; ++r)
       for (int c = 0; c < width_; ++c)

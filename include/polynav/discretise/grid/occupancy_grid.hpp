@@ -113,14 +113,14 @@ struct GridOptions {
   GridTies ties = GridTies::automatic;
   /// Build by updating the grid of the version before an edit: when that grid has the same
   /// cells (frame, alignment) and the same kinds of terrain (costs or not, heights with the same
-  /// climb limit or not), only the cells within FreeSpace::edit_reach (and a cell more, for
-  /// rounding) of a changed box are classified against the free space; the others keep the
-  /// grid before's freedom, cost and heights, which a build from scratch would give them too,
-  /// since free space, costs and heights are the same there. Moves, walls and components are
-  /// then derived over the whole grid, as a build does. Otherwise the grid is built whole.
+  /// climb limit or not), only the cells within a cell of the edit's extent in the free spaces
+  /// before and after it (FreeSpace::edit_extent) are classified against the free space; the
+  /// others keep the grid before's freedom, cost, heights, climb limits and knight moves, which
+  /// a build from scratch would give them too, since free space, costs and heights are the same
+  /// there. Moves, walls and components are then derived over the whole grid, as a build does.
+  /// A rotated map's grid, or one whose cells or kinds of terrain differ, is built whole.
   /// @pre update->before was built with these options over the free space of the scene before
-  /// the edit, and is not rotated (a rotated map's grid is built whole). Not a text option; the
-  /// built grid does not keep it.
+  /// the edit. Not a text option; the built grid does not keep it.
   std::shared_ptr<const EditedFrom<OccupancyGrid>> update{};
 };
 

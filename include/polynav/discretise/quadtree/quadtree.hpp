@@ -64,8 +64,8 @@ struct QuadtreeOptions {
   /// space's (FreeSpace::max_build_seconds). [Units: s] [Limit: > 0; infinity for none]
   double max_build_seconds = default_max_build_seconds;
   /// Build by updating the tree of the version before an edit: when that tree has the same root
-  /// and bottom cells (and neither is balanced), every tree node farther than
-  /// FreeSpace::edit_reach (and a bottom cell more, for rounding) from the changed boxes takes
+  /// and bottom cells (and neither is balanced), every tree node farther than a bottom cell from
+  /// the edit's extent in the free spaces before and after it (FreeSpace::edit_extent) takes
   /// its leaves from the tree before instead of being classified again, and a leaf taken whole
   /// keeps the costs of its arcs between nodes at the same places (`portals` nodes). A build
   /// from scratch would give both the same: free space, costs and heights are the same there.
