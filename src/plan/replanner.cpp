@@ -227,9 +227,8 @@ void Replanner::State::find_changes(const EditablePlanner::Snapshot& version,
   // versions' free spaces (FreeSpace::edit_extent).
   const std::vector<Box> boxes =
       edited_boxes(*searched_on.scene, searched_on.ids, *version.scene, version.ids);
-  for (const FreeSpace* space : {&before, &after})
-    for (const Box& box : space->edit_extent(boxes))
-      changed_nodes(*grid, now, window_around(now, box), changed);
+  for (const Box& box : after.edit_extent(before, boxes))
+    changed_nodes(*grid, now, window_around(now, box), changed);
   // Windows may overlap: each node once.
   std::sort(changed.begin(), changed.end());
   changed.erase(std::unique(changed.begin(), changed.end()), changed.end());

@@ -865,8 +865,9 @@ Inflation FreeSpace::inflation() const {
 double FreeSpace::agent_radius() const {
   return impl_->agent.radius;
 }
-std::vector<Box> FreeSpace::edit_extent(std::span<const Box> changed) const {
-  const double reach = edit_reach();
+std::vector<Box> FreeSpace::edit_extent(const FreeSpace& before,
+                                        std::span<const Box> changed) const {
+  const double reach = std::max(edit_reach(), before.edit_reach());
   std::vector<Box> extent;
   for (const Box& b : changed)
     extent.push_back({{b.min.x - reach, b.min.y - reach}, {b.max.x + reach, b.max.y + reach}});
@@ -891,8 +892,10 @@ std::vector<Box> FreeSpace::edit_extent(std::span<const Box> changed) const {
         if (!inside) extent.push_back(edge);
       }
   };
-  add_edges(boundary());
-  for (const FreeSpace& level : impl_->clearance_levels) add_edges(level.boundary());
+  for (const FreeSpace* space : {&before, this}) {
+    add_edges(space->boundary());
+    for (const FreeSpace& level : space->impl_->clearance_levels) add_edges(level.boundary());
+  }
   return extent;
 }
 

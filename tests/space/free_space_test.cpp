@@ -467,7 +467,7 @@ TEST(FreeSpace, EditReachIsTheFarthestDiscAnObstacleGrowsBy) {
 TEST(FreeSpace, EditExtentCoversTheEdgesAnEditCanTilt) {
   const FreeSpace wall(box_scene({{{{1, 1}, {9, 8}, {9, 8.5}, {1, 1.5}}, {}}}, 0.25));
   const Box changed{{0.5, 0.5}, {1.5, 2.0}};
-  const std::vector<Box> extent = wall.edit_extent(std::span(&changed, 1));
+  const std::vector<Box> extent = wall.edit_extent(wall, std::span(&changed, 1));
   ASSERT_FALSE(extent.empty());
   const double r = wall.edit_reach();
   EXPECT_EQ(extent[0].min, (Point{0.5 - r, 0.5 - r}));

@@ -355,13 +355,14 @@ class FreeSpace {
   /// is a clearance cost (0 for a point agent).
   double edit_reach() const;
   /// Where an edit of obstacles and regions within the `changed` boxes (edited_boxes) may have
-  /// changed this free space, its costs or heights, as boxes: each changed box grown by
-  /// edit_reach, and the box of every boundary edge (free space's own, and each clearance
-  /// band's) with an end in one of those. The exact sets are the same beyond edit_reach, but an
-  /// edge that the edit cut short ends at a vertex rounded to doubles, which tilts it by an ulp
-  /// all along its length. Taken from the free spaces before and after an edit, everything
-  /// outside the boxes of both is as it was, bit for bit (EditablePlanner's updates).
-  std::vector<Box> edit_extent(std::span<const Box> changed) const;
+  /// made this free space, its costs or heights differ from `before`, the free space of the
+  /// scene before the edit (with the same options), as boxes: each changed box grown by
+  /// edit_reach, and the box of every boundary edge of either (free space's own, and each
+  /// clearance band's) with an end in one of those. The exact sets are the same beyond
+  /// edit_reach, but an edge that the edit cut short ends at a vertex rounded to doubles, which
+  /// tilts it by an ulp all along its length. Outside the boxes everything is as it was, bit for
+  /// bit (EditablePlanner's updates).
+  std::vector<Box> edit_extent(const FreeSpace& before, std::span<const Box> changed) const;
   /// The box of the scene's bounds as written (before shrinking by the agent radius); grids line
   /// their cells up with its lower-left corner.
   Box bounds_box() const;

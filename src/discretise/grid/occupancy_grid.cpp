@@ -301,9 +301,7 @@ OccupancyGrid::OccupancyGrid(const FreeSpace& space, GridOptions options)
     windows.clear();
     // Outside the edit's extent in the free spaces before and after it nothing changed; a cell
     // more covers the rounding of the boxes to cells.
-    std::vector<Box> extent = space.edit_extent(update->changed);
-    for (const Box& b : before->space_->edit_extent(update->changed)) extent.push_back(b);
-    for (const Box& edited : extent) {
+    for (const Box& edited : space.edit_extent(*before->space_, update->changed)) {
       const auto column = [&](double x) { return std::floor((x - origin_.x) / cell_); };
       const auto row = [&](double y) { return std::floor((y - origin_.y) / cell_); };
       const double x0 = column(edited.min.x) - 1, x1 = column(edited.max.x) + 2;

@@ -164,10 +164,10 @@ Quadtree::Quadtree(const FreeSpace& space, QuadtreeOptions options)
   EditedFrom<Quadtree> extent;
   if (before) {
     extent.before = before;
-    extent.changed = space.edit_extent(update->changed);
-    for (const Box& b : before->space_->edit_extent(update->changed)) extent.changed.push_back(b);
+    extent.changed = space.edit_extent(*before->space_, update->changed);
   }
-  build_tree(space, walls, clock, before ? &extent : nullptr, cell_);
+  std::vector<std::uint32_t> kept;
+  build_tree(space, walls, clock, before ? &extent : nullptr, cell_, kept);
   clock.check("the quadtree");
   if (options_.balance) balance_tree();
   clock.check("the quadtree");
@@ -175,12 +175,10 @@ Quadtree::Quadtree(const FreeSpace& space, QuadtreeOptions options)
       std::count_if(leaves_.begin(), leaves_.end(), [](const QuadtreeLeaf& l) { return l.free; }));
   exact_checks_ = !walls.empty() || (space.has_heights() && std::isfinite(space.agent().max_climb));
   if (options_.nodes == QuadtreeNodes::portals) {
-    build_portal_graph(space, walls, before);
+    build_portal_graph(space, walls, before, kept);
   } else {
     build_graph(space, walls);
   }
-  kept_.clear();
-  kept_.shrink_to_fit();
 }
 
 Box Quadtree::leaf_box(const QuadtreeLeaf& leaf) const {
@@ -241,8 +239,8 @@ void Quadtree::for_each_side_neighbour(std::size_t i, int side, F&& f) const {
 }
 
 void Quadtree::build_tree(const FreeSpace& space, const QuadtreeWalls& walls,
-                          const BuildClock& clock, const EditedFrom<Quadtree>* update,
-                          double reach) {
+                          const BuildClock& clock, const EditedFrom<Quadtree>* update, double reach,
+                          std::vector<std::uint32_t>& kept) {
   // Depth first, children in Morton order, so leaves come out sorted by Morton code.
   const bool fields = space.weighted();
   std::vector<QuadtreeLeaf> pending = {{0, 0, 0, false}};
@@ -255,14 +253,14 @@ void Quadtree::build_tree(const FreeSpace& space, const QuadtreeWalls& walls,
     const std::size_t j = old.leaf_index(node.x, node.y);
     if (old.leaves_[j].level <= node.level) {
       leaves_.push_back({node.x, node.y, node.level, old.leaves_[j].free});
-      kept_.push_back(old.leaves_[j].level == node.level ? std::uint32_t(j) : no_leaf);
+      kept.push_back(old.leaves_[j].level == node.level ? std::uint32_t(j) : no_leaf);
       return;
     }
     const std::uint64_t end =
         old.codes_[j] + (std::uint64_t{1} << (2 * unsigned(depth_ - node.level)));
     for (std::size_t k = j; k < old.leaves_.size() && old.codes_[k] < end; ++k) {
       leaves_.push_back(old.leaves_[k]);
-      kept_.push_back(std::uint32_t(k));
+      kept.push_back(std::uint32_t(k));
     }
   };
   while (!pending.empty()) {
@@ -297,7 +295,7 @@ void Quadtree::build_tree(const FreeSpace& space, const QuadtreeWalls& walls,
     // At the bottom a mixed box is blocked; a free one stays free even if its cost varies (arc
     // costs are exact) or a wall runs along its side (arcs are checked).
     leaves_.push_back(leaf);
-    if (update) kept_.push_back(no_leaf);
+    if (update) kept.push_back(no_leaf);
     if (leaves_.size() > options_.max_leaves)
       refuse(double(leaves_.size()), cell_, options_.max_leaves);
   }
@@ -444,7 +442,7 @@ void Quadtree::build_graph(const FreeSpace& space, const QuadtreeWalls& walls) {
 }
 
 void Quadtree::build_portal_graph(const FreeSpace& space, const QuadtreeWalls& walls,
-                                  const Quadtree* before) {
+                                  const Quadtree* before, const std::vector<std::uint32_t>& kept) {
   // Nodes on the portals (Quadtree's class comment), created leaf by leaf in Morton order so that
   // nearby nodes get nearby ids. Arcs across a leaf between points of its boundary are the idea
   // of framed quadtrees (Chen, Szczerba and Uhran, "A framed-quadtree approach for determining
@@ -558,8 +556,8 @@ void Quadtree::build_portal_graph(const FreeSpace& space, const QuadtreeWalls& w
   for (std::size_t i = 0; i < leaves_.size(); ++i) {
     if (!leaves_[i].free) continue;
     old_nodes.clear();
-    if (before && kept_[i] != no_leaf)
-      before->for_each_leaf_node(kept_[i], [&](search::NodeId old) {
+    if (before && kept[i] != no_leaf)
+      before->for_each_leaf_node(kept[i], [&](search::NodeId old) {
         old_nodes.push_back({before->centres_[old], old});
       });
     for (std::uint32_t x = leaf_node_start_[i]; x < leaf_node_start_[i + 1]; ++x)

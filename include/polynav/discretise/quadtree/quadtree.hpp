@@ -211,14 +211,17 @@ class Quadtree final : public Discretisation {
     for (std::uint32_t k = leaf_node_start_[i]; k < leaf_node_start_[i + 1]; ++k) f(leaf_nodes_[k]);
   }
   // Splits the root down to the leaves; with `update`, the tree nodes farther than `reach` from
-  // its changed boxes take their leaves from the tree before (kept_ says which).
+  // its changed boxes take their leaves from the tree before, and `kept` gets, per leaf, the
+  // index of the same leaf in the tree before, or no_leaf.
   void build_tree(const FreeSpace& space, const QuadtreeWalls& walls, const BuildClock& clock,
-                  const EditedFrom<Quadtree>* update, double reach);
+                  const EditedFrom<Quadtree>* update, double reach,
+                  std::vector<std::uint32_t>& kept);
   void balance_tree();
   void build_graph(const FreeSpace& space, const QuadtreeWalls& walls);
-  // With `before`, the arcs inside a leaf kept whole from it take its costs.
+  // With `before`, the arcs inside a leaf kept whole from it (`kept`, from build_tree) take its
+  // costs.
   void build_portal_graph(const FreeSpace& space, const QuadtreeWalls& walls,
-                          const Quadtree* before);
+                          const Quadtree* before, const std::vector<std::uint32_t>& kept);
 
   const FreeSpace* space_;
   QuadtreeOptions options_;
@@ -235,9 +238,7 @@ class Quadtree final : public Discretisation {
   std::vector<search::NodeId> leaf_nodes_;
   std::size_t free_leaves_ = 0;
   std::size_t classified_boxes_ = 0;
-  // While updating: per leaf, the index of the same leaf in the tree before, or no_leaf.
-  static constexpr std::uint32_t no_leaf = UINT32_MAX;
-  std::vector<std::uint32_t> kept_;
+  static constexpr std::uint32_t no_leaf = UINT32_MAX;  // build_tree's `kept`: not kept whole
   bool exact_checks_ = false;  // walls or climb limits: segments in a leaf are checked
   search::CsrGraph graph_;
   double min_cost_ = 1.0;
