@@ -14,6 +14,12 @@
 //
 // Counters: obstacles, convex (of them, the convex ones without holes, summed with the disc as
 // convex pieces), vertices (of the bounds and the obstacles).
+//
+// MapLoad/<map> and MapFreeSpace/<map>: a MovingAI map of the reference data read into a scene
+// (its blocked cells as obstacles, its free cells' boundary traced), and the free space of a
+// point agent built from that boundary (edges, vertex stars, component labels, the index): the
+// work between a map file and the first grid, before the grid's cells are classified. Counter
+// edges: the boundary's.
 
 #include <benchmark/benchmark.h>
 
@@ -25,6 +31,7 @@
 #include "polynav/kernel/exact.hpp"
 #include "polynav/scene/scene.hpp"
 #include "polynav/space/free_space.hpp"
+#include "support/data.hpp"
 
 namespace {
 
@@ -72,9 +79,38 @@ void build(benchmark::State& state, const Scene& scene, Through through) {
   state.counters["vertices"] = double(vertices);
 }
 
+// The reference data's largest MovingAI maps, where it is present.
+void register_maps() {
+  const auto dir = test_support::shared_data("movingai");
+  for (const char* name : {"random512-10-0", "brc202d", "den520d", "lak303d"}) {
+    const auto path = dir / (std::string(name) + ".map");
+    if (!std::filesystem::is_regular_file(path)) continue;
+    benchmark::RegisterBenchmark((std::string("MapLoad/") + name).c_str(),
+                                 [path](benchmark::State& state) {
+                                   for (auto _ : state) {
+                                     const Scene scene = load_scene(path);
+                                     benchmark::DoNotOptimize(scene.obstacles.size());
+                                   }
+                                 })
+        ->Unit(benchmark::kMillisecond);
+    benchmark::RegisterBenchmark((std::string("MapFreeSpace/") + name).c_str(),
+                                 [path](benchmark::State& state) {
+                                   const Scene scene = load_scene(path);
+                                   std::size_t edges = 0;
+                                   for (auto _ : state) {
+                                     const FreeSpace space(scene);
+                                     edges = space.edge_count();
+                                   }
+                                   state.counters["edges"] = double(edges);
+                                 })
+        ->Unit(benchmark::kMillisecond);
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  register_maps();
   for (const auto& named : bench_scenes::bundled_native_scenes()) {
     // Named, not bound: lambdas below copy them (clang before 16 cannot capture a binding).
     const std::string& name = named.first;

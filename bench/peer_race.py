@@ -18,19 +18,25 @@ of load on the machine hits them alike. For each polynav / peer pair it reports:
 - polynav / peer ratios of each, and the number of queries whose lengths disagree: by more than
   1e-6 relative, or than the rounding of the printed length (warthog prints 6 digits).
 
+With --baseline, an earlier polynav build takes its turn in every round too, and a third table
+gives each figure of the polynav under test over the baseline's: a change measured against the
+peers and against what it replaced in the same run.
+
 Exit status 1 when any length disagrees, 2 on bad usage or a tool that fails.
 
-    /usr/bin/python3 bench/peer_race.py [--polynav build/release/src/cli/polynav]
+    /usr/bin/python3 bench/peer_race.py [--polynav build/release/src/cli/polynav] [--baseline OLD]
         [--warthog-dir /work/peers/warthog-jps] [--polyanya PATH/bin/scenariorunner]
         [--data DIR ...] [--repeat 3] [--jobs grid,mesh] [--maps arena,Aurora,...]
         [--core N] [--out DIR] [--markdown]
 """
 
 import argparse
+import concurrent.futures
 import csv
 import math
 import os
 import pathlib
+import queue
 import shutil
 import subprocess
 import sys
@@ -177,9 +183,9 @@ def first_query_scenario(scen, workdir):
     return str(path)
 
 
-def race(name, scen, tools, args, workdir):
-    """Run every tool args.repeat times, taking turns; return {label: Runs}."""
-    pin = ["taskset", "-c", str(args.core)] if shutil.which("taskset") else []
+def race(name, scen, tools, args, workdir, core):
+    """Run every tool args.repeat times on `core`, taking turns; return {label: Runs}."""
+    pin = ["taskset", "-c", str(core)] if shutil.which("taskset") else []
     single = first_query_scenario(scen, workdir)
     runs = {tool.label: Runs() for tool in tools}
     for rnd in range(args.repeat):
@@ -268,46 +274,84 @@ def selected(names, wanted):
     return [n for n in names if n.lower() in wanted]
 
 
+def race_unit(name, scen, ours, before, theirs, args, workdir):
+    """One race as a unit of work: core -> its table rows."""
+    def unit(core):
+        runs = race(name, scen, [ours] + before + theirs, args, workdir, core)
+        return pair_rows(name.removeprefix("mesh-").rsplit("@", 1)[0], ours, before, theirs, runs)
+    return unit
+
+
 def grid_job(args, workdir):
+    """The grid races, one unit per map and search."""
     warthog_jps = os.path.join(args.warthog_dir, "build", "warthog-jps")
     warthog_core = os.path.join(args.warthog_dir, "build", "extern", "warthog-core", "warthog")
     need_executable(warthog_jps, "--warthog-dir")
     need_executable(warthog_core, "--warthog-dir")
-    rows = []
+    units = []
     for name in selected(GRID_MAPS, args.maps):
         grid_map = find_data(args.data, name + ".map")
         scen = find_data(args.data, name + ".map.scen")
         for search, peers in GRID_PAIRS:
-            ours = polynav_tool(args.polynav, f"polynav {search}", grid_map,
-                                ["--set", f"grid.search={search}"])
+            extra = ["--set", f"grid.search={search}"]
+            ours = polynav_tool(args.polynav, f"polynav {search}", grid_map, extra)
+            before = baseline_tool(args, f"polynav {search}", grid_map, extra)
             theirs = [warthog_tool(warthog_core if alg == "astar" else warthog_jps, alg, grid_map)
                       for alg in peers]
-            runs = race(f"{name}-{search}", scen, [ours] + theirs, args, workdir)
-            rows += pair_rows(name, ours, theirs, runs)
-    return rows
+            units.append(race_unit(f"{name}@{search}", scen, ours, before, theirs, args, workdir))
+    return units
 
 
 def mesh_job(args, workdir):
-    rows = []
+    """The mesh races, one unit per mesh."""
+    units = []
     for name in selected(MESHES, args.maps):
         mesh = find_data(args.data, name + ".mesh")
         # A merged mesh covers the same free space, so it takes the unmerged mesh's queries.
         scen = find_data(args.data, name.removesuffix("-merged") + ".scen")
         # Polyanya's scenarios keep the 8-connected grid lengths in column 9: declaring them
         # grid lengths stops polynav from calling its shorter Euclidean paths mismatches.
-        ours = polynav_tool(args.polynav, "polynav navmesh", mesh,
-                            ["--method", "navmesh", "--set", "navmesh.search=optimal",
-                             "--reference", "grid"])
+        extra = ["--method", "navmesh", "--set", "navmesh.search=optimal", "--reference", "grid"]
+        ours = polynav_tool(args.polynav, "polynav navmesh", mesh, extra)
+        before = baseline_tool(args, "polynav navmesh", mesh, extra)
         theirs = [polyanya_tool(args.polyanya, mesh)]
-        runs = race(f"mesh-{name}", scen, [ours] + theirs, args, workdir)
-        rows += pair_rows(name, ours, theirs, runs)
-    return rows
+        units.append(race_unit(f"mesh-{name}", scen, ours, before, theirs, args, workdir))
+    return units
 
 
-def pair_rows(name, ours, theirs, runs):
+def run_units(units, cores):
+    """Each unit's rows, in order; with several cores, units run at once, each on a core of its
+    own (the tools of a race still take turns on that core)."""
+    if len(cores) == 1:
+        return [unit(cores[0]) for unit in units]
+    free = queue.Queue()
+    for core in cores:
+        free.put(core)
+
+    def on_a_free_core(unit):
+        core = free.get()
+        try:
+            return unit(core)
+        finally:
+            free.put(core)
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=len(cores)) as pool:
+        return [f.result() for f in [pool.submit(on_a_free_core, u) for u in units]]
+
+
+def baseline_tool(args, label, scene, extra):
+    """The baseline build's tool, as a list of one (none without --baseline)."""
+    if not args.baseline:
+        return []
+    tool = polynav_tool(args.baseline, label.replace("polynav", "baseline", 1), scene, extra)
+    return [tool]
+
+
+def pair_rows(name, ours, before, theirs, runs):
     mine = summarise(runs[ours.label])
+    baseline = summarise(runs[before[0].label]) if before else None
     return [{"map": name, "polynav": ours.label.removeprefix("polynav "), "peer": t.label,
-             "ours": mine, "theirs": summarise(runs[t.label]),
+             "ours": mine, "theirs": summarise(runs[t.label]), "baseline": baseline,
              "disagree": disagreements(runs[ours.label].rounds[0], runs[t.label].rounds[0]),
              "codes": (sorted(runs[ours.label].codes), sorted(runs[t.label].codes))}
             for t in theirs]
@@ -354,17 +398,37 @@ def report(title, rows, markdown):
         [key(r) + [versus(r, "wall"), versus(r, "first answer"), versus(r, "rss"),
                    str(r["disagree"])] for r in rows], markdown)
     hash_ = "### " if markdown else ""
+    before = []
+    if rows and rows[0]["baseline"] is not None:
+        # One row per polynav configuration: the peers of a pair share the same two polynav runs.
+        seen = set()
+        keys = ["mean", "median", "p95", "first", "wall", "first answer", "rss"]
+        body = []
+        for r in rows:
+            if (r["map"], r["polynav"]) in seen:
+                continue
+            seen.add((r["map"], r["polynav"]))
+            cells = []
+            for k in keys:
+                a, b = r["ours"][k], r["baseline"][k]
+                cells.append(f"{num(a)} / {num(b)} ({num(a / b if b > 0 else math.inf)}x)")
+            body.append([r["map"], r["polynav"]] + cells)
+        before = [f"{hash_}{title}: polynav / baseline (ratio)",
+                  table(["map", "polynav", "mean us", "median us", "p95 us", "first query us",
+                         "wall ms", "to first answer ms", "max RSS MiB"], body, markdown)]
     notes = [f"- {r['map']}: polynav {r['polynav']} exited {r['codes'][0]}, "
              f"{r['peer']} {r['codes'][1]}" for r in rows if r["codes"] != ([0], [0])]
     parts = [f"{hash_}{title}: search (polynav / peer (ratio))", search,
-             f"{hash_}{title}: process (polynav / peer (ratio))", process]
+             f"{hash_}{title}: process (polynav / peer (ratio))", process] + before
     if notes:
         parts.append("exit codes other than 0:\n" + "\n".join(notes))
     return "\n\n".join(parts)
 
 
-def git_state(directory, pathspec=None):
-    """Commit of the repository holding directory, with a note of uncommitted changes."""
+def git_state(directory, pathspec=None, own=False):
+    """Commit of the repository holding directory, with a note of uncommitted changes; with
+    `own` (a peer), none when that repository is this script's (a peer's copy carried inside
+    polynav's checkout has no commit of its own)."""
     def git(*cmd):
         done = subprocess.run(["git", "-C", str(directory), *cmd], capture_output=True, text=True)
         return done.stdout.strip() if done.returncode == 0 else None
@@ -372,6 +436,9 @@ def git_state(directory, pathspec=None):
     head = git("rev-parse", "HEAD")
     if head is None:
         return "unknown (not in a git repository)"
+    top = git("rev-parse", "--show-toplevel")
+    if own and pathlib.Path(top).resolve() == pathlib.Path(__file__).resolve().parent.parent:
+        return "unknown (a copy inside polynav's checkout)"
     changed = git("diff", "--name-only", "HEAD", "--", *(pathspec or []))
     if changed:
         files = changed.splitlines()
@@ -393,14 +460,18 @@ def header(args, markdown):
             cpu = line.split(":", 1)[1].strip()
             break
     polyanya_dir = pathlib.Path(args.polyanya).resolve().parent.parent
-    pin = f"taskset -c {args.core}" if shutil.which("taskset") else "none (no taskset)"
+    cores = ",".join(map(str, args.cores))
+    pin = (f"taskset -c {cores}" + (" (a race per core, several at once)" if len(args.cores) > 1
+                                    else "")) if shutil.which("taskset") else "none (no taskset)"
     rss = ("GNU time's %M" if args.meter else
            "wait4 (no GNU time: never below this driver's own RSS)")
     lines = [
         f"polynav: {binary} at {polynav}",
-        f"warthog-jps: {git_state(args.warthog_dir)}",
-        f"warthog-core: {git_state(os.path.join(args.warthog_dir, 'extern', 'warthog-core'))}",
-        f"Polyanya: {polyanya_dir} at {git_state(polyanya_dir, ['.'])}",
+        f"baseline: {pathlib.Path(args.baseline).resolve() if args.baseline else 'none'}",
+        f"warthog-jps: {git_state(args.warthog_dir, own=True)}",
+        f"warthog-core: "
+        f"{git_state(os.path.join(args.warthog_dir, 'extern', 'warthog-core'), own=True)}",
+        f"Polyanya: {polyanya_dir} at {git_state(polyanya_dir, ['.'], own=True)}",
         f"CPU: {cpu}, {os.cpu_count()} cores; pinned: {pin}; rounds: {args.repeat}; "
         f"max RSS: {rss}",
         "load average (1, 5, 15 min) at start: " + " ".join(f"{x:.2f}" for x in os.getloadavg()),
@@ -409,10 +480,26 @@ def header(args, markdown):
     return "\n".join(prefix + line for line in lines)
 
 
+def core_list(text, parser):
+    """'2-15' or '2,4,6' (or both, comma-separated) as a list of core numbers."""
+    cores = []
+    try:
+        for part in text.split(","):
+            first, _, last = part.partition("-")
+            cores += list(range(int(first), int(last or first) + 1))
+    except ValueError:
+        parser.error(f"--cores: expected a list such as 2-15 or 2,4,6, found {text!r}")
+    if not cores or len(set(cores)) != len(cores) or min(cores) < 0:
+        parser.error(f"--cores: expected distinct core numbers, found {text!r}")
+    return cores
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--polynav", default="/work/main/build/release/src/cli/polynav",
                         help="the polynav command line to race (a Release build)")
+    parser.add_argument("--baseline",
+                        help="an earlier polynav build raced in the same rounds (optional)")
     parser.add_argument("--warthog-dir", default="/work/peers/warthog-jps",
                         help="warthog-jps checkout built in build/, warthog-core in extern/")
     parser.add_argument("--polyanya",
@@ -428,18 +515,24 @@ def main():
     parser.add_argument("--maps", help="comma-separated map or mesh names (any case); default all")
     parser.add_argument("--core", type=int, default=os.cpu_count() - 1,
                         help="the core every process is pinned to (default the last)")
+    parser.add_argument("--cores",
+                        help="races at once, one per core of this list (e.g. 2-15 or 2,4,6), "
+                             "instead of all on --core; each race's tools still take turns")
     parser.add_argument("--out", help="keep every tool's raw output in this directory")
     parser.add_argument("--markdown", action="store_true", help="print the tables as Markdown")
     args = parser.parse_args()
     args.data = args.data or DEFAULT_DATA
     args.meter = rss_meter()
     args.maps = {m.strip().lower() for m in args.maps.split(",")} if args.maps else None
+    args.cores = core_list(args.cores, parser) if args.cores else [args.core]
     jobs = [j.strip() for j in args.jobs.split(",")]
     if args.repeat < 1 or not set(jobs) <= {"grid", "mesh"}:
         parser.error("--repeat must be at least 1 and --jobs a list of grid, mesh")
     if args.maps and not args.maps & {m.lower() for m in GRID_MAPS + MESHES}:
         parser.error(f"--maps matches none of {', '.join(GRID_MAPS + MESHES)}")
     need_executable(args.polynav, "--polynav")
+    if args.baseline:
+        need_executable(args.baseline, "--baseline")
     if "mesh" in jobs:
         need_executable(args.polyanya, "--polyanya")
 
@@ -448,9 +541,13 @@ def main():
     with tempfile.TemporaryDirectory() as scratch:
         workdir = args.out or scratch
         os.makedirs(workdir, exist_ok=True)
+        units = {job: (grid_job if job == "grid" else mesh_job)(args, workdir) for job in jobs}
+        # Every job's units in one pool, the longest (the grid's, listed first) starting first.
+        everything = [u for job in jobs for u in units[job]]
+        results = iter(run_units(everything, args.cores))
         total = 0
         for job in jobs:
-            rows = (grid_job if job == "grid" else mesh_job)(args, workdir)
+            rows = [row for _ in units[job] for row in next(results)]
             if rows:
                 print(report(job, rows, args.markdown) + "\n", flush=True)
                 total += sum(r["disagree"] for r in rows)

@@ -51,11 +51,14 @@ std::string read_file(const std::filesystem::path& path, std::size_t max_bytes) 
   };
   check_input_file(path);
   std::error_code ec;
-  if (std::filesystem::file_size(path, ec) > max_bytes) throw too_large();
+  const std::uintmax_t size = std::filesystem::file_size(path, ec);
+  if (!ec && size > max_bytes) throw too_large();
   std::ifstream in(path, std::ios::binary);
   if (!in) throw cannot("cannot open the file");
-  // Reads in blocks up to one past the limit: pipes and devices have no size up front.
+  // Reads in blocks up to one past the limit: pipes and devices have no size up front. A file's
+  // size, where it has one, is room for it all (and the end-of-file read) without regrowing.
   std::string text;
+  if (!ec) text.reserve(std::size_t(size) + 1);
   char block[1 << 16];
   while (in && text.size() <= max_bytes) {
     in.read(block, sizeof block);
@@ -290,7 +293,9 @@ Scene parse_movingai_map(std::string_view text, const std::string& file_name) {
   const double h = *height;
   scene.bounds = {{0.0, 0.0}, {w, 0.0}, {w, h}, {0.0, h}};
   scene.native_cell_size = 1.0;
-  for (const BlockedRun& run : blocked_runs(cells)) {
+  const std::vector<BlockedRun> runs = blocked_runs(cells);
+  scene.obstacles.reserve(runs.size());
+  for (const BlockedRun& run : runs) {
     Obstacle obstacle;
     obstacle.shape.outer = run_rectangle(cells, run);
     obstacle.where = {file_name, row_lines[std::size_t(run.row)], run.first + 1, {}};

@@ -16,6 +16,7 @@
 #include <sstream>
 #include <string>
 #include <tuple>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -56,53 +57,72 @@ struct Token {
 
 // The mesh format is whitespace-insensitive (FORMAT-mesh-v2.txt: "all recommended whitespace ...
 // can be replaced with any other space"), so it is read as a stream of tokens that remember their
-// line and column for messages.
+// line and column for messages. They are split a line at a time, as they are read (a mesh of a
+// million numbers kept as tokens took several times the file's memory); only their count is
+// taken up front, so that the header's counts can be checked against what the file holds.
+//
+// What a token is read as (`what`) is named in messages only: a string, or a function making one
+// when a message needs it (a million vertices and faces are not named on the way).
 class TokenStream {
  public:
-  TokenStream(std::string_view text, std::string file) : file_(std::move(file)) {
-    reader_text::LineReader lines(text);
-    while (const auto line = lines.next()) {
-      for (const auto& field : reader_text::split_fields(*line)) {
-        tokens_.push_back({field.text, lines.line_number(), field.column});
+  TokenStream(std::string_view text, std::string file) : file_(std::move(file)), lines_(text) {
+    reader_text::LineReader counter(text);
+    int last_line = 0;
+    while (const auto line = counter.next()) {
+      const std::vector<reader_text::Field> fields = reader_text::split_fields(*line);
+      total_ += fields.size();
+      if (!fields.empty()) {
+        last_line = counter.line_number();
+        end_column_ = fields.back().column + int(fields.back().text.size());
       }
     }
-    end_line_ = lines.line_number();
-    // The end of the file is located just after its last token.
-    if (!tokens_.empty() && tokens_.back().line == end_line_)
-      end_column_ = tokens_.back().column + int(tokens_.back().text.size());
+    end_line_ = counter.line_number();
+    // The end of the file is located just after its last token, or at the start of its last line.
+    if (last_line != end_line_) end_column_ = 1;
   }
 
-  std::size_t remaining() const { return tokens_.size() - next_; }
+  std::size_t remaining() const { return total_ - read_; }
 
-  const Token& next(const std::string& what) {
-    if (next_ == tokens_.size()) {
+  template <class What>
+  const Token& next(const What& what) {
+    if (read_ == total_) {
       throw InputError({file_, end_line_, end_column_, {}},
-                       "unexpected end of file: expected " + what +
+                       "unexpected end of file: expected " + text_of(what) +
                            " (the file is truncated or the header's counts are too large)");
     }
-    return tokens_[next_++];
+    while (field_ == fields_.size()) {
+      fields_ = reader_text::split_fields(lines_.next().value());
+      field_ = 0;
+    }
+    const reader_text::Field& f = fields_[field_++];
+    ++read_;
+    current_ = {f.text, lines_.line_number(), f.column};
+    return current_;
   }
 
-  long long integer(const std::string& what, long long lo, long long hi) {
+  template <class What>
+  long long integer(const What& what, long long lo, long long hi) {
     const Token& t = next(what);
     const auto v = reader_text::parse_integer(t.text);
-    if (!v) fail(t, what + " must be an integer, found " + reader_text::quote(t.text));
+    if (!v) fail(t, text_of(what) + " must be an integer, found " + reader_text::quote(t.text));
     if (*v < lo || *v > hi) {
-      fail(t, what + " must be in [" + std::to_string(lo) + ", " + std::to_string(hi) +
+      fail(t, text_of(what) + " must be in [" + std::to_string(lo) + ", " + std::to_string(hi) +
                   "], found " + std::to_string(*v));
     }
     return *v;
   }
 
-  double number(const std::string& what) {
+  template <class What>
+  double number(const What& what) {
     const Token& t = next(what);
     const ParsedNumber v = parse_number(t.text);
     if (v.status == NumberStatus::infinite || v.status == NumberStatus::not_a_number)
-      fail(t, what + " must be a finite number, found " + std::string(t.text));
-    if (!v.is_finite()) fail(t, what + " must be a number, found " + reader_text::quote(t.text));
+      fail(t, text_of(what) + " must be a finite number, found " + std::string(t.text));
+    if (!v.is_finite())
+      fail(t, text_of(what) + " must be a number, found " + reader_text::quote(t.text));
     if (std::abs(v.value) > ScaleLimits::max_coordinate) {
-      fail(t, what + " is beyond the largest magnitude polynav plans in (1125899906842624 = " +
-                  "2^50), found " + std::string(t.text));
+      fail(t, text_of(what) + " is beyond the largest magnitude polynav plans in " +
+                  "(1125899906842624 = 2^50), found " + std::string(t.text));
     }
     return v.value;
   }
@@ -111,13 +131,25 @@ class TokenStream {
     throw InputError({file_, t.line, t.column, {}}, what);
   }
 
-  // The token last returned by next().
-  const Token& previous() const { return tokens_[next_ - 1]; }
+  // The token last returned by next() (the one next() returned until it is called again).
+  const Token& previous() const { return current_; }
 
  private:
+  template <class What>
+  static std::string text_of(const What& what) {
+    if constexpr (std::is_invocable_v<const What&>)
+      return what();
+    else
+      return std::string(what);
+  }
+
   std::string file_;
-  std::vector<Token> tokens_;
-  std::size_t next_ = 0;
+  reader_text::LineReader lines_;
+  std::vector<reader_text::Field> fields_;  // the line being read
+  std::size_t field_ = 0;                   // the next of them
+  Token current_;
+  std::size_t total_ = 0;
+  std::size_t read_ = 0;
   int end_line_ = 0;
   int end_column_ = 1;
 };
@@ -490,14 +522,16 @@ Scene parse_polyanya_mesh(std::string_view text, const std::string& file_name) {
   std::vector<Point> points;
   points.reserve(std::size_t(vertex_count));
   for (long long i = 0; i < vertex_count; ++i) {
-    const std::string name = "vertex " + std::to_string(i + base);
-    const double x = in.number("the x coordinate of " + name);
-    const double y = in.number("the y coordinate of " + name);
+    const auto name = [&] { return "vertex " + std::to_string(i + base); };
+    const double x = in.number([&] { return "the x coordinate of " + name(); });
+    const double y = in.number([&] { return "the y coordinate of " + name(); });
     if (!v3) {
       // Not bounded by P: the list also holds a -1 for each obstacle around the vertex.
-      const auto neighbours = in.integer("the neighbour count of " + name, 0, max_count);
+      const auto neighbours =
+          in.integer([&] { return "the neighbour count of " + name(); }, 0, max_count);
       for (long long k = 0; k < neighbours; ++k) {
-        in.integer("neighbouring polygon " + std::to_string(k) + " of " + name, -1, face_count - 1);
+        in.integer([&] { return "neighbouring polygon " + std::to_string(k) + " of " + name(); },
+                   -1, face_count - 1);
       }
     }
     // -0 and 0 are the same place; normalising keeps exact equality and the key below simple.
@@ -524,43 +558,46 @@ Scene parse_polyanya_mesh(std::string_view text, const std::string& file_name) {
   for (long long i = 0; i < face_count; ++i) {
     Face face;
     face.index = int(i);
-    const std::string name = face_label(face, naming);
+    const auto name = [&] { return face_label(face, naming); };
     if (v3) {
-      const Token& flag = in.next("the traversable flag of " + name);
+      const Token& flag = in.next([&] { return "the traversable flag of " + name(); });
       face.line = flag.line;
       face.column = flag.column;
       const auto t = reader_text::parse_integer(flag.text);
       if (!t || (*t != 0 && *t != 1)) {
-        in.fail(flag, "the traversable flag of " + name +
+        in.fail(flag, "the traversable flag of " + name() +
                           " must be 0 (not traversable) or 1 (traversable), found " +
                           reader_text::quote(flag.text));
       }
       face.traversable = *t == 1;
     }
-    const Token& count_token = in.next("the vertex count of " + name);
+    const Token& count_token = in.next([&] { return "the vertex count of " + name(); });
     if (!v3) {
       face.line = count_token.line;
       face.column = count_token.column;
     }
     const auto n = reader_text::parse_integer(count_token.text);
     if (!n || *n < 3 || *n > vertex_count) {
-      in.fail(count_token, "the vertex count of " + name + " must be an integer in [3, " +
+      in.fail(count_token, "the vertex count of " + name() + " must be an integer in [3, " +
                                std::to_string(vertex_count) + "], found " +
                                reader_text::quote(count_token.text));
     }
     for (long long k = 0; k < *n; ++k) {
-      const auto v = in.integer("vertex " + std::to_string(k + base) + " of " + name, base,
-                                vertex_count - 1 + base);
+      const auto v =
+          in.integer([&] { return "vertex " + std::to_string(k + base) + " of " + name(); }, base,
+                     vertex_count - 1 + base);
       face.vertices.push_back(canonical[std::size_t(v - base)]);
       if (v3) sides.vertex.push_back(std::uint32_t(v - base));
     }
     for (long long k = 0; k < *n; ++k) {
       if (v3) {
-        sides.neighbour.push_back(in.integer(
-            "neighbour " + std::to_string(k + base) + " of " + name, -face_count, face_count));
+        sides.neighbour.push_back(
+            in.integer([&] { return "neighbour " + std::to_string(k + base) + " of " + name(); },
+                       -face_count, face_count));
         sides.token.push_back(in.previous());
       } else {
-        in.integer("neighbouring polygon " + std::to_string(k) + " of " + name, -1, face_count - 1);
+        in.integer([&] { return "neighbouring polygon " + std::to_string(k) + " of " + name(); },
+                   -1, face_count - 1);
       }
     }
     if (v3) sides.first.push_back(std::uint32_t(sides.vertex.size()));

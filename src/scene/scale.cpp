@@ -45,11 +45,20 @@ void check_value(const Scene& scene, double v, const InputLocation& where, const
   }
 }
 
-void check_ring(const Scene& scene, const Ring& ring, const InputLocation& where,
-                const std::string& key, const std::string& what) {
+bool in_range(double v) {
+  return std::abs(v) <= ScaleLimits::max_coordinate;  // false for NaN too
+}
+
+// `key` makes the key path, wanted only for the message: a map's hundred thousand obstacles are
+// checked without a string each.
+template <class Key>
+void check_ring(const Scene& scene, const Ring& ring, const InputLocation& where, const Key& key,
+                const char* what) {
   for (const Point& p : ring) {
-    check_value(scene, p.x, where, key, "a coordinate of " + what);
-    check_value(scene, p.y, where, key, "a coordinate of " + what);
+    if (in_range(p.x) && in_range(p.y)) continue;
+    const std::string text = std::string("a coordinate of ") + what;
+    check_value(scene, p.x, where, key(), text);
+    check_value(scene, p.y, where, key(), text);
   }
 }
 
@@ -57,17 +66,21 @@ void check_ring(const Scene& scene, const Ring& ring, const InputLocation& where
 
 void check_scale(const Scene& scene) {
   const InputLocation nowhere{};
-  check_ring(scene, scene.bounds, scene.bounds_where, "bounds", "the bounds");
+  const auto fixed = [](const char* key) { return [key] { return std::string(key); }; };
+  const auto indexed = [](const char* list, std::size_t i) {
+    return [list, i] { return std::string(list) + "[" + std::to_string(i) + "]"; };
+  };
+  check_ring(scene, scene.bounds, scene.bounds_where, fixed("bounds"), "the bounds");
   for (std::size_t i = 0; i < scene.obstacles.size(); ++i) {
     const Obstacle& o = scene.obstacles[i];
-    const std::string key = "obstacles[" + std::to_string(i) + "]";
+    const auto key = indexed("obstacles", i);
     check_ring(scene, o.shape.outer, o.where, key, "the obstacle");
     for (const Ring& hole : o.shape.holes) check_ring(scene, hole, o.where, key, "the obstacle");
   }
   for (std::size_t i = 0; i < scene.regions.size(); ++i) {
     const Region& r = scene.regions[i];
     const std::string key = "regions[" + std::to_string(i) + "]";
-    check_ring(scene, r.polygon, r.where, key, "the region");
+    check_ring(scene, r.polygon, r.where, fixed(key.c_str()), "the region");
     if (r.height) check_value(scene, *r.height, r.where, key + ".height", "the height");
     if (!(r.cost > 0.0) || !(r.cost <= ScaleLimits::max_cost)) {
       throw InputError(located(scene, r.where, key + ".cost"),
@@ -85,7 +98,7 @@ void check_scale(const Scene& scene) {
     if (q.radius) check_value(scene, *q.radius, q.where, key + ".radius", "the query's radius");
   }
   for (const Ring& ring : scene.free_boundary)
-    check_ring(scene, ring, nowhere, "free space", "the free space's boundary");
+    check_ring(scene, ring, nowhere, fixed("free space"), "the free space's boundary");
   check_value(scene, scene.agent.radius, nowhere, "agent.radius", "the agent's radius");
   if (scene.native_cell_size)
     check_value(scene, *scene.native_cell_size, nowhere, "cell_size", "the cell size");

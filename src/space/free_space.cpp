@@ -72,6 +72,11 @@ bool boxes_overlap(Point a, Point b, Point u, Point v) {
 }  // namespace
 
 void FreeSpace::Impl::build_edges() {
+  std::size_t count = 0;
+  for (const BoundaryRing& ring : rings) count += ring.points.size();
+  edges.reserve(count);
+  edge_ring.reserve(count);
+  ring_area.reserve(rings.size());
   for (std::uint32_t r = 0; r < rings.size(); ++r) {
     const Ring& pts = rings[r].points;
     for (std::size_t i = 0; i < pts.size(); ++i) {
@@ -83,10 +88,10 @@ void FreeSpace::Impl::build_edges() {
     ring_area.push_back(std::abs(signed_area));
     area += signed_area;
   }
+  grid = detail::EdgeGrid(edges, box);
 }
 
 void FreeSpace::Impl::build_index() {
-  grid = detail::EdgeGrid(edges, box);
   if (open_gaps) join_components_at_pinches();
   std::vector<std::uint32_t> edge_component(edges.size());
   for (std::size_t e = 0; e < edges.size(); ++e) edge_component[e] = rings[edge_ring[e]].component;
@@ -152,23 +157,31 @@ void FreeSpace::Impl::build_references() {
   }
 }
 
-bool FreeSpace::Impl::ray_parity(Point p, bool& on_boundary,
-                                 std::vector<std::uint32_t>* per_ring) const {
+bool FreeSpace::Impl::ray_parity(Point p, bool& on_boundary, std::vector<std::uint32_t>* per_ring,
+                                 std::uint32_t only_ring, double until_x) const {
   on_boundary = false;
   bool odd = false;
-  if (box.empty() || p.x > box.max.x) return false;
-  // The edges of the cells along the ray, each tested once.
-  thread_local std::vector<std::uint32_t> candidates;
+  const double end_x = std::min(box.max.x, until_x);
+  if (box.empty() || p.x > end_x) return false;
+  // The edges of the cells along the ray, each tested once: an edge in several cells is marked
+  // with this walk's number when first met (a sort of the candidates cost more than the tests
+  // when a ray crosses a whole map).
+  thread_local std::vector<std::uint32_t> candidates, seen_in_walk;
+  thread_local std::uint32_t walk = 0;
+  if (seen_in_walk.size() < edges.size()) seen_in_walk.resize(edges.size(), walk);
+  if (++walk == 0) std::fill(seen_in_walk.begin(), seen_in_walk.end(), walk++);
   candidates.clear();
-  grid.walk(p, {box.max.x, p.y}, [&](std::size_t cell) {
-    for (std::uint32_t e : grid.edges_in(cell)) candidates.push_back(e);
+  grid.walk(p, {end_x, p.y}, [&](std::size_t cell) {
+    for (std::uint32_t e : grid.edges_in(cell)) {
+      if (seen_in_walk[e] == walk) continue;
+      seen_in_walk[e] = walk;
+      candidates.push_back(e);
+    }
     return false;
   });
-  std::sort(candidates.begin(), candidates.end());
-  candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
   for (std::uint32_t e : candidates) {
     const Point u = edges[e].a, v = edges[e].b;
-    if (std::max(u.x, v.x) < p.x) continue;
+    if (std::max(u.x, v.x) < p.x || (only_ring != all_rings && edge_ring[e] != only_ring)) continue;
     if ((u.y > p.y) != (v.y > p.y)) {
       const int o = exact::orientation(u, v, p);
       if (o == 0) {
@@ -228,6 +241,17 @@ void FreeSpace::Impl::label_components_by_nesting() {
     outer_boxes.push_back(bounding_box(rings[outers[c]].points));
   }
   components = outers.size();
+  // Whether ring `outer` holds the hole's first vertex not on it (the crossings of a ray from
+  // it, counted along the grid: a whole map's boundary can be one outer ring round thousands of
+  // holes).
+  const auto holds = [&](std::uint32_t c, const Ring& hole) {
+    for (const Point& p : hole) {
+      bool on_boundary = false;
+      const bool odd = ray_parity(p, on_boundary, nullptr, outers[c], outer_boxes[c].max.x);
+      if (!on_boundary) return odd;
+    }
+    return false;
+  };
   for (BoundaryRing& ring : rings) {
     if (ring.outer) continue;
     ring.component = 0;
@@ -238,7 +262,7 @@ void FreeSpace::Impl::label_components_by_nesting() {
       // the outer ring decides. A hole with every vertex on this outer ring runs along it the
       // other way (walls closing off a room: the room inside is this ring's component, the hole
       // bounds the space around).
-      if (exact::side_of_ring(rings[outers[c]].points, ring.points) == exact::Side::inside) {
+      if (holds(c, ring.points)) {
         ring.component = c;
         break;
       }

@@ -4,6 +4,7 @@
 // free_space_regions.cpp (costs and heights of the weighted regions).
 
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <vector>
 
@@ -63,7 +64,9 @@ struct FreeSpace::Impl {
   std::vector<Point> reference;
   std::vector<std::uint8_t> reference_free;
 
+  // The rings' edges, each edge's ring, the areas, and the grid over the edges.
   void build_edges();
+  // With the components labelled: the stars of the vertices and the reference points.
   void build_index();
   void build_references();
   // Whether segment c->p crosses edge e, for c and p on no edge: endpoints of e on the line cp
@@ -79,8 +82,13 @@ struct FreeSpace::Impl {
   // With open gaps: components whose boundaries share a point are one, relabelled 0 .. n-1.
   void join_components_at_pinches();
   // Crossing parity of a ray from p towards +x; sets on_boundary when p lies on an edge.
-  // With `per_ring`, also counts crossings per ring.
-  bool ray_parity(Point p, bool& on_boundary, std::vector<std::uint32_t>* per_ring) const;
+  // With `per_ring`, also counts crossings per ring. With `only_ring`, of that ring's edges
+  // alone (exact::side_of_ring of that ring, through the grid), and the ray may end at
+  // `until_x`, the right side of that ring's box.
+  static constexpr std::uint32_t all_rings = std::uint32_t(-1);
+  bool ray_parity(Point p, bool& on_boundary, std::vector<std::uint32_t>* per_ring,
+                  std::uint32_t only_ring = all_rings,
+                  double until_x = std::numeric_limits<double>::infinity()) const;
   // The range of the regions' field over the open box: value(region) gives a region's value or
   // nothing when the region does not carry the field; `ground` applies outside every region.
   template <class Value>

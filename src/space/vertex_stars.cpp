@@ -95,22 +95,30 @@ bool turn_is_free(Point from, Point w, Point to, std::span<const Ray> rays, bool
 
 VertexStars::VertexStars(std::span<const Segment> edges, std::span<const std::uint32_t> component,
                          bool open_gaps) {
-  // Vertices: the distinct edge ends.
-  points_.reserve(edges.size());
-  for (const Segment& e : edges) points_.push_back(e.a);
+  // Vertices: the distinct edge starts (every end starts the ring's next edge), numbered in
+  // (x, y) order through one sort of the starts with their edges.
   const auto by_xy = [](Point l, Point r) { return l.x < r.x || (l.x == r.x && l.y < r.y); };
-  std::sort(points_.begin(), points_.end(), by_xy);
-  points_.erase(std::unique(points_.begin(), points_.end()), points_.end());
-  const auto id_of = [&](Point p) {
-    return std::uint32_t(std::lower_bound(points_.begin(), points_.end(), p, by_xy) -
-                         points_.begin());
-  };
+  std::vector<std::pair<Point, std::uint32_t>> starts(edges.size());
+  for (std::size_t e = 0; e < edges.size(); ++e) starts[e] = {edges[e].a, std::uint32_t(e)};
+  std::sort(starts.begin(), starts.end(),
+            [&](const auto& l, const auto& r) { return by_xy(l.first, r.first); });
   edge_start_.resize(edges.size());
+  points_.reserve(edges.size());
+  for (const auto& [at, e] : starts) {
+    if (points_.empty() || !(points_.back() == at)) points_.push_back(at);
+    edge_start_[e] = std::uint32_t(points_.size() - 1);
+  }
+  starts = {};
+  // An edge's end is the next edge's start, except at the end of a ring.
   edge_end_.resize(edges.size());
+  for (std::size_t e = 0; e < edges.size(); ++e)
+    edge_end_[e] =
+        e + 1 < edges.size() && edges[e + 1].a == edges[e].b
+            ? edge_start_[e + 1]
+            : std::uint32_t(std::lower_bound(points_.begin(), points_.end(), edges[e].b, by_xy) -
+                            points_.begin());
   offsets_.assign(points_.size() + 1, 0);
   for (std::size_t e = 0; e < edges.size(); ++e) {
-    edge_start_[e] = id_of(edges[e].a);
-    edge_end_[e] = id_of(edges[e].b);
     if (edges[e].a == edges[e].b) continue;  // a repeated point is no edge
     ++offsets_[edge_start_[e] + 1];
     ++offsets_[edge_end_[e] + 1];
@@ -131,6 +139,8 @@ VertexStars::VertexStars(std::span<const Segment> edges, std::span<const std::ui
   // next ray, which is incoming. A sector is wider than 180 degrees exactly when the boundary
   // turns right there; a spike (both rays in one direction, nothing else at the point) has a free
   // sector of 360 degrees.
+  // A traced map's boundary turns at about every other vertex.
+  corners_.reserve(points_.size() / 2 + 1);
   std::vector<std::uint32_t> order;
   std::vector<Ray> sorted;
   std::vector<std::uint32_t> sorted_component;

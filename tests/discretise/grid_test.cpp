@@ -148,6 +148,44 @@ TEST(OccupancyGrid, NoMoveCrossesAWallAlongCellSides) {
   EXPECT_GT(r.cost, 5.0);  // around the top of the wall at (2, 3)
 }
 
+// The grid labels its components from each cell's moves to lower ids alone; the labels must be
+// those of union-find over every arc with its cost (the generic labelling), and every arc must
+// have its reverse, which that shortcut relies on. Random scenes (points and discs), a wall along
+// cell sides, and a MovingAI map, at 4, 8 and 16 neighbours.
+TEST(OccupancyGrid, ComponentsFromTheMovesAreThoseThroughEveryArc) {
+  std::vector<std::pair<std::string, Scene>> scenes;
+  for (unsigned seed = 1; seed <= 4; ++seed)
+    scenes.emplace_back("seed " + std::to_string(seed), random_scene(seed, seed % 2 ? 0.0 : 0.3));
+  Scene wall;
+  wall.bounds = rect(0, 0, 4, 4);
+  wall.free_boundary = {{{0, 0}, {2, 0}, {2, 3}, {2, 0}, {4, 0}, {4, 4}, {0, 4}}};
+  scenes.emplace_back("wall", wall);
+  scenes.emplace_back("maze",
+                      load_scene(test_support::bundled_scenes("movingai") / "maze-100-1.map"));
+  for (const auto& [name, scene] : scenes) {
+    const FreeSpace space(scene);
+    for (int connectivity : {4, 8, 16}) {
+      GridOptions options;
+      options.resolution = name == "maze" ? 1.0 : 0.35;
+      options.connectivity = connectivity;
+      const OccupancyGrid grid(space, options);
+      ASSERT_NE(grid.components(), nullptr) << name;
+      const search::ComponentLabels through_every_arc(grid);
+      EXPECT_EQ(grid.components()->labels(), through_every_arc.labels())
+          << name << ", " << connectivity << " neighbours";
+      EXPECT_GT(through_every_arc.component_count(), 1u) << name;
+      std::size_t one_way = 0;
+      for (search::NodeId u = 0; u < grid.node_count(); ++u)
+        grid.for_each_neighbour(u, [&](search::NodeId v, double) {
+          bool back = false;
+          grid.for_each_neighbour(v, [&](search::NodeId w, double) { back = back || w == u; });
+          one_way += back ? 0 : 1;
+        });
+      EXPECT_EQ(one_way, 0u) << name << ", " << connectivity << " neighbours";
+    }
+  }
+}
+
 TEST(OccupancyGrid, EveryAdmissibleHeuristicFindsTheSameOptimalCost) {
   Scene scene = random_scene(3, 0.0);
   scene.regions.push_back({"mud", 2.5, std::nullopt, rect(5, 5, 12, 9), {}});

@@ -33,45 +33,22 @@ class ComponentLabels {
   /// No nodes.
   ComponentLabels() = default;
 
-  /// Labels every node of g. Complexity: O(V + E α(V)) time (union-find with union by size and
-  /// path halving over every arc), O(V) memory. @pre g does not grow while being labelled
+  /// Labels every node of g. Complexity: O((V + E) log V) time at worst (union-find over every
+  /// arc, the smaller root kept, with path halving; near linear on grids and meshes), one
+  /// NodeId per node of memory. @pre g does not grow while being labelled
   template <SearchGraph G>
   requires(!GrowingGraph<G>) explicit ComponentLabels(const G& g) {
-    const std::size_t n = g.node_count();
-    std::vector<NodeId> parent(n);
-    std::vector<NodeId> size(n, 1);
-    std::iota(parent.begin(), parent.end(), NodeId{0});
-    const auto find = [&](NodeId x) {
-      while (parent[x] != x) {
-        parent[x] = parent[parent[x]];
-        x = parent[x];
-      }
-      return x;
-    };
-    for (NodeId u = 0; u < n; ++u) {
-      NodeId root = find(u);  // u's root, kept up to date across its arcs
-      g.for_each_neighbour(u, [&](NodeId v, double) {
-        NodeId b = find(v);
-        if (root == b) return;
-        NodeId a = root;
-        if (size[a] < size[b]) std::swap(a, b);
-        parent[b] = a;
-        size[a] += size[b];
-        root = a;
-      });
-    }
-    // Every node straight to its root, then each root's label in place of the pointer: the
-    // labels take over the parents' memory (on a large grid the arrays are most of a build's
-    // peak).
-    for (NodeId u = 0; u < n; ++u) parent[u] = find(u);
-    std::vector<std::uint32_t>& root_label = size;  // reused: sizes are no longer needed
-    std::fill(root_label.begin(), root_label.end(), no_component);
-    for (NodeId u = 0; u < n; ++u) {
-      std::uint32_t& label = root_label[parent[u]];
-      if (label == no_component) label = count_++;
-      parent[u] = label;
-    }
-    labels_ = std::move(parent);
+    label(g.node_count(), [&g](NodeId u, auto&& join) {
+      g.for_each_neighbour(u, [&join](NodeId v, double) { join(v); });
+    });
+  }
+
+  /// Labels nodes 0 .. n - 1 of a graph whose every arc has its reverse, given each arc once:
+  /// `earlier(u, join)` calls join(v) for every neighbour v < u of u (a grid names its arcs from
+  /// its move masks without their costs, half as many unions as through every arc).
+  template <class Earlier>
+  ComponentLabels(std::size_t n, Earlier&& earlier) {
+    label(n, earlier);
   }
 
   /// Number of labelled nodes (the graph's node count when built).
@@ -90,6 +67,39 @@ class ComponentLabels {
   const std::vector<std::uint32_t>& labels() const noexcept { return labels_; }
 
  private:
+  // Union-find over the arcs `arcs_of(u, join)` names, in which every component's root is its
+  // smallest node and every pointer leads to a smaller node (the larger of two roots joins the
+  // smaller; path halving keeps that). One pass in id order then turns the pointers into dense
+  // labels in their place, each node's from its parent's: no array beyond the labels' own (on a
+  // large grid they are most of a build's peak).
+  template <class Arcs>
+  void label(std::size_t n, Arcs&& arcs_of) {
+    std::vector<NodeId> parent(n);
+    std::iota(parent.begin(), parent.end(), NodeId{0});
+    const auto find = [&](NodeId x) {
+      while (parent[x] != x) {
+        parent[x] = parent[parent[x]];
+        x = parent[x];
+      }
+      return x;
+    };
+    for (NodeId u = 0; u < n; ++u) {
+      NodeId root = find(u);  // u's root, kept up to date across its arcs
+      arcs_of(u, [&](NodeId v) {
+        const NodeId b = find(v);
+        if (b == root) return;
+        if (b < root) {
+          parent[root] = b;
+          root = b;
+        } else {
+          parent[b] = root;
+        }
+      });
+    }
+    for (NodeId u = 0; u < n; ++u) parent[u] = parent[u] == u ? count_++ : parent[parent[u]];
+    labels_ = std::move(parent);
+  }
+
   std::vector<std::uint32_t> labels_;
   std::uint32_t count_ = 0;
 };

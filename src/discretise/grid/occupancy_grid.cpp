@@ -453,8 +453,21 @@ OccupancyGrid::OccupancyGrid(const FreeSpace& space, GridOptions options)
                        before ? near_windows(windows, 2) : std::vector<std::uint8_t>{});
   if (height_of_.empty()) {
     // Connected components answer "unreachable" without a search; one-way height steps make
-    // the graph directed, where undirected components would be wrong.
-    components_ = search::ComponentLabels(*this);
+    // the graph directed, where undirected components would be wrong. Without them every move
+    // has its reverse (the corner rule and walls are symmetric), so each cell names only its
+    // moves to lower ids, from the masks.
+    unsigned earlier_moves = 0, earlier_knights = 0;
+    for (int k = 0; k < 8; ++k) {
+      earlier_moves |= move_offset_[k] < 0 ? 1u << unsigned(k) : 0u;
+      earlier_knights |= knight_offset_[k] < 0 ? 1u << unsigned(k) : 0u;
+    }
+    components_ = search::ComponentLabels(node_count(), [&](search::NodeId u, auto&& join) {
+      for (unsigned left = moves_[u] & earlier_moves; left != 0; left &= left - 1)
+        join(search::NodeId(std::int64_t(u) + move_offset_[std::countr_zero(left)]));
+      if (knights_.empty()) return;
+      for (unsigned left = knights_[u] & earlier_knights; left != 0; left &= left - 1)
+        join(search::NodeId(std::int64_t(u) + knight_offset_[std::countr_zero(left)]));
+    });
   }
 }
 
