@@ -139,8 +139,6 @@ VertexStars::VertexStars(std::span<const Segment> edges, std::span<const std::ui
   // next ray, which is incoming. A sector is wider than 180 degrees exactly when the boundary
   // turns right there; a spike (both rays in one direction, nothing else at the point) has a free
   // sector of 360 degrees.
-  // A traced map's boundary turns at about every other vertex.
-  corners_.reserve(points_.size() / 2 + 1);
   std::vector<std::uint32_t> order;
   std::vector<Ray> sorted;
   std::vector<std::uint32_t> sorted_component;
@@ -185,6 +183,9 @@ VertexStars::VertexStars(std::span<const Segment> edges, std::span<const std::ui
       if (o < 0 || spike) corners_.push_back({at, in.toward, out.toward, sorted_component[q]});
     }
   }
+  // Kept for the free space's life: without the room doubling left (up to half the array; a
+  // traced map has a corner at about every other vertex).
+  corners_.shrink_to_fit();
 }
 
 }  // namespace polynav::detail
