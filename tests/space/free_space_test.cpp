@@ -5,9 +5,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <random>
 #include <set>
+#include <string>
+#include <vector>
 
+#include "../../src/scene/readers.hpp"
 #include "polynav/kernel/exact.hpp"
 
 namespace polynav {
@@ -140,6 +144,94 @@ TEST(FreeSpace, HoleHoldsAnIslandAndASeparateComponent) {
   EXPECT_FALSE(space.line_of_sight({3.5, 3.5}, {6.5, 6.5}));  // the island is in the way
   EXPECT_TRUE(space.line_of_sight({3.5, 3.5}, {6.5, 3.5}));
   EXPECT_NEAR(space.area(), 100 - 36 + 16 - 1, 1e-9);
+}
+
+// A map's free space comes as its traced boundary, whose holes are given no component: each is
+// labelled by the outer ring around it. Oracle: the free cells joined through shared sides
+// (cells touching only at a corner are not joined). Random maps of nested square walls (rooms in
+// rooms, with doors now and then) and scattered blocked cells, so that holes lie inside pockets
+// inside holes; every free cell's centre must lie in the component of its flood-filled region,
+// one component per region.
+TEST(FreeSpace, ComponentsOfATracedMapAreItsCellsJoinedThroughSides) {
+  std::mt19937 rng(7);
+  for (int trial = 0; trial < 8; ++trial) {
+    const int w = 50 + trial, h = 40 + trial % 3;
+    std::vector<std::string> rows(std::size_t(h), std::string(std::size_t(w), '.'));
+    std::uniform_real_distribution<double> unit(0.0, 1.0);
+    for (int k = 1; 2 * k + 2 < std::min(w, h); k += 6) {  // a square wall every 6 cells in
+      for (int x = k; x < w - k; ++x) rows[k][x] = rows[h - 1 - k][x] = '@';
+      for (int y = k; y < h - k; ++y) rows[y][k] = rows[y][w - 1 - k] = '@';
+      if (unit(rng) < 0.25) rows[k][w / 2] = '.';  // a door, now and then
+    }
+    for (auto& row : rows)
+      for (char& c : row)
+        if (unit(rng) < 0.05) c = '@';
+    std::string text =
+        "type octile\nheight " + std::to_string(h) + "\nwidth " + std::to_string(w) + "\nmap\n";
+    for (const auto& row : rows) text += row + "\n";
+    const Scene scene = parse_movingai_map(text, "random.map");
+    const FreeSpace space(scene);
+
+    // The oracle's regions, by flood fill through shared sides.
+    std::vector<int> region(std::size_t(w) * h, -1);
+    int regions = 0;
+    for (int y0 = 0; y0 < h; ++y0) {
+      for (int x0 = 0; x0 < w; ++x0) {
+        if (rows[y0][x0] != '.' || region[std::size_t(y0) * w + x0] >= 0) continue;
+        std::vector<std::pair<int, int>> stack{{x0, y0}};
+        region[std::size_t(y0) * w + x0] = regions;
+        while (!stack.empty()) {
+          const auto [x, y] = stack.back();
+          stack.pop_back();
+          for (const auto& [dx, dy] : {std::pair{1, 0}, {-1, 0}, {0, 1}, {0, -1}}) {
+            const int nx = x + dx, ny = y + dy;
+            if (nx < 0 || ny < 0 || nx >= w || ny >= h || rows[ny][nx] != '.') continue;
+            int& r = region[std::size_t(ny) * w + nx];
+            if (r < 0) {
+              r = regions;
+              stack.push_back({nx, ny});
+            }
+          }
+        }
+        ++regions;
+      }
+    }
+    ASSERT_GT(regions, 2) << "trial " << trial;
+
+    // One component per region, the same for all its cells, and no two regions sharing one.
+    std::vector<std::int64_t> component_of_region(std::size_t(regions), -1);
+    std::set<std::uint32_t> used;
+    for (int y = 0; y < h; ++y) {
+      for (int x = 0; x < w; ++x) {
+        const int r = region[std::size_t(y) * w + x];
+        if (r < 0) continue;
+        const std::optional<std::uint32_t> c = space.component({x + 0.5, h - y - 0.5});
+        ASSERT_TRUE(c) << "trial " << trial << ", free cell " << x << "," << y;
+        if (component_of_region[r] < 0) {
+          EXPECT_TRUE(used.insert(*c).second)
+              << "trial " << trial << ": two regions in component " << *c;
+          component_of_region[r] = *c;
+        }
+        EXPECT_EQ(*c, component_of_region[r]) << "trial " << trial << ", cell " << x << "," << y;
+      }
+    }
+    EXPECT_EQ(space.component_count(), std::size_t(regions)) << "trial " << trial;
+
+    // Every ring, holes included, carries the component of the free cell on the left of its
+    // first edge (point location reads outer rings only; corners and boundary points read all).
+    std::size_t holes = 0;
+    for (const BoundaryRing& ring : space.boundary()) {
+      const Point a = ring.points[0], b = ring.points[1];
+      const Point along = (1.0 / distance(a, b)) * (b - a);
+      const Point inside = a + 0.5 * along + 0.5 * Point{-along.y, along.x};
+      const std::optional<std::uint32_t> c = space.component(inside);
+      ASSERT_TRUE(c) << "trial " << trial;
+      EXPECT_EQ(ring.component, *c) << "trial " << trial << ", a ring through " << a.x << "," << a.y
+                                    << (ring.outer ? " (outer)" : " (a hole)");
+      holes += ring.outer ? 0 : 1;
+    }
+    EXPECT_GT(holes, 10u) << "trial " << trial;
+  }
 }
 
 TEST(FreeSpace, CollinearEdgesAndSegmentsThroughSeveralVertices) {
