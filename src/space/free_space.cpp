@@ -252,18 +252,24 @@ void FreeSpace::Impl::label_components_by_nesting() {
     }
     return false;
   };
+  // A hole lies inside an outer ring whose box holds its box (the rings bound free space): of
+  // those, the last one left untested (the largest) holds it without a test. Most holes of a
+  // map have one such ring, the map's outline.
+  std::vector<std::uint32_t> around;
   for (BoundaryRing& ring : rings) {
     if (ring.outer) continue;
     ring.component = 0;
     const Box hole_box = bounding_box(ring.points);
-    for (std::uint32_t c = 0; c < outers.size(); ++c) {
-      if (!outer_boxes[c].contains(hole_box)) continue;
+    around.clear();
+    for (std::uint32_t c = 0; c < outers.size(); ++c)
+      if (outer_boxes[c].contains(hole_box)) around.push_back(c);
+    for (std::size_t k = 0; k < around.size(); ++k) {
       // A hole may touch its outer ring at shared vertices; the first vertex that is not on
       // the outer ring decides. A hole with every vertex on this outer ring runs along it the
       // other way (walls closing off a room: the room inside is this ring's component, the hole
       // bounds the space around).
-      if (holds(c, ring.points)) {
-        ring.component = c;
+      if (k + 1 == around.size() || holds(around[k], ring.points)) {
+        ring.component = around[k];
         break;
       }
     }

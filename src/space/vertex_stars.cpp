@@ -139,6 +139,10 @@ VertexStars::VertexStars(std::span<const Segment> edges, std::span<const std::ui
   // next ray, which is incoming. A sector is wider than 180 degrees exactly when the boundary
   // turns right there; a spike (both rays in one direction, nothing else at the point) has a free
   // sector of 360 degrees.
+  // At most one corner per vertex with gaps closed (the sectors around a vertex make 360
+  // degrees, so one free sector at most is wider than 180): room for them all at once, of which
+  // only the pages written are touched, instead of regrowing.
+  if (!open_gaps) corners_.reserve(points_.size());
   std::vector<std::uint32_t> order;
   std::vector<Ray> sorted;
   std::vector<std::uint32_t> sorted_component;
@@ -183,8 +187,8 @@ VertexStars::VertexStars(std::span<const Segment> edges, std::span<const std::ui
       if (o < 0 || spike) corners_.push_back({at, in.toward, out.toward, sorted_component[q]});
     }
   }
-  // Kept for the free space's life: without the room doubling left (up to half the array; a
-  // traced map has a corner at about every other vertex).
+  // Kept for the free space's life: without the room left over (a traced map has a corner at
+  // about every other vertex).
   corners_.shrink_to_fit();
 }
 
