@@ -11,7 +11,8 @@
 // The edit moves `moved` obstacles (the benchmark's argument: 1, or a quarter of the scene's)
 // by 0.05 and back on alternate versions, so that every version grows each moved obstacle anew.
 // Counters: obstacles (in the scene), moved, grown (obstacles grown per version: the update's
-// share of the sums), classified (grid: the share of its cells classified per version).
+// share of the sums), classified (grid: the share of its cells classified per version), table
+// (JPS+: the share of its jump table's entries computed per version).
 //
 // Replanning on the grid after each edit: Replan (a Replanner's repaired D* Lite search) against
 // Search (the version's own A*, searched afresh), on the same versions of each scene with
@@ -29,6 +30,7 @@
 #include <vector>
 
 #include "bundled_scenes.hpp"
+#include "polynav/discretise/grid/jump_point_grid.hpp"
 #include "polynav/plan/editable_planner.hpp"
 #include "polynav/plan/replanner.hpp"
 #include "polynav/scene/scene.hpp"
@@ -37,8 +39,11 @@ namespace {
 
 using namespace polynav;
 
-// grid-1024: the grid method with 1024 cells along the scene's longer side (the default is 256).
-const char* const methods[] = {"grid", "grid-1024", "quadtree", "visgraph", "navmesh"};
+// grid-1024: the grid method with 1024 cells along the scene's longer side (the default is 256);
+// grid-1024-jps+: the same searched by JPS+, whose jump table a version updates too (on scenes of
+// one cost throughout: elsewhere JPS+ does not apply and it is the grid alone).
+const char* const methods[] = {"grid",     "grid-1024", "grid-1024-jps+",
+                               "quadtree", "visgraph",  "navmesh"};
 
 // A batch moving the first `moved` obstacles, spread over the scene, by `by`.
 std::vector<SceneEdit> move_batch(const Scene& scene, std::size_t moved, Point by) {
@@ -58,10 +63,11 @@ PlanOptions options_for(const Scene& scene, const std::string& method) {
   PlanOptions options;
   options.method = method;
   options.smoother = "none";
-  if (method == "grid-1024") {
+  if (method.starts_with("grid-1024")) {
     options.method = "grid";
     const Box box = bounding_box(scene.bounds);
     options.settings.set("grid.resolution", std::max(box.width(), box.height()) / 1024.0);
+    if (method.ends_with("jps+")) options.settings.set("grid.search", "jps+");
   }
   return options;
 }
@@ -71,12 +77,17 @@ void update(benchmark::State& state, const Scene& scene, const std::string& meth
   EditablePlanner live(scene, options_for(scene, method));
   const std::vector<SceneEdit> there = move_batch(scene, moved, {0.05, 0.0});
   const std::vector<SceneEdit> back = move_batch(scene, moved, {-0.05, 0.0});
-  std::size_t versions = 0, grown = 0, classified = 0, cells = 0;
+  std::size_t versions = 0, grown = 0, classified = 0, cells = 0, computed = 0, entries = 0;
   for (auto _ : state) {
     const EditablePlanner::Applied applied = live.apply(versions % 2 == 0 ? there : back);
     grown += applied.grown;
     classified += applied.classified_cells;
     cells += applied.grid_cells;
+    if (const auto* jumps = dynamic_cast<const JumpPointGrid*>(&live.planner()->discretisation());
+        jumps != nullptr && jumps->jumps() && jumps->options().search == GridSearch::jps_plus) {
+      computed += jumps->table_entries_computed();
+      entries += 8 * jumps->node_count();
+    }
     ++versions;
   }
   state.counters["obstacles"] = double(scene.obstacles.size());
@@ -84,6 +95,8 @@ void update(benchmark::State& state, const Scene& scene, const std::string& meth
   state.counters["grown"] = double(grown) / double(std::max<std::size_t>(versions, 1));
   // The share of the grid's cells classified per version (the rest kept from the one before).
   if (cells > 0) state.counters["classified"] = double(classified) / double(cells);
+  // JPS+: the share of the jump table's entries computed per version.
+  if (entries > 0) state.counters["table"] = double(computed) / double(entries);
 }
 
 // The same versions, each planner built as Planner(scene, options, cache): the grown obstacles

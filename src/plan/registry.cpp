@@ -36,6 +36,7 @@ std::unique_ptr<Method> update_grid(const FreeSpace& space, const OptionValues& 
   options.max_build_seconds = space.max_build_seconds();
   options.update = std::make_shared<const EditedFrom<OccupancyGrid>>(EditedFrom<OccupancyGrid>{
       occupancy_grid_of(before.discretisation()), {changed.begin(), changed.end()}});
+  options.jumps_before = dynamic_cast<const JumpPointGrid*>(&before.discretisation());
   return make_grid_method(space, options);
 }
 

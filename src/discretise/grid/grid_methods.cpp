@@ -247,14 +247,16 @@ std::unique_ptr<Method> make_grid_method(const FreeSpace& space, const GridMetho
                            " does not search for (use grid.search=astar, jps or jps+ with it)");
     if (options.search == GridSearch::astar)
       return std::make_unique<CentralGrid<OccupancyGrid>>(space, grid);
-    return std::make_unique<CentralGrid<JumpPointGrid>>(space, grid, JumpOptions{options.search});
+    return std::make_unique<CentralGrid<JumpPointGrid>>(
+        space, grid, JumpOptions{options.search, JumpOptions{}.jump_limit, options.jumps_before});
   }
   if (options.search == GridSearch::astar)
     return std::make_unique<MethodOf<OccupancyGrid>>(space, grid);
   if (options.search == GridSearch::theta) return std::make_unique<ThetaStarGrid>(space, grid);
   if (options.search == GridSearch::hpa)
     return std::make_unique<HierarchicalGridMethod>(space, grid, options.cluster);
-  return std::make_unique<MethodOf<JumpPointGrid>>(space, grid, JumpOptions{options.search});
+  return std::make_unique<MethodOf<JumpPointGrid>>(
+      space, grid, JumpOptions{options.search, JumpOptions{}.jump_limit, options.jumps_before});
 }
 
 }  // namespace polynav

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <sstream>
 #include <stdexcept>
+#include <utility>
 
 #include "polynav/error.hpp"
 #include "polynav/space/free_space.hpp"
@@ -112,6 +113,7 @@ GridOptions checked(GridOptions grid, const JumpOptions& options) {
 
 JumpPointGrid::JumpPointGrid(const FreeSpace& space, GridOptions grid, JumpOptions options)
     : grid_(space, checked(grid, options)), options_(options) {
+  const JumpPointGrid* before = std::exchange(options_.before, nullptr);  // the constructor's
   if (options_.search == GridSearch::astar) {
     fallback_ = "grid.search=astar";
     return;
@@ -166,7 +168,8 @@ JumpPointGrid::JumpPointGrid(const FreeSpace& space, GridOptions grid, JumpOptio
   const auto t0 = std::chrono::steady_clock::now();
   build_bits(options_.search == GridSearch::jps);
   build_prune_table();
-  if (options_.search == GridSearch::jps_plus) build_table();
+  if (options_.search == GridSearch::jps_plus && (before == nullptr || !update_table(*before)))
+    build_table();
   preprocessing_ms_ =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
@@ -227,53 +230,125 @@ void JumpPointGrid::build_prune_table() {
   }
 }
 
-void JumpPointGrid::build_table() {
-  // JPS+ (Harabor and Grastien, ICAPS 2014; Rabin, Game AI Pro 2, 2015): per cell and
-  // direction, the jump the online search would make, by one sweep per direction that visits
-  // the next cell along it first.
-  const int w = grid_.width(), h = grid_.height();
-  const int limit = options_.jump_limit;
-  table_.assign(8 * std::size_t(w) * std::size_t(h), 0);
-  const auto entry = [&](int x, int y, int k) -> std::int16_t& {
-    return table_[8 * (std::size_t(y) * w + x) + std::size_t(k)];
+int JumpPointGrid::table_value(int x, int y, int k) const {
+  // JPS+ (Harabor and Grastien, ICAPS 2014; Rabin, Game AI Pro 2, 2015): the jump the online
+  // search would make, from the entries of the next cell along k.
+  const int w = grid_.width();
+  if (grid_.blocked(x, y) || (grid_.moves(search::NodeId(std::size_t(y) * w + x)) & bit(k)) == 0)
+    return 0;
+  const auto entry = [&](int cx, int cy, int d) {
+    return int(table_[8 * (std::size_t(cy) * w + cx) + std::size_t(d)]);
   };
   // One step further than a neighbour's entry v; an entry beyond the limit becomes a stop at the
   // limit, a cell of the same free line (expanded like a jump point: more nodes, same paths).
+  const int limit = options_.jump_limit;
   const auto extend = [limit](int v) {
     if (v > 0) return std::min(v + 1, limit);
     return v - 1 < -limit ? limit : v - 1;
   };
-  // Whether the free cell (x, y), entered by the straight move k, is a jump point: on a side,
-  // its neighbour is free and the previous cell's is blocked.
-  const auto forced = [&](int x, int y, int k) {
-    const int dx = dx_of[k], dy = dy_of[k];
-    for (int s = -1; s <= 1; s += 2) {
-      const int sx = -dy * s, sy = dx * s;
-      if (grid_.blocked(x - dx + sx, y - dy + sy) && !grid_.blocked(x + sx, y + sy)) return true;
-    }
-    return false;
-  };
-  // Straight directions (0-3) before diagonal ones: the diagonal sweeps read them.
+  const int dx = dx_of[k], dy = dy_of[k];
+  const int nx = x + dx, ny = y + dy;
+  if (k >= 4) {
+    const int h_k = dx > 0 ? 0 : 2, v_k = dy > 0 ? 1 : 3;
+    return entry(nx, ny, h_k) > 0 || entry(nx, ny, v_k) > 0 ? 1 : extend(entry(nx, ny, k));
+  }
+  // Whether the next cell, entered by the straight move k, is a jump point: on a side, its
+  // neighbour is free and the previous cell's is blocked.
+  for (int s = -1; s <= 1; s += 2) {
+    const int sx = -dy * s, sy = dx * s;
+    if (grid_.blocked(x + sx, y + sy) && !grid_.blocked(nx + sx, ny + sy)) return 1;
+  }
+  return extend(entry(nx, ny, k));
+}
+
+void JumpPointGrid::build_table() {
+  // One sweep per direction that visits the next cell along it first; straight directions
+  // (0-3) before diagonal ones, which read them.
+  const int w = grid_.width(), h = grid_.height();
+  table_.assign(8 * std::size_t(w) * std::size_t(h), 0);
   for (int k = 0; k < 8; ++k) {
     const int dx = dx_of[k], dy = dy_of[k];
-    const int h_k = dx > 0 ? 0 : 2, v_k = dy > 0 ? 1 : 3;
     for (int i = 0; i < h; ++i) {
       const int y = dy > 0 ? h - 1 - i : i;
       for (int j = 0; j < w; ++j) {
         const int x = dx > 0 ? w - 1 - j : j;
-        if (grid_.blocked(x, y)) continue;
-        if ((grid_.moves(search::NodeId(std::size_t(y) * w + x)) & bit(k)) == 0) continue;
-        const int nx = x + dx, ny = y + dy;
-        int v;
-        if (k < 4) {
-          v = forced(nx, ny, k) ? 1 : extend(entry(nx, ny, k));
-        } else {
-          v = entry(nx, ny, h_k) > 0 || entry(nx, ny, v_k) > 0 ? 1 : extend(entry(nx, ny, k));
-        }
-        entry(x, y, k) = static_cast<std::int16_t>(v);
+        table_[8 * (std::size_t(y) * w + x) + std::size_t(k)] =
+            static_cast<std::int16_t>(table_value(x, y, k));
       }
     }
   }
+  table_entries_computed_ = table_.size();
+}
+
+bool JumpPointGrid::update_table(const JumpPointGrid& before) {
+  const int w = grid_.width(), h = grid_.height();
+  const OccupancyGrid& old = before.grid_;
+  if (!before.jumps() || before.options_.search != GridSearch::jps_plus ||
+      before.options_.jump_limit != options_.jump_limit || old.width() != w || old.height() != h ||
+      before.table_.size() != 8 * std::size_t(w) * std::size_t(h))
+    return false;
+  table_ = before.table_;
+  // The cells whose freedom or moves differ. A straight entry depends on its line and the lines
+  // beside it (the jump point tests): those lines are swept again whole. A diagonal entry
+  // depends on its cell's moves and the next cell's entries along the diagonal and its two
+  // components: it is computed again where those may have changed, and then along its
+  // diagonal, backwards, for as long as the entries come out different.
+  std::vector<std::uint8_t> row_dirty(std::size_t(h), 0), column_dirty(std::size_t(w), 0);
+  std::vector<std::pair<int, int>> changed;
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x) {
+      const auto n = search::NodeId(std::size_t(y) * w + x);
+      if (grid_.blocked(x, y) == old.blocked(x, y) && grid_.moves(n) == old.moves(n)) continue;
+      changed.emplace_back(x, y);
+      for (int d = -1; d <= 1; ++d) {
+        if (y + d >= 0 && y + d < h) row_dirty[std::size_t(y + d)] = 1;
+        if (x + d >= 0 && x + d < w) column_dirty[std::size_t(x + d)] = 1;
+      }
+    }
+  table_entries_computed_ = 0;
+  const auto set = [&](int x, int y, int k) {
+    const auto v = static_cast<std::int16_t>(table_value(x, y, k));
+    std::int16_t& e = table_[8 * (std::size_t(y) * w + x) + std::size_t(k)];
+    ++table_entries_computed_;
+    const bool differs = e != v;
+    e = v;
+    return differs;
+  };
+  for (int k = 0; k < 4; ++k) {
+    const int dx = dx_of[k], dy = dy_of[k];
+    if (dy == 0) {
+      for (int y = 0; y < h; ++y)
+        for (int j = 0; j < w && row_dirty[std::size_t(y)]; ++j) set(dx > 0 ? w - 1 - j : j, y, k);
+    } else {
+      for (int x = 0; x < w; ++x)
+        for (int i = 0; i < h && column_dirty[std::size_t(x)]; ++i)
+          set(x, dy > 0 ? h - 1 - i : i, k);
+    }
+  }
+  // Diagonals: the cells to compute, marked, then the sweep's order, computing the marked ones;
+  // an entry that comes out different marks the cell behind it, which the sweep reaches later.
+  std::vector<std::uint8_t> marked(std::size_t(w) * h);
+  for (int k = 4; k < 8; ++k) {
+    const int dx = dx_of[k], dy = dy_of[k];
+    std::fill(marked.begin(), marked.end(), 0);
+    const auto mark = [&](int x, int y) {
+      if (x >= 0 && y >= 0 && x < w && y < h) marked[std::size_t(y) * w + x] = 1;
+    };
+    for (const auto& [x, y] : changed) mark(x, y);
+    // The cells whose next cell lies in a swept line (its straight entries may differ).
+    for (int ny = 0; ny < h; ++ny)
+      for (int nx = 0; nx < w && row_dirty[std::size_t(ny)]; ++nx) mark(nx - dx, ny - dy);
+    for (int nx = 0; nx < w; ++nx)
+      for (int ny = 0; ny < h && column_dirty[std::size_t(nx)]; ++ny) mark(nx - dx, ny - dy);
+    for (int i = 0; i < h; ++i) {
+      const int y = dy > 0 ? h - 1 - i : i;
+      for (int j = 0; j < w; ++j) {
+        const int x = dx > 0 ? w - 1 - j : j;
+        if (marked[std::size_t(y) * w + x] && set(x, y, k)) mark(x - dx, y - dy);
+      }
+    }
+  }
+  return true;
 }
 
 namespace {

@@ -36,6 +36,9 @@ struct GridMethodOptions : GridOptions {
   GridPaths paths = GridPaths::any;
   /// grid.search=hpa: the side of a cluster, in grid nodes (HierarchicalGrid). [Limit: >= 2]
   int cluster = 16;
+  /// With GridOptions::update, the version before's jump point grid where it has one: its JPS+
+  /// table is updated rather than built whole (JumpOptions::before).
+  const JumpPointGrid* jumps_before = nullptr;
 };
 
 /// The grid method for these options: the grid searched by the driver's A*, by jump point

@@ -61,12 +61,18 @@ inline std::string to_string(GridSearch search) {
   return std::string(name_of(grid_search_names, search));
 }
 
+class JumpPointGrid;
+
 struct JumpOptions {
   GridSearch search = GridSearch::jps;
   /// Longest jump a JPS+ table entry holds; a longer one stops at an intermediate cell of the
   /// same line, which is expanded like any jump point (more nodes, the same paths). The table
   /// holds 16-bit distances. [Limit: 1 .. 32767]
   int jump_limit = 32767;
+  /// The version before an edit, built with these options over the scene before it: its JPS+
+  /// table is updated where the grids differ instead of built whole (the same table). Read by
+  /// the constructor only.
+  const JumpPointGrid* before = nullptr;
 };
 
 /// The occupancy grid with jump point search (see the file comment). It is the grid as a
@@ -131,6 +137,9 @@ class JumpPointGrid final : public Discretisation {
   std::string_view query_note() const { return note_; }
   /// Time spent building what the jumps need (bits, pruning table, jump table), not the grid.
   double preprocessing_ms() const { return preprocessing_ms_; }
+  /// JPS+: the table entries computed for this version: all of them (8 per cell) when built
+  /// whole, those an edit can change when updated from the version before (JumpOptions::before).
+  std::size_t table_entries_computed() const { return table_entries_computed_; }
   /// Memory of what the jumps need, in bytes.
   std::size_t preprocessing_bytes() const {
     return (rows_.size() + columns_.size()) * sizeof(std::uint64_t) +
@@ -233,6 +242,11 @@ class JumpPointGrid final : public Discretisation {
   void build_bits(bool columns);
   void build_prune_table();
   void build_table();
+  // The table updated from `before`'s where the grids' cells or moves differ; false (nothing
+  // changed) when before's table does not apply (another size, limit or search).
+  bool update_table(const JumpPointGrid& before);
+  // The jps+ entry of cell (x, y) in direction k, from the entries of the next cell along k.
+  int table_value(int x, int y, int k) const;
   const std::uint64_t* row(int y) const { return rows_.data() + std::size_t(y + 1) * row_words_; }
   // The 3 x 3 cells around (x, y) as 9 bits, 1 = free: bit 3 (j + 1) + (i + 1) is (x + i, y + j).
   unsigned neighbourhood(int x, int y) const;
@@ -256,6 +270,7 @@ class JumpPointGrid final : public Discretisation {
   std::size_t row_words_ = 0, column_words_ = 0;
   // jps+: per cell, the 8 jump distances (see jump_distance).
   std::vector<std::int16_t> table_;
+  std::size_t table_entries_computed_ = 0;
 };
 
 }  // namespace polynav
