@@ -241,9 +241,8 @@ void FreeSpace::Impl::label_components_by_nesting() {
     outer_boxes.push_back(bounding_box(rings[outers[c]].points));
   }
   components = outers.size();
-  // Whether ring `outer` holds the hole's first vertex not on it (the crossings of a ray from
-  // it, counted along the grid: a whole map's boundary can be one outer ring round thousands of
-  // holes).
+  // Whether outer ring c (of `outers`) holds the hole's first vertex not on it: the crossings of
+  // a ray from that vertex, counted along the grid to the right side of the ring's box.
   const auto holds = [&](std::uint32_t c, const Ring& hole) {
     for (const Point& p : hole) {
       bool on_boundary = false;

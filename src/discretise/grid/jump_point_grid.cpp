@@ -113,7 +113,8 @@ GridOptions checked(GridOptions grid, const JumpOptions& options) {
 
 JumpPointGrid::JumpPointGrid(const FreeSpace& space, GridOptions grid, JumpOptions options)
     : grid_(space, checked(grid, options)), options_(options) {
-  const JumpPointGrid* before = std::exchange(options_.before, nullptr);  // the constructor's
+  // Read here only: options() keeps no pointer to the version before.
+  const JumpPointGrid* before = std::exchange(options_.before, nullptr);
   if (options_.search == GridSearch::astar) {
     fallback_ = "grid.search=astar";
     return;
@@ -230,7 +231,9 @@ void JumpPointGrid::build_prune_table() {
   }
 }
 
-int JumpPointGrid::table_value(int x, int y, int k) const {
+// `inline`: the library is position-independent code, where the compiler keeps an out-of-line
+// member function as a call, once per entry of the table here.
+inline int JumpPointGrid::table_value(int x, int y, int k) const {
   // JPS+ (Harabor and Grastien, ICAPS 2014; Rabin, Game AI Pro 2, 2015): the jump the online
   // search would make, from the entries of the next cell along k.
   const int w = grid_.width();
