@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <limits>
+#include <memory>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -758,14 +759,21 @@ Scene parse_polyanya_mesh(std::string_view text, const std::string& file_name) {
   scene.bounds_where = {file_name, 0, 0, {}};
   MeshFaces mesh;
   mesh.vertices = points;
+  mesh.face_word = naming.face;
   for (Face& face : faces) {
     if (!face.traversable || face.flat) continue;
-    mesh.names.push_back(face_name(face, naming));
+    mesh.written.push_back(
+        {std::uint32_t(face.index + naming.base), std::uint32_t(std::max(face.line, 0))});
     mesh.faces.push_back(std::move(face.vertices));
   }
   mesh.walls = walls;
-  scene.mesh = std::move(mesh);
+  scene.mesh = std::make_shared<const MeshFaces>(std::move(mesh));
   return scene;
+}
+
+std::string MeshFaces::name(std::size_t f) const {
+  return face_word + " " + std::to_string(written[f].number) + " (line " +
+         std::to_string(written[f].line) + ")";
 }
 
 Scene read_polyanya_mesh(const std::filesystem::path& path) {

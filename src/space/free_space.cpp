@@ -945,8 +945,8 @@ std::optional<double> FreeSpace::native_cell_size() const {
 const std::optional<MapFrame>& FreeSpace::map_frame() const {
   return impl_->map_frame;
 }
-const std::optional<MeshFaces>& FreeSpace::mesh_faces() const {
-  return impl_->mesh_faces;
+const MeshFaces* FreeSpace::mesh_faces() const {
+  return impl_->mesh_faces.get();
 }
 const std::optional<Waypoints>& FreeSpace::waypoints() const {
   return impl_->waypoints;

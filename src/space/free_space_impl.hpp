@@ -23,7 +23,7 @@ struct FreeSpace::Impl {
   Box bounds_box;
   std::optional<double> native_cell_size;
   std::optional<MapFrame> map_frame;
-  std::optional<MeshFaces> mesh_faces;
+  std::shared_ptr<const MeshFaces> mesh_faces;
   std::optional<Waypoints> waypoints;
   std::vector<Obstacle> original_obstacles;
   bool given_free_space = false;  // the scene defined free space directly (map, mesh)

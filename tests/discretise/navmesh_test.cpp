@@ -87,7 +87,7 @@ TEST_P(NavMeshOnScene, PolygonsAreConvexFreeOfOneCostAndTileFreeSpace) {
     const NavMesh mesh(space, options);
     ASSERT_GT(mesh.polygon_count(), 0u);
     if (variant == 2) {
-      EXPECT_EQ(mesh.stats().from_mesh, scene.mesh.has_value());
+      EXPECT_EQ(mesh.stats().from_mesh, scene.mesh != nullptr);
       if (scene.mesh) {
         EXPECT_EQ(mesh.polygon_count(), scene.mesh->faces.size());
       }
@@ -592,7 +592,7 @@ class NavMeshFromFaces : public testing::TestWithParam<fs::path> {};
 
 TEST_P(NavMeshFromFaces, PolygonsAreTheFacesAndTileFreeSpace) {
   const Scene scene = load_scene(GetParam());
-  ASSERT_TRUE(scene.mesh.has_value());
+  ASSERT_TRUE(scene.mesh != nullptr);
   const FreeSpace space(scene);
   NavMeshOptions options;
   options.source = NavMeshSource::mesh;

@@ -156,9 +156,9 @@ Scene walled_square(bool wall_declared) {
   MeshFaces mesh;
   mesh.vertices = {{0, 0}, {2, 0}, {2, 3}, {4, 0}, {4, 4}, {0, 4}};
   mesh.faces = {{0, 1, 2, 5}, {1, 3, 4, 2}, {2, 4, 5}};
-  mesh.names = {"face 0", "face 1", "face 2"};
+  mesh.written = {{0, 0}, {1, 0}, {2, 0}};
   if (wall_declared) mesh.walls = {{1, 2}};
-  scene.mesh = mesh;
+  scene.mesh = std::make_shared<const MeshFaces>(mesh);
   return scene;
 }
 
@@ -187,8 +187,8 @@ TEST(NavPartition, TheCheckFindsPolygonsOverAHole) {
   MeshFaces mesh;
   mesh.vertices = {{0, 0}, {10, 0}, {10, 10}, {0, 10}};
   mesh.faces = {{0, 1, 2}, {0, 2, 3}};
-  mesh.names = {"face 0", "face 1"};
-  scene.mesh = mesh;
+  mesh.written = {{0, 0}, {1, 0}};
+  scene.mesh = std::make_shared<const MeshFaces>(mesh);
   const FreeSpace space(scene);
   NavPartitionOptions options;
   options.source = NavMeshSource::mesh;

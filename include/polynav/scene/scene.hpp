@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -83,12 +84,22 @@ struct MeshFaces {
   /// in file order (faces of no area and blocked faces are left out). Faces meet along whole
   /// edges: two faces touching along an edge both list its two end vertices.
   std::vector<std::vector<std::uint32_t>> faces;
-  /// How messages name each face, as the file counts them: "face 4 (line 17)" (version 3) or
-  /// "polygon 3 (line 12)" (versions 1 and 2).
-  std::vector<std::string> names;
+  /// Where each face was written, for messages (name()): its number as the file counts them and
+  /// the line its record starts on.
+  struct Written {
+    std::uint32_t number = 0;
+    std::uint32_t line = 0;
+  };
+  std::vector<Written> written;
+  /// What the file calls a face: "face" (version 3) or "polygon" (versions 1 and 2).
+  std::string face_word = "face";
   /// The constrained edges between two traversable faces (version 3 walls), as vertex id pairs
   /// (lower id first), sorted. A path may not cross them.
   std::vector<std::pair<std::uint32_t, std::uint32_t>> walls;
+
+  /// How messages name face f, as the file counts them: "face 4 (line 17)" (version 3) or
+  /// "polygon 3 (line 12)" (versions 1 and 2). @pre f < written.size()
+  std::string name(std::size_t f) const;
 };
 
 /// Waypoints placed in the scene file (the `waypoints` key, docs/scene-format.md): points a path
@@ -176,8 +187,10 @@ struct Scene {
   /// The natural cell size of scenes that come from rasters (1 for MovingAI maps, the
   /// resolution for ROS maps); the grid method uses it as its default resolution.
   std::optional<double> native_cell_size;
-  /// Set for scenes read from navigation meshes (`.mesh`): the mesh's own traversable faces.
-  std::optional<MeshFaces> mesh;
+  /// Set for scenes read from navigation meshes (`.mesh`): the mesh's own traversable faces,
+  /// shared by the scene's copies and the free spaces built from them (a large mesh's faces are
+  /// megabytes).
+  std::shared_ptr<const MeshFaces> mesh;
   /// Set when the scene file has a `waypoints` key: hand-placed waypoints and their links.
   std::optional<Waypoints> waypoints;
   /// Set for ROS map_server maps: the cells as classified.

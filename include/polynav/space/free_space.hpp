@@ -371,9 +371,9 @@ class FreeSpace {
   /// For a scene from a rotated raster map, the map's own frame (the grid method lines its cells
   /// up with it); empty for every other scene, whose cells, if any, follow the scene's axes.
   const std::optional<MapFrame>& map_frame() const;
-  /// The faces of the navigation mesh the scene was read from (Scene::mesh), when the agent is a
-  /// point: with a radius they no longer describe F. Empty otherwise.
-  const std::optional<MeshFaces>& mesh_faces() const;
+  /// The faces of the navigation mesh the scene was read from (Scene::mesh, shared with it), when
+  /// the agent is a point: with a radius they no longer describe F. Null otherwise.
+  const MeshFaces* mesh_faces() const;
   /// The scene's hand-placed waypoints (Scene::waypoints), as written; empty when it has none.
   const std::optional<Waypoints>& waypoints() const;
 

@@ -38,7 +38,7 @@ std::string text(Point p) {
 
 // Why the scene's mesh faces cannot serve as the polygons, or empty when they can.
 std::string mesh_faces_problem(const FreeSpace& space, bool with_regions) {
-  const std::optional<MeshFaces>& mesh = space.mesh_faces();
+  const MeshFaces* mesh = space.mesh_faces();
   if (!mesh)
     return "the scene has no mesh faces: only scenes read from a navigation mesh (.mesh) with a "
            "point agent (radius 0) have them";
@@ -49,14 +49,14 @@ std::string mesh_faces_problem(const FreeSpace& space, bool with_regions) {
     const std::size_t n = v.size();
     for (std::size_t k = 0; k < n; ++k) {
       if (exact::orientation(at[v[k]], at[v[(k + 1) % n]], at[v[(k + 2) % n]]) < 0)
-        return mesh->names[f] + " of the mesh is not convex at " + text(at[v[(k + 1) % n]]);
+        return mesh->name(f) + " of the mesh is not convex at " + text(at[v[(k + 1) % n]]);
     }
     if (regions) {
       Box box;
       for (std::uint32_t i : v) box.expand(at[i]);
       const FieldRange cost = space.cost_range(box), height = space.height_range(box);
       if (cost.lowest != cost.highest || height.lowest != height.highest)
-        return mesh->names[f] + " of the mesh may span more than one region (cost or height)";
+        return mesh->name(f) + " of the mesh may span more than one region (cost or height)";
     }
   }
   return {};
