@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
-#include <iomanip>
 #include <iostream>
 #include <memory>
 #include <numeric>

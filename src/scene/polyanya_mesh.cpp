@@ -198,8 +198,14 @@ std::string face_label(const Face& f, const Naming& naming) {
   return naming.face + " " + std::to_string(f.index + naming.base);
 }
 
+// "polygon 3 (line 12)" or "face 4 (line 17)": how messages name a face, as the file counts
+// them (a Face here, MeshFaces::name once read).
+std::string face_text(const std::string& word, long long number, long long line) {
+  return word + " " + std::to_string(number) + " (line " + std::to_string(line) + ")";
+}
+
 std::string face_name(const Face& f, const Naming& naming) {
-  return face_label(f, naming) + " (line " + std::to_string(f.line) + ")";
+  return face_text(naming.face, f.index + naming.base, f.line);
 }
 
 std::string vertex_name(std::uint32_t id, const std::vector<Point>& points, const Naming& naming) {
@@ -762,8 +768,7 @@ Scene parse_polyanya_mesh(std::string_view text, const std::string& file_name) {
   mesh.face_word = naming.face;
   for (Face& face : faces) {
     if (!face.traversable || face.flat) continue;
-    mesh.written.push_back(
-        {std::uint32_t(face.index + naming.base), std::uint32_t(std::max(face.line, 0))});
+    mesh.written.push_back({std::uint32_t(face.index + naming.base), std::uint32_t(face.line)});
     mesh.faces.push_back(std::move(face.vertices));
   }
   mesh.walls = walls;
@@ -772,8 +777,7 @@ Scene parse_polyanya_mesh(std::string_view text, const std::string& file_name) {
 }
 
 std::string MeshFaces::name(std::size_t f) const {
-  return face_word + " " + std::to_string(written[f].number) + " (line " +
-         std::to_string(written[f].line) + ")";
+  return face_text(face_word, written[f].number, written[f].line);
 }
 
 Scene read_polyanya_mesh(const std::filesystem::path& path) {

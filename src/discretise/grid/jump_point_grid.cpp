@@ -231,6 +231,20 @@ void JumpPointGrid::build_prune_table() {
   }
 }
 
+namespace {
+
+// f(x, y) for every cell of a w x h grid in the order of a sweep along direction k: each cell
+// after the next cell along k, whose table entry it reads.
+template <class F>
+void in_sweep_order(int w, int h, int k, F&& f) {
+  for (int i = 0; i < h; ++i) {
+    const int y = dy_of[k] > 0 ? h - 1 - i : i;
+    for (int j = 0; j < w; ++j) f(dx_of[k] > 0 ? w - 1 - j : j, y);
+  }
+}
+
+}  // namespace
+
 // `inline`: the library is position-independent code, where the compiler keeps an out-of-line
 // member function as a call, once per entry of the table here.
 inline int JumpPointGrid::table_value(int x, int y, int k) const {
@@ -269,17 +283,11 @@ void JumpPointGrid::build_table() {
   // (0-3) before diagonal ones, which read them.
   const int w = grid_.width(), h = grid_.height();
   table_.assign(8 * std::size_t(w) * std::size_t(h), 0);
-  for (int k = 0; k < 8; ++k) {
-    const int dx = dx_of[k], dy = dy_of[k];
-    for (int i = 0; i < h; ++i) {
-      const int y = dy > 0 ? h - 1 - i : i;
-      for (int j = 0; j < w; ++j) {
-        const int x = dx > 0 ? w - 1 - j : j;
-        table_[8 * (std::size_t(y) * w + x) + std::size_t(k)] =
-            static_cast<std::int16_t>(table_value(x, y, k));
-      }
-    }
-  }
+  for (int k = 0; k < 8; ++k)
+    in_sweep_order(w, h, k, [&](int x, int y) {
+      table_[8 * (std::size_t(y) * w + x) + std::size_t(k)] =
+          static_cast<std::int16_t>(table_value(x, y, k));
+    });
   table_entries_computed_ = table_.size();
 }
 
@@ -291,18 +299,18 @@ bool JumpPointGrid::update_table(const JumpPointGrid& before) {
       before.table_.size() != 8 * std::size_t(w) * std::size_t(h))
     return false;
   table_ = before.table_;
-  // The cells whose freedom or moves differ. A straight entry depends on its line and the lines
-  // beside it (the jump point tests): those lines are swept again whole. A diagonal entry
-  // depends on its cell's moves and the next cell's entries along the diagonal and its two
-  // components: it is computed again where those may have changed, and then along its
-  // diagonal, backwards, for as long as the entries come out different.
+  // The rows and columns beside a cell whose freedom or moves differ. A straight entry depends
+  // on its line and the lines beside it (the jump point tests): those lines are swept again
+  // whole. A diagonal entry depends on its cell's moves and the next cell's entries along the
+  // diagonal and its two components: it is computed again where that next cell lies in a swept
+  // line (which takes in every changed cell: its next cell along a diagonal is in the rows
+  // beside it, or outside the grid, where no move leads), and then along its diagonal,
+  // backwards, for as long as the entries come out different.
   std::vector<std::uint8_t> row_dirty(std::size_t(h), 0), column_dirty(std::size_t(w), 0);
-  std::vector<std::pair<int, int>> changed;
   for (int y = 0; y < h; ++y)
     for (int x = 0; x < w; ++x) {
       const auto n = search::NodeId(std::size_t(y) * w + x);
       if (grid_.blocked(x, y) == old.blocked(x, y) && grid_.moves(n) == old.moves(n)) continue;
-      changed.emplace_back(x, y);
       for (int d = -1; d <= 1; ++d) {
         if (y + d >= 0 && y + d < h) row_dirty[std::size_t(y + d)] = 1;
         if (x + d >= 0 && x + d < w) column_dirty[std::size_t(x + d)] = 1;
@@ -317,19 +325,24 @@ bool JumpPointGrid::update_table(const JumpPointGrid& before) {
     e = v;
     return differs;
   };
+  // Straight entries: each swept line alone, the next cell along it first.
   for (int k = 0; k < 4; ++k) {
     const int dx = dx_of[k], dy = dy_of[k];
     if (dy == 0) {
-      for (int y = 0; y < h; ++y)
-        for (int j = 0; j < w && row_dirty[std::size_t(y)]; ++j) set(dx > 0 ? w - 1 - j : j, y, k);
+      for (int y = 0; y < h; ++y) {
+        if (!row_dirty[std::size_t(y)]) continue;
+        for (int j = 0; j < w; ++j) set(dx > 0 ? w - 1 - j : j, y, k);
+      }
     } else {
-      for (int x = 0; x < w; ++x)
-        for (int i = 0; i < h && column_dirty[std::size_t(x)]; ++i)
-          set(x, dy > 0 ? h - 1 - i : i, k);
+      for (int x = 0; x < w; ++x) {
+        if (!column_dirty[std::size_t(x)]) continue;
+        for (int i = 0; i < h; ++i) set(x, dy > 0 ? h - 1 - i : i, k);
+      }
     }
   }
-  // Diagonals: the cells to compute, marked, then the sweep's order, computing the marked ones;
-  // an entry that comes out different marks the cell behind it, which the sweep reaches later.
+  // Diagonals: the cells whose next cell lies in a swept line are marked, then the sweep's order
+  // computes the marked ones; an entry that comes out different marks the cell behind it, which
+  // the sweep reaches later.
   std::vector<std::uint8_t> marked(std::size_t(w) * h);
   for (int k = 4; k < 8; ++k) {
     const int dx = dx_of[k], dy = dy_of[k];
@@ -337,19 +350,15 @@ bool JumpPointGrid::update_table(const JumpPointGrid& before) {
     const auto mark = [&](int x, int y) {
       if (x >= 0 && y >= 0 && x < w && y < h) marked[std::size_t(y) * w + x] = 1;
     };
-    for (const auto& [x, y] : changed) mark(x, y);
-    // The cells whose next cell lies in a swept line (its straight entries may differ).
     for (int ny = 0; ny < h; ++ny)
-      for (int nx = 0; nx < w && row_dirty[std::size_t(ny)]; ++nx) mark(nx - dx, ny - dy);
+      if (row_dirty[std::size_t(ny)])
+        for (int nx = 0; nx < w; ++nx) mark(nx - dx, ny - dy);
     for (int nx = 0; nx < w; ++nx)
-      for (int ny = 0; ny < h && column_dirty[std::size_t(nx)]; ++ny) mark(nx - dx, ny - dy);
-    for (int i = 0; i < h; ++i) {
-      const int y = dy > 0 ? h - 1 - i : i;
-      for (int j = 0; j < w; ++j) {
-        const int x = dx > 0 ? w - 1 - j : j;
-        if (marked[std::size_t(y) * w + x] && set(x, y, k)) mark(x - dx, y - dy);
-      }
-    }
+      if (column_dirty[std::size_t(nx)])
+        for (int ny = 0; ny < h; ++ny) mark(nx - dx, ny - dy);
+    in_sweep_order(w, h, k, [&](int x, int y) {
+      if (marked[std::size_t(y) * w + x] && set(x, y, k)) mark(x - dx, y - dy);
+    });
   }
   return true;
 }
