@@ -21,6 +21,14 @@
 // argument is the grid's cells along the scene's longer side (256, the default resolution, and
 // 1024). Counters: cells, expanded (per query), changed (grid nodes whose moves an edit changed,
 // per query).
+//
+// Replanning on a mesh searched by Polyanya (navmesh.search=optimal): ReplanMesh (a Replanner
+// following its corridor) against SearchMesh (the version's own search), on the same longest
+// query. `walk`: no edit, the start steps along the first path (40 points evenly spaced by length,
+// one per query); `edit`: the start stays and the obstacle nearest the query's middle moves by
+// 0.5 and back between the queries, untimed, as above; `far-edit`: the same with the obstacle
+// farthest from the query's start and goal together. Counter: followed (the share of queries a
+// Replanner answered from its corridor, without a search).
 
 #include <benchmark/benchmark.h>
 
@@ -146,21 +154,25 @@ const Query& longest_query(const Scene& scene) {
                              return distance(a.start, a.goal) < distance(b.start, b.goal);
                            });
 }
-std::vector<SceneEdit> move_middle(const Scene& scene, const Query& query, Point by) {
+// With `farthest`, the obstacle farthest from start and goal together instead.
+std::vector<SceneEdit> move_middle(const Scene& scene, const Query& query, Point by,
+                                   bool farthest = false) {
   const Point middle = 0.5 * (query.start + query.goal);
-  std::size_t nearest = 0;
+  std::size_t chosen = 0;
   double best = INFINITY;
   for (std::size_t id = 0; id < scene.obstacles.size(); ++id) {
     const Box box = bounding_box(scene.obstacles[id].shape.outer);
-    const double d = distance(middle, 0.5 * (box.min + box.max));
+    const Point centre = 0.5 * (box.min + box.max);
+    const double d = farthest ? -(distance(query.start, centre) + distance(centre, query.goal))
+                              : distance(middle, centre);
     if (d < best) {
       best = d;
-      nearest = id;
+      chosen = id;
     }
   }
   SceneEdit e;
   e.kind = SceneEdit::Kind::move_obstacle;
-  e.id = nearest;
+  e.id = chosen;
   e.by = by;
   return {e};
 }
@@ -195,6 +207,61 @@ void replan(benchmark::State& state, const Scene& scene, bool repair) {
   state.counters["cells"] = double(live.planner()->discretisation().node_count());
   state.counters["expanded"] = double(expanded) / n;
   state.counters["changed"] = double(changed) / n;
+}
+
+// `count` points along `path`, evenly spaced by length from its start (included) to its end
+// (excluded).
+std::vector<Point> points_along(const std::vector<Point>& path, std::size_t count) {
+  std::vector<Point> out;
+  const double length = polyline_length(path);
+  std::size_t k = 1;
+  double walked = 0.0;
+  for (std::size_t i = 0; i < count; ++i) {
+    const double at = length * double(i) / double(count);
+    for (; k + 1 < path.size() && walked + distance(path[k - 1], path[k]) < at; ++k)
+      walked += distance(path[k - 1], path[k]);
+    const double piece = distance(path[k - 1], path[k]);
+    const double t = piece > 0.0 ? std::clamp((at - walked) / piece, 0.0, 1.0) : 0.0;
+    out.push_back(path[k - 1] + t * (path[k] - path[k - 1]));
+  }
+  return out;
+}
+
+enum class MeshChange { walk, edit, far_edit };
+
+void replan_mesh(benchmark::State& state, const Scene& scene, bool repair, MeshChange change) {
+  const bool walk = change == MeshChange::walk, far = change == MeshChange::far_edit;
+  PlanOptions options = options_for(scene, "navmesh");
+  options.settings.set("navmesh.search", "optimal");
+  EditablePlanner live(scene, options);
+  const Query& query = longest_query(scene);
+  Replanner route(live, query.goal);
+  const PlanResult first = route.plan(query.start);
+  if (!first.found()) {
+    state.SkipWithError("the longest query has no path");
+    return;
+  }
+  const std::vector<Point> along = points_along(first.raw_waypoints, 40);
+  const std::vector<SceneEdit> there = move_middle(scene, query, {0.5, 0.0}, far);
+  const std::vector<SceneEdit> back = move_middle(scene, query, {-0.5, 0.0}, far);
+  std::size_t queries = 0, followed = 0;
+  // The version before, its scene too: the replanner lets go of both when it keeps a new
+  // corridor, and they are freed here, outside the timing.
+  EditablePlanner::Snapshot before = live.snapshot();
+  for (auto _ : state) {
+    const Point start = walk ? along[queries % along.size()] : query.start;
+    if (!walk) {
+      state.PauseTiming();
+      before = live.snapshot();
+      live.apply(queries % 2 == 0 ? there : back);
+      state.ResumeTiming();
+    }
+    const PlanResult r = repair ? route.plan(start) : live.plan(start, query.goal);
+    benchmark::DoNotOptimize(r.cost);
+    followed += repair && !route.last_repair().fresh ? 1 : 0;
+    ++queries;
+  }
+  state.counters["followed"] = double(followed) / double(std::max<std::size_t>(queries, 1));
 }
 
 }  // namespace
@@ -236,6 +303,17 @@ int main(int argc, char** argv) {
           // The untimed edit and build dwarf a fast query: a fixed count bounds the run.
           ->Iterations(40)
           ->Unit(benchmark::kMillisecond);
+    for (const bool repair : {true, false})
+      for (const auto& [change, word] :
+           {std::pair{MeshChange::walk, "/walk"}, std::pair{MeshChange::edit, "/edit"},
+            std::pair{MeshChange::far_edit, "/far-edit"}})
+        benchmark::RegisterBenchmark(
+            ((repair ? "ReplanMesh/" : "SearchMesh/") + name + word).c_str(),
+            [scene, repair, change = change](benchmark::State& state) {
+              replan_mesh(state, scene, repair, change);
+            })
+            ->Iterations(40)
+            ->Unit(benchmark::kMicrosecond);
   }
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;

@@ -1067,13 +1067,17 @@ that names nothing, a polygon that is not valid) raises polynav.InputError and c
 
   py::class_<Replanner>(m, "Replanner",
                         R"(Replanning towards one goal while an EditablePlanner's scene changes
-and the agent moves: each plan() repairs the search of the one before (D* Lite) instead of
-searching again. The EditablePlanner's method must be the grid (grid.search astar, jps or jps+).
+and the agent moves: each plan() reuses what the one before found instead of searching again.
+On the grid method (grid.search astar, jps or jps+) it repairs the search (D* Lite): answers are
+of the raw cost live.plan(start, goal) finds. On the navmesh method it follows the last search's
+corridor (its shortest path from the start, no search) until the start leaves it or an edit
+within reach could block or shorten it; with navmesh.search=optimal an agent that follows its
+path gets the length a fresh search finds.
 
 Replanner(live, goal)
 
-Answers are those of live.plan(start, goal) (checks, smoothing, validation), of the same raw
-cost; stats.expanded counts what the repair expanded.
+Answers go through live's planner (checks, smoothing, validation); stats.expanded counts what
+the repair expanded.
 
 >>> live = polynav.EditablePlanner(polynav.load_scene("scenes/warehouse.yaml"))
 >>> route = polynav.Replanner(live, (38, 20))
@@ -1099,7 +1103,10 @@ cost; stats.expanded counts what the repair expanded.
           "Whether the last plan() searched from scratch rather than repairing")
       .def_property_readonly(
           "changed_nodes", [](const Replanner& route) { return route.last_repair().changed_nodes; },
-          "Grid nodes whose moves the edits before the last plan() changed");
+          "Grid nodes whose moves the edits before the last plan() changed")
+      .def_property_readonly(
+          "portals", [](const Replanner& route) { return route.last_repair().portals; },
+          "On a mesh: the portals of the corridor ahead of the last plan()'s start");
 
   m.def("method_names", &method_names,
         R"(The methods (discretisations) a Planner takes, in the registry's order.

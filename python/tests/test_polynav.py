@@ -328,6 +328,23 @@ def test_replanner_repairs_its_search_and_answers_as_the_live_planner():
         polynav.Replanner(polynav.EditablePlanner(live.scene, method="visgraph"), (38, 20))
 
 
+def test_replanner_follows_a_mesh_corridor_while_no_edit_could_block_or_shorten_it():
+    live = polynav.EditablePlanner(polynav.load_scene(WAREHOUSE), method="navmesh",
+                                   options={"navmesh.search": "optimal"})
+    route = polynav.Replanner(live, (38, 20))
+    first = route.plan((2, 1.5))
+    assert first.status == "found" and route.fresh and route.portals > 0
+    on = first.raw_waypoints[1]
+    followed = route.plan(on)
+    assert not route.fresh and followed.expanded == 0
+    assert abs(followed.raw_length - live.plan(on, (38, 20)).raw_length) < 1e-9
+    middle = followed.raw_waypoints[len(followed.raw_waypoints) // 2]
+    live.add_obstacle(np.array(middle) + [[-0.6, -0.6], [0.6, -0.6], [0.6, 0.6], [-0.6, 0.6]])
+    around = route.plan(on)
+    assert route.fresh and around.status == "found"
+    assert abs(around.raw_length - live.plan(on, (38, 20)).raw_length) < 1e-9
+
+
 def test_editable_planner_answers_as_a_planner_of_the_edited_scene():
     scene = polynav.load_scene(WAREHOUSE)
     live = polynav.EditablePlanner(scene, method="visgraph")

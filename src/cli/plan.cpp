@@ -369,10 +369,12 @@ void add_plan_command(CLI::App& app) {
                   "\"version\" to each object, --svg draws the last")
       ->type_name("FILE");
   cmd->add_flag("--replan", args->replan,
-                "With --edits and the grid method: repair each query's search after each\n"
-                "time's edits instead of searching again (D* Lite: only what the edits\n"
-                "changed is searched again; the expanded nodes show it). The paths cost what\n"
-                "a new search finds; of equally cheap ones it may give another");
+                "With --edits: reuse each query's last answer after each time's edits\n"
+                "instead of searching again. The grid method repairs its search (D* Lite:\n"
+                "only what the edits changed is searched again; the expanded nodes show it;\n"
+                "the paths cost what a new search finds, of equally cheap ones it may give\n"
+                "another). The navmesh method follows the last search's corridor (no search)\n"
+                "unless an edit could block or shorten its path");
   cmd->add_option("--svg", args->svg,
                   "Draw the scene, the discretisation, expanded nodes, raw and smoothed paths")
       ->type_name("FILE");

@@ -205,6 +205,11 @@ PlanResult Planner::plan_with(Point start, Point goal, const Search& find) const
   return result;
 }
 
+RawPath Planner::search_method(Point start, Point goal, const QueryOptions& options) const {
+  const WorkspaceLease workspace(*this);
+  return method_->find_path(start, goal, options, *workspace);
+}
+
 PlanResult Planner::plan(Point start, Point goal, std::string_view smoother) const {
   const auto k = std::find_if(smoothers_.begin(), smoothers_.end(),
                               [&](const Smoother& s) { return s.entry->name == smoother; });

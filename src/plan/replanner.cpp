@@ -4,12 +4,17 @@
 #include <array>
 #include <climits>
 #include <cmath>
+#include <optional>
+#include <span>
 #include <vector>
 
 #include "polynav/discretise/grid/grid_methods.hpp"
+#include "polynav/discretise/navmesh/navmesh.hpp"
 #include "polynav/discretise/query.hpp"
 #include "polynav/error.hpp"
+#include "polynav/kernel/exact.hpp"
 #include "polynav/search/d_star_lite.hpp"
+#include "polynav/smooth/funnel.hpp"
 
 namespace polynav {
 namespace {
@@ -143,6 +148,40 @@ NodeWindow window_around(const OccupancyGrid& grid, const Box& box) {
           std::clamp(y1 + reach + 1, 0, node_rows(grid))};
 }
 
+// Where in a corridor p lies: the last j for which p is in the hull of portals j - 1 and j
+// (portal -1 the point `from`, portal n the point `to`, n = portals.size()), so that the funnel
+// from p through portals j.. stays in the corridor. Each hull lies in the convex polygon the two
+// portals bound, and its corners go round it counter-clockwise: the left and right ends of the
+// portal it enters by (Segment::a on the left), then the right and left ends of the one it
+// leaves by. A hull of no area, or not convex (a corridor that does not read so), holds nothing.
+std::optional<std::size_t> corridor_cell(std::span<const Segment> portals, Point from, Point to,
+                                         Point p) {
+  const auto portal = [&](std::size_t j) {  // portal j - 1
+    if (j == 0) return Segment{from, from};
+    if (j > portals.size()) return Segment{to, to};
+    return portals[j - 1];
+  };
+  for (std::size_t j = portals.size() + 1; j-- > 0;) {
+    const Segment in = portal(j), out = portal(j + 1);
+    const std::array<Point, 4> hull = {in.a, in.b, out.b, out.a};
+    bool convex = true, area = false;
+    for (std::size_t i = 0; i < 4 && convex; ++i) {
+      const int turn = exact::orientation(hull[i], hull[(i + 1) % 4], hull[(i + 2) % 4]);
+      convex = turn >= 0;
+      area = area || turn > 0;
+    }
+    if (convex && area && exact::in_closed_convex(p, hull)) return j;
+  }
+  return std::nullopt;
+}
+
+// The distance from p to the closed box b.
+double distance_to(Point p, const Box& b) {
+  const double dx = std::max({b.min.x - p.x, 0.0, p.x - b.max.x});
+  const double dy = std::max({b.min.y - p.y, 0.0, p.y - b.max.y});
+  return std::hypot(dx, dy);
+}
+
 }  // namespace
 
 struct Replanner::State {
@@ -156,6 +195,29 @@ struct Replanner::State {
   QueryWorkspace workspace;  // attach_ends' lists, trace_points' bends
   std::vector<NodeId> changed;
   Repair last;
+
+  // On a mesh: the corridor of the last search, followed while it holds.
+  bool mesh = false;
+  EditablePlanner::Snapshot corridor_on;  // the version it was found on
+  Point corridor_from;                    // the start it was found from
+  std::vector<Segment> portals;           // start to goal
+  bool kept = false;                      // a corridor is kept
+  std::uint64_t extent_for = 0;           // the version `edited` compares with corridor_on
+  std::vector<Box> edited;                // the boxes edited between them (edited_boxes)
+  std::vector<Box> extent;                // where their free spaces differ (edit_extent), or
+                                          // empty until needed
+  std::vector<Point> points;              // the funnel's path
+  std::vector<Segment> scratch;           // the funnel's oriented portals
+
+  RawPath follow(const EditablePlanner::Snapshot& version, Point start, Point goal_at,
+                 const QueryOptions& options);
+  // The answer through the kept corridor from `start`, when it holds on `version`; else none.
+  bool follow_corridor(const EditablePlanner::Snapshot& version, Point start, Point goal_at,
+                       const QueryOptions& options, RawPath& out);
+  // Whether `version`'s free space differs from the corridor's version's within `length` of
+  // start and goal together (a changed box meets the ellipse).
+  bool changed_within(const EditablePlanner::Snapshot& version, Point start, Point goal_at,
+                      double length);
 
   RawPath find(const EditablePlanner::Snapshot& version, Point start, Point goal_at,
                const QueryOptions& options);
@@ -171,10 +233,14 @@ Replanner::Replanner(const EditablePlanner& live, Point goal) : state_(new State
   state_->goal = goal;
   const std::shared_ptr<const Planner> planner = live.planner();
   const PlanOptions& options = planner->options();
+  if (options.method == "navmesh") {
+    state_->mesh = true;
+    return;
+  }
   if (options.method != "grid")
     throw InputError({"", 0, 0, "method"},
-                     "replanning repairs searches of the grid method (D* Lite); this planner's "
-                     "method is " +
+                     "replanning repairs searches of the grid method (D* Lite) and follows "
+                     "corridors of the navmesh method; this planner's method is " +
                          options.method);
   if (const auto& values = options.settings.values(); values.contains("grid.search")) {
     const std::string& search = values.at("grid.search");
@@ -196,7 +262,8 @@ const Replanner::Repair& Replanner::last_repair() const {
 PlanResult Replanner::plan(Point start) {
   const EditablePlanner::Snapshot version = state_->live->snapshot();
   const Planner::Search find = [&](Point s, Point g, const QueryOptions& options) {
-    return state_->find(version, s, g, options);
+    return state_->mesh ? state_->follow(version, s, g, options)
+                        : state_->find(version, s, g, options);
   };
   state_->last = {version.number, true, 0, INFINITY};
   return version.planner->plan_with(start, state_->goal, find);
@@ -299,6 +366,87 @@ RawPath Replanner::State::find(const EditablePlanner::Snapshot& version, Point s
   detail::trace_points(now, start, goal_at, workspace, out);
   detail::set_corridor(now, options, out);
   return out;
+}
+
+RawPath Replanner::State::follow(const EditablePlanner::Snapshot& version, Point start,
+                                 Point goal_at, const QueryOptions& options) {
+  RawPath out;
+  if (kept && follow_corridor(version, start, goal_at, options, out)) return out;
+  QueryOptions with_corridor = options;
+  with_corridor.corridor = true;
+  out = version.planner->search_method(start, goal_at, with_corridor);
+  if (out.status == search::SearchStatus::found) last.cost = polyline_length(out.points);
+  kept = out.status == search::SearchStatus::found && out.has_corridor;
+  if (kept) {
+    corridor_on = version;
+    corridor_from = start;
+    portals = out.corridor;
+    extent_for = version.number;
+    edited.clear();
+    extent.clear();
+    last.portals = portals.size();
+  }
+  if (!options.corridor) {
+    out.corridor.clear();
+    out.has_corridor = false;
+  }
+  return out;
+}
+
+bool Replanner::State::follow_corridor(const EditablePlanner::Snapshot& version, Point start,
+                                       Point goal_at, const QueryOptions& options, RawPath& out) {
+  const Planner& planner = *version.planner;
+  // The funnel shortens; a graph search in a weighted scene minimises cost.
+  const auto* navmesh = dynamic_cast<const NavMesh*>(&planner.discretisation());
+  if (planner.free_space().weighted() && (navmesh == nullptr || !navmesh->optimal())) return false;
+  const std::optional<std::size_t> cell = corridor_cell(portals, corridor_from, goal_at, start);
+  if (!cell) return false;
+  const std::span<const Segment> ahead = std::span(portals).subspan(*cell);
+  funnel(start, goal_at, ahead, points, scratch);
+  // The path lies in the hulls, so in the corridor's version's free space; and within the
+  // ellipse, where free space is as it was unless changed_within. (plan_with checks it again.)
+  const double length = polyline_length(points);
+  if (changed_within(version, start, goal_at, length)) return false;
+  out.status = search::SearchStatus::found;
+  out.method = planner.discretisation().method();
+  out.method_has_corridors = true;
+  out.points = points;
+  out.graph_cost = length;
+  if (options.corridor) {
+    out.corridor.assign(ahead.begin(), ahead.end());
+    NavPartition::trim_ends(start, goal_at, out.corridor);
+  }
+  out.has_corridor = options.corridor;
+  last.fresh = false;
+  last.cost = length;
+  last.portals = ahead.size();
+  return true;
+}
+
+bool Replanner::State::changed_within(const EditablePlanner::Snapshot& version, Point start,
+                                      Point goal_at, double length) {
+  if (version.planner == corridor_on.planner) return false;
+  const FreeSpace &before = corridor_on.planner->free_space(),
+                  &after = version.planner->free_space();
+  if (extent_for != version.number) {
+    edited = edited_boxes(*corridor_on.scene, corridor_on.ids, *version.scene, version.ids);
+    extent.clear();
+    extent_for = version.number;
+  }
+  // A path through a point p is at least |start p| + |p goal| long; the margin covers the
+  // rounding of the distances (a few ulps each).
+  const double reach = length * (1.0 + 1e-12);
+  const auto within = [&](const std::vector<Box>& boxes, double grow) {
+    return std::any_of(boxes.begin(), boxes.end(), [&](const Box& b) {
+      const Box grown{{b.min.x - grow, b.min.y - grow}, {b.max.x + grow, b.max.y + grow}};
+      return distance_to(start, grown) + distance_to(goal_at, grown) <= reach;
+    });
+  };
+  // The edited boxes grown by the edit's reach first: they are the extent but for the boundary
+  // edges with an end in them, which cost a pass over every edge to find.
+  if (within(edited, std::max(after.edit_reach(), before.edit_reach()))) return true;
+  if (extent.empty()) extent = after.edit_extent(before, edited);
+  return within(extent, 0.0);
 }
 
 }  // namespace polynav

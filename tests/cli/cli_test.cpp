@@ -1044,8 +1044,8 @@ TEST_F(Cli, PlanReplansAfterEachTimedEdit) {
 }
 
 // --replan: the same times and versions, each answer the length a new search finds on the grid
-// (an obstacle dropped in the lane, then taken away); without --edits, or with another method,
-// a located error.
+// and on a mesh searched by Polyanya (an obstacle dropped in the lane, then taken away); without
+// --edits, or with another method, a located error.
 TEST_F(Cli, PlanReplanRepairsEachQuerysSearchAcrossTheEdits) {
   const auto [scene, edits] = write_lane("replan");
   const auto lines_of = [](const std::string& out) {
@@ -1069,6 +1069,24 @@ TEST_F(Cli, PlanReplanRepairsEachQuerysSearchAcrossTheEdits) {
     EXPECT_NEAR(double(repaired[i].at("raw_length")), double(searched[i].at("raw_length")), 1e-9);
   }
   EXPECT_GT(double(repaired[1].at("raw_length")), double(repaired[0].at("raw_length")));
+
+  // On a mesh searched by Polyanya the corridor is followed while it holds: the same lengths.
+  const std::vector<std::string> mesh = {"--method", "navmesh", "--set", "navmesh.search=optimal"};
+  std::vector<std::string> args = {"plan",     scene.string(), "--edits", edits.string(),
+                                   "--smooth", "none",         "--json"};
+  args.insert(args.end(), mesh.begin(), mesh.end());
+  const RunResult mesh_fresh = run(args);
+  args.push_back("--replan");
+  const RunResult mesh_followed = run(args);
+  ASSERT_EQ(mesh_fresh.exit_code, 0) << mesh_fresh.out << mesh_fresh.err;
+  ASSERT_EQ(mesh_followed.exit_code, 0) << mesh_followed.out << mesh_followed.err;
+  const std::vector<json> followed = lines_of(mesh_followed.out), found = lines_of(mesh_fresh.out);
+  ASSERT_EQ(followed.size(), 3u);
+  ASSERT_EQ(found.size(), 3u);
+  for (std::size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(followed[i].at("status"), "found");
+    EXPECT_NEAR(double(followed[i].at("raw_length")), double(found[i].at("raw_length")), 1e-9);
+  }
 
   const RunResult alone = run({"plan", scene.string(), "--replan"});
   EXPECT_EQ(alone.exit_code, 2);

@@ -4,7 +4,9 @@
 // that fails changes nothing; a query whose start an edit covers answers invalid_query; a planner
 // taken before an edit keeps answering for the scene before it; files of timed edits are read with
 // located errors; an edit grows only the obstacles it adds or moves; a Replanner's repaired answers
-// cost what each version's planner finds, and repairs expand less than fresh searches.
+// cost what each version's planner finds, and repairs expand less than fresh searches; a mesh's
+// corridor, followed, is as short as each version's own search and gives way where an edit could
+// shorten or block it.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -524,6 +526,132 @@ TEST(Replanner, RepairsExpandLessThanFreshSearches) {
   if (repaired.found()) {
     EXPECT_NEAR(repaired.raw_length, fresh.raw_length, 1e-9 * fresh.raw_length);
   }
+}
+
+// A mesh's corridor followed by an agent that moves along its path while obstacles and regions
+// come, go and move: every answer is as short as the edited version's own Polyanya search finds
+// (from a point of the last path the rest of it is a shortest path, and an edit that could open
+// a shorter way makes the replanner search again), and the corridor is followed, not searched,
+// on most steps, edits included.
+TEST(Replanner, AMeshCorridorFollowedAlongItsPathStaysShortestThroughRandomEdits) {
+  PlanOptions options;
+  options.method = "navmesh";
+  options.settings.set("navmesh.search", "optimal");
+  int followed = 0, followed_after_edit = 0, found = 0;
+  for (std::uint64_t seed = 1; seed <= 16; ++seed) {
+    std::mt19937_64 rng(seed);
+    const Scene scene = warehouse();
+    Model model(scene);
+    EditablePlanner live(scene, options);
+    const Point goal{38, 20};
+    Replanner route(live, goal);
+    Point start{2, 1.5};
+    for (int step = 0; step < 10; ++step) {
+      const bool edit = step > 0 && step % 2 == 0;
+      if (edit) live.apply(random_batch(model, rng));
+      const PlanResult a = route.plan(start), b = live.plan(start, goal);
+      const Replanner::Repair& repair = route.last_repair();
+      ASSERT_EQ(a.status, b.status) << "seed " << seed << " step " << step << ": " << a.message;
+      EXPECT_EQ(repair.version, live.version());
+      if (!a.found()) {
+        start = {2, 1.5};  // walled in: start again where it began
+        continue;
+      }
+      ++found;
+      EXPECT_NEAR(a.raw_length, b.raw_length, 1e-9 * b.raw_length)
+          << "seed " << seed << " step " << step << (repair.fresh ? " (searched)" : " (followed)");
+      EXPECT_NEAR(repair.cost, a.raw_length, 1e-9 * a.raw_length);
+      if (!repair.fresh) {
+        ++followed;
+        followed_after_edit += edit ? 1 : 0;
+        EXPECT_EQ(a.stats.expanded, 0u);
+      }
+      // On along the path: the next start is a point of it.
+      start = a.raw_waypoints[std::min<std::size_t>(1, a.raw_waypoints.size() - 1)];
+    }
+  }
+  // What the test exercises: of 160 steps, 64 after an edit.
+  EXPECT_GE(found, 120);
+  EXPECT_GE(followed, 60);
+  EXPECT_GE(followed_after_edit, 8);
+}
+
+// The three ways a mesh's corridor gives way: an edit out of reach keeps it, an edit that opens a
+// shorter way (a wall removed) and one that blocks it (a pallet on the path) make the replanner
+// search again; and a start off the corridor is searched from.
+TEST(Replanner, AMeshCorridorIsSearchedAgainWhereAnEditCouldShortenOrBlockIt) {
+  Scene scene;
+  scene.name = "wall";
+  scene.bounds = box({0, 0}, {40, 20});
+  scene.agent.radius = 0.5;
+  scene.obstacles.push_back({{box({19, 0}, {21, 16}), {}}, {}});  // the way is over its top
+  for (const std::string search : {"optimal", "graph"}) {
+    PlanOptions options;
+    options.method = "navmesh";
+    options.settings.set("navmesh.search", search);
+    EditablePlanner live(scene, options);
+    const Point goal{35, 2};
+    Replanner route(live, goal);
+    const Point start{5, 2};
+    const PlanResult over = route.plan(start);
+    ASSERT_TRUE(over.found()) << over.message;
+    EXPECT_TRUE(route.last_repair().fresh);
+    EXPECT_GT(over.raw_length, 40.0) << search;  // over the wall: up to y = 16.5 and down
+
+    // Out of reach: farther from start and goal together than the path is long, and clear of
+    // the bounds (an obstacle that meets them changes their edges).
+    SceneEdit far;
+    far.shape.outer = box({1.5, 14}, {2.5, 15});
+    live.apply(std::span(&far, 1));
+    const PlanResult kept = route.plan(start);
+    ASSERT_TRUE(kept.found()) << kept.message;
+    EXPECT_FALSE(route.last_repair().fresh) << search;
+    EXPECT_EQ(kept.stats.expanded, 0u);
+    // Polyanya's path is the corridor's shortest; the graph's, through its nodes, may be longer.
+    if (search == "optimal") {
+      EXPECT_NEAR(kept.raw_length, over.raw_length, 1e-9 * over.raw_length);
+    }
+    EXPECT_LE(kept.raw_length, over.raw_length * (1 + 1e-9)) << search;
+
+    SceneEdit open;  // the wall goes: the straight way opens
+    open.kind = SceneEdit::Kind::remove_obstacle;
+    open.id = 0;
+    live.apply(std::span(&open, 1));
+    const PlanResult straight = route.plan(start);
+    ASSERT_TRUE(straight.found()) << straight.message;
+    EXPECT_TRUE(route.last_repair().fresh) << search;
+    EXPECT_NEAR(straight.raw_length, 30.0, 1e-9) << search;
+
+    SceneEdit pallet;  // on the straight path
+    pallet.shape.outer = box({14, 0}, {16, 5});
+    live.apply(std::span(&pallet, 1));
+    const PlanResult around = route.plan(start);
+    ASSERT_TRUE(around.found()) << around.message;
+    EXPECT_TRUE(route.last_repair().fresh) << search;
+    EXPECT_GT(around.raw_length, 30.0) << search;
+    const PlanResult fresh = live.plan(start, goal);
+    EXPECT_NEAR(around.raw_length, fresh.raw_length, 1e-9 * fresh.raw_length) << search;
+
+    const PlanResult off = route.plan({5, 18});  // far off the corridor, which runs low
+    ASSERT_TRUE(off.found()) << off.message;
+    EXPECT_TRUE(route.last_repair().fresh) << search;
+  }
+}
+
+// In a weighted scene the funnel would shorten what the mesh's graph search made cheapest: there
+// every answer is searched (Polyanya, minimising length, still follows its corridor).
+TEST(Replanner, AMeshGraphSearchInAWeightedSceneIsSearchedEveryTime) {
+  PlanOptions options;
+  options.method = "navmesh";
+  options.settings.set("navmesh.search", "graph");
+  EditablePlanner live(warehouse(), options);
+  ASSERT_TRUE(live.planner()->free_space().weighted());
+  Replanner route(live, {38, 20});
+  PlanResult r = route.plan({2, 1.5});
+  ASSERT_TRUE(r.found()) << r.message;
+  r = route.plan(r.raw_waypoints[1]);
+  ASSERT_TRUE(r.found()) << r.message;
+  EXPECT_TRUE(route.last_repair().fresh);
 }
 
 TEST(Replanner, OtherMethodsAreRefused) {

@@ -142,6 +142,9 @@ class Planner {
   /// and components before it, the same smoothing and exact validation after. A search that
   /// keeps its state between queries (Replanner's D* Lite) answers through it.
   PlanResult plan_with(Point start, Point goal, const Search& find) const;
+  /// The method's own search, as plan() runs it (a workspace borrowed from the pool), for a
+  /// Search that answers some queries itself and hands the others back to the method.
+  RawPath search_method(Point start, Point goal, const QueryOptions& options) const;
 
   /// Plans from start to goal once and smooths the raw path with PlanOptions::smoother and then
   /// with each of PlanOptions::also_smooth: one result per smoother, in that order, each checked
