@@ -12,6 +12,7 @@
 
 #include "polynav/plan/editable_planner.hpp"
 #include "polynav/plan/planner.hpp"
+#include "polynav/plan/replanner.hpp"
 #include "support/quick_weighted.hpp"
 #include "support/scale.hpp"
 
@@ -263,6 +264,63 @@ TEST(ThreadedPlanning, QueriesAndEditsInterleavedSeeWholeVersions) {
   EXPECT_EQ(live.version(), batches.size());
   for (std::size_t i = 0; i < pairs.size(); ++i)
     EXPECT_TRUE(answer(live.plan(pairs[i].first, pairs[i].second)) == expected.back()[i]);
+}
+
+// Replanners following mesh corridors on their own threads while another thread applies edits:
+// each answer is as short as a planner built from scratch on the version it names
+// (Replanner::Repair::version), whether the corridor was followed or searched again.
+TEST(ThreadedPlanning, ReplannersFollowingCorridorsWhileEditsComeSeeWholeVersions) {
+  const Scene scene = load_scene(fs::path(POLYNAV_SOURCE_DIR) / "scenes" / "warehouse.yaml");
+  PlanOptions options;
+  options.method = "navmesh";
+  options.smoother = "none";
+  options.settings.set("navmesh.search", "optimal");
+  // Pallets dropped one after another, far from some agents' paths and across others'.
+  std::vector<std::vector<SceneEdit>> batches;
+  for (const Point at : {Point{10, 10}, Point{30, 4}, Point{20, 17}, Point{12, 14}}) {
+    SceneEdit pallet;
+    pallet.shape.outer = {at, at + Point{1.5, 0}, at + Point{1.5, 1.5}, at + Point{0, 1.5}};
+    batches.push_back({pallet});
+  }
+  const std::vector<std::pair<Point, Point>> pairs = {
+      {{2, 1.5}, {38, 20}}, {{5, 18}, {38, 2}}, {{2, 10}, {30, 20}}};
+  std::vector<std::vector<double>> lengths;  // per version, per pair
+  {
+    Scene s = scene;
+    SceneIds ids = SceneIds::of(s);
+    for (std::size_t v = 0; v <= batches.size(); ++v) {
+      if (v > 0) apply_edits(s, ids, batches[v - 1]);
+      const Planner direct(s, options);
+      lengths.emplace_back();
+      for (const auto& [a, b] : pairs) lengths.back().push_back(direct.plan(a, b).raw_length);
+    }
+  }
+  EditablePlanner live(scene, options);
+  std::atomic<bool> done{false};
+  std::atomic<int> mismatches{0}, answered{0}, followed{0};
+  std::vector<std::thread> threads;
+  for (std::size_t t = 0; t < pairs.size(); ++t)
+    threads.emplace_back([&, t] {
+      Replanner route(live, pairs[t].second);
+      // At least one answer after the last edit.
+      for (bool last = false; !last;) {
+        last = done.load();
+        const PlanResult r = route.plan(pairs[t].first);
+        const double expected = lengths.at(route.last_repair().version)[t];
+        if (!r.found() || std::abs(r.raw_length - expected) > 1e-9 * expected) ++mismatches;
+        if (!route.last_repair().fresh) ++followed;
+        ++answered;
+      }
+    });
+  std::thread editor([&] {
+    for (const std::vector<SceneEdit>& batch : batches) live.apply(batch);
+    done = true;
+  });
+  editor.join();
+  for (std::thread& thread : threads) thread.join();
+  EXPECT_EQ(mismatches.load(), 0);
+  EXPECT_GE(answered.load(), int(pairs.size()));
+  EXPECT_GT(followed.load(), 0);
 }
 
 // Free spaces built from several threads through one InflationCache: its exact sums are shared
