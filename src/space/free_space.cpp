@@ -308,7 +308,9 @@ FreeSpace::FreeSpace(const Scene& scene, FreeSpaceOptions options) : impl_(new I
         {m.origin, {m.origin.x + m.resolution * m.width, m.origin.y + m.resolution * m.height}},
         m.resolution};
   }
-  s.original_obstacles = scene.obstacles;
+  s.original_obstacles.reserve(scene.obstacles.size());
+  for (const Obstacle& o : scene.obstacles)
+    s.original_obstacles.push_back({o.shape, o.where.key_path});
   s.given_free_space = !scene.free_boundary.empty();
   s.tolerance =
       options.inflation_tolerance > 0.0 ? options.inflation_tolerance : 0.01 * scene.agent.radius;
@@ -835,7 +837,7 @@ std::string FreeSpace::explain_blocked(Point p) const {
     for (const Ring& hole : shape.holes)
       in_hole = in_hole || exact::side_of_ring(hole, p) == exact::Side::inside;
     if (exact::side_of_ring(shape.outer, p) != exact::Side::outside && !in_hole) {
-      const std::string& key = s.original_obstacles[i].where.key_path;
+      const std::string& key = s.original_obstacles[i].key_path;
       return "inside " + (key.empty() ? "obstacle " + std::to_string(i) : key);
     }
     const auto ring_distance = [&](const Ring& ring) {
@@ -853,7 +855,7 @@ std::string FreeSpace::explain_blocked(Point p) const {
   }
   out << "within the agent radius " << s.agent.radius << " of ";
   if (nearest <= s.agent.radius + s.tolerance && !s.original_obstacles.empty()) {
-    const std::string& key = s.original_obstacles[nearest_index].where.key_path;
+    const std::string& key = s.original_obstacles[nearest_index].key_path;
     out << (key.empty() ? "obstacle " + std::to_string(nearest_index) : key);
   } else {
     out << "the bounds";

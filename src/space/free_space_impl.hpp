@@ -25,7 +25,14 @@ struct FreeSpace::Impl {
   std::optional<MapFrame> map_frame;
   std::shared_ptr<const MeshFaces> mesh_faces;
   std::optional<Waypoints> waypoints;
-  std::vector<Obstacle> original_obstacles;
+  // The obstacles as written, for saying why a point is not free: the shape and its key path
+  // (not the whole InputLocation: a copy of the file's name per obstacle is most of copying a
+  // traced map's thousands of obstacles).
+  struct GivenObstacle {
+    Polygon shape;
+    std::string key_path;
+  };
+  std::vector<GivenObstacle> original_obstacles;
   bool given_free_space = false;  // the scene defined free space directly (map, mesh)
   double tolerance = 0.0;
   Inflation inflation = Inflation::exact;
