@@ -194,6 +194,36 @@ INSTANTIATE_TEST_SUITE_P(EveryMethod, ThreadedPlanning, testing::ValuesIn(method
 namespace polynav {
 namespace {
 
+// What a planner built from scratch on each version that `batches` make of `scene` (the scene
+// as loaded first) answers for each pair, as `read` puts it: [version][pair].
+template <class Read>
+auto answers_of_each_version(const Scene& scene, const std::vector<std::vector<SceneEdit>>& batches,
+                             const PlanOptions& options,
+                             const std::vector<std::pair<Point, Point>>& pairs, Read&& read) {
+  std::vector<std::vector<decltype(read(PlanResult{}))>> out;
+  Scene s = scene;
+  SceneIds ids = SceneIds::of(s);
+  for (std::size_t v = 0; v <= batches.size(); ++v) {
+    if (v > 0) apply_edits(s, ids, batches[v - 1]);
+    const Planner direct(s, options);
+    out.emplace_back();
+    for (const auto& [a, b] : pairs) out.back().push_back(read(direct.plan(a, b)));
+  }
+  return out;
+}
+
+// Applies the batches to `live` from a thread of its own, then sets `done`; joins it and then
+// `threads`, which run until they see `done`.
+void edit_then_join(EditablePlanner& live, const std::vector<std::vector<SceneEdit>>& batches,
+                    std::atomic<bool>& done, std::vector<std::thread>& threads) {
+  std::thread editor([&] {
+    for (const std::vector<SceneEdit>& batch : batches) live.apply(batch);
+    done = true;
+  });
+  editor.join();
+  for (std::thread& thread : threads) thread.join();
+}
+
 // Queries and edits from different threads: three threads plan while a fourth applies batches
 // of edits to one EditablePlanner. Every answer is exactly the answer of a planner built from
 // scratch on one of the versions' scenes (never of a half-edited one), the answers of a planner
@@ -218,17 +248,8 @@ TEST(ThreadedPlanning, QueriesAndEditsInterleavedSeeWholeVersions) {
   const std::vector<std::pair<Point, Point>> pairs = {
       {{2, 10}, {38, 10}}, {{5, 18}, {38, 2}}, {{2, 1.5}, {30, 20}}, {{12, 3}, {20, 21}}};
   // The answers of each version, from planners built from scratch.
-  std::vector<std::vector<Answer>> expected;
-  {
-    Scene s = scene;
-    SceneIds ids = SceneIds::of(s);
-    for (std::size_t v = 0; v <= batches.size(); ++v) {
-      if (v > 0) apply_edits(s, ids, batches[v - 1]);
-      const Planner direct(s, options);
-      expected.emplace_back();
-      for (const auto& [a, b] : pairs) expected.back().push_back(answer(direct.plan(a, b)));
-    }
-  }
+  const std::vector<std::vector<Answer>> expected = answers_of_each_version(
+      scene, batches, options, pairs, [](const PlanResult& r) { return answer(r); });
   EditablePlanner live(scene, options);
   std::atomic<bool> done{false};
   std::atomic<int> mismatches{0}, answered{0};
@@ -253,12 +274,7 @@ TEST(ThreadedPlanning, QueriesAndEditsInterleavedSeeWholeVersions) {
         }
       }
     });
-  std::thread editor([&] {
-    for (const std::vector<SceneEdit>& batch : batches) live.apply(batch);
-    done = true;
-  });
-  editor.join();
-  for (std::thread& thread : threads) thread.join();
+  edit_then_join(live, batches, done, threads);
   EXPECT_EQ(mismatches.load(), 0);
   EXPECT_GT(answered.load(), 0);
   EXPECT_EQ(live.version(), batches.size());
@@ -284,17 +300,8 @@ TEST(ThreadedPlanning, ReplannersFollowingCorridorsWhileEditsComeSeeWholeVersion
   }
   const std::vector<std::pair<Point, Point>> pairs = {
       {{2, 1.5}, {38, 20}}, {{5, 18}, {38, 2}}, {{2, 10}, {30, 20}}};
-  std::vector<std::vector<double>> lengths;  // per version, per pair
-  {
-    Scene s = scene;
-    SceneIds ids = SceneIds::of(s);
-    for (std::size_t v = 0; v <= batches.size(); ++v) {
-      if (v > 0) apply_edits(s, ids, batches[v - 1]);
-      const Planner direct(s, options);
-      lengths.emplace_back();
-      for (const auto& [a, b] : pairs) lengths.back().push_back(direct.plan(a, b).raw_length);
-    }
-  }
+  const std::vector<std::vector<double>> lengths = answers_of_each_version(
+      scene, batches, options, pairs, [](const PlanResult& r) { return r.raw_length; });
   EditablePlanner live(scene, options);
   std::atomic<bool> done{false};
   std::atomic<int> mismatches{0}, answered{0}, followed{0};
@@ -312,12 +319,7 @@ TEST(ThreadedPlanning, ReplannersFollowingCorridorsWhileEditsComeSeeWholeVersion
         ++answered;
       }
     });
-  std::thread editor([&] {
-    for (const std::vector<SceneEdit>& batch : batches) live.apply(batch);
-    done = true;
-  });
-  editor.join();
-  for (std::thread& thread : threads) thread.join();
+  edit_then_join(live, batches, done, threads);
   EXPECT_EQ(mismatches.load(), 0);
   EXPECT_GE(answered.load(), int(pairs.size()));
   EXPECT_GT(followed.load(), 0);
