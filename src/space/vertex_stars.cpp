@@ -144,30 +144,36 @@ VertexStars::VertexStars(std::span<const Segment> edges, std::span<const std::ui
   // only the pages written are touched, instead of regrowing.
   if (!open_gaps) corners_.reserve(points_.size());
   std::vector<std::uint32_t> order;
-  std::vector<Ray> sorted;
-  std::vector<std::uint32_t> sorted_component;
+  std::vector<Ray> around;  // a vertex's rays in order, when it has more than two
+  std::vector<std::uint32_t> around_component;
   for (std::uint32_t v = 0; v < points_.size(); ++v) {
     const Point at = points_[v];
     const std::size_t first = offsets_[v], k = offsets_[v + 1] - first;
     if (k == 0) continue;
-    order.resize(k);
-    std::iota(order.begin(), order.end(), std::uint32_t(first));
-    // Of two rays in one direction (a wall) the incoming one comes first: the sector just
-    // clockwise of the wall ends at it and the one just counter-clockwise starts at the outgoing
-    // one, both free.
-    if (k > 2)
+    // Two rays (most vertices) are in counter-clockwise order either way round.
+    const Ray* sorted = rays_.data() + first;
+    const std::uint32_t* sorted_component = ray_component.data() + first;
+    if (k > 2) {
+      order.resize(k);
+      std::iota(order.begin(), order.end(), std::uint32_t(first));
+      // Of two rays in one direction (a wall) the incoming one comes first: the sector just
+      // clockwise of the wall ends at it and the one just counter-clockwise starts at the
+      // outgoing one, both free.
       std::sort(order.begin(), order.end(), [&](std::uint32_t l, std::uint32_t r) {
         if (counter_clockwise_before(at, rays_[l].toward, rays_[r].toward)) return true;
         if (counter_clockwise_before(at, rays_[r].toward, rays_[l].toward)) return false;
         return !rays_[l].outgoing && rays_[r].outgoing;
       });
-    sorted.clear();
-    sorted_component.clear();
-    for (std::uint32_t i : order) {
-      sorted.push_back(rays_[i]);
-      sorted_component.push_back(ray_component[i]);
+      around.clear();
+      around_component.clear();
+      for (std::uint32_t i : order) {
+        around.push_back(rays_[i]);
+        around_component.push_back(ray_component[i]);
+      }
+      std::copy(around.begin(), around.end(), rays_.begin() + std::ptrdiff_t(first));
+      sorted = rays_.data() + first;
+      sorted_component = around_component.data();
     }
-    std::copy(sorted.begin(), sorted.end(), rays_.begin() + std::ptrdiff_t(first));
     for (std::size_t q = 0; q < k && open_gaps; ++q) {
       // A blocked sector, from an incoming ray counter-clockwise to the next (outgoing) one: a
       // path may bend around it when it is narrower than 180 degrees (a wall's end included).

@@ -461,9 +461,23 @@ OccupancyGrid::OccupancyGrid(const FreeSpace& space, GridOptions options)
       earlier_moves |= move_offset_[k] < 0 ? 1u << unsigned(k) : 0u;
       earlier_knights |= knight_offset_[k] < 0 ? 1u << unsigned(k) : 0u;
     }
+    // Moves k: 0 east, 1 north, 2 west, 3 south, 4 north-east, 5 north-west, 6 south-west,
+    // 7 south-east. A diagonal whose cells are also joined through one of the two cells it passes
+    // between, by straight moves, joins nothing new: without walls along cell sides (which can
+    // take a straight move away and leave the diagonal) that is every diagonal, half the unions.
+    const auto has = [&](std::int64_t cell, int k) { return (moves_[cell] >> k) & 1u; };
+    const auto south_west_joined = [&](std::int64_t u) {
+      return (has(u, 2) && has(u - 1, 3)) || (has(u, 3) && has(u - width_, 2));
+    };
+    const auto south_east_joined = [&](std::int64_t u) {
+      return (has(u, 3) && has(u - width_, 0)) || (has(u, 0) && has(u + 1, 3));
+    };
     components_ = search::ComponentLabels(node_count(), [&](search::NodeId u, auto&& join) {
-      for (unsigned left = moves_[u] & earlier_moves; left != 0; left &= left - 1)
-        join(search::NodeId(std::int64_t(u) + move_offset_[std::countr_zero(left)]));
+      unsigned moves = moves_[u] & earlier_moves;
+      if ((moves >> 6) & 1u && south_west_joined(u)) moves &= ~(1u << 6);
+      if ((moves >> 7) & 1u && south_east_joined(u)) moves &= ~(1u << 7);
+      for (; moves != 0; moves &= moves - 1)
+        join(search::NodeId(std::int64_t(u) + move_offset_[std::countr_zero(moves)]));
       if (knights_.empty()) return;
       for (unsigned left = knights_[u] & earlier_knights; left != 0; left &= left - 1)
         join(search::NodeId(std::int64_t(u) + knight_offset_[std::countr_zero(left)]));
