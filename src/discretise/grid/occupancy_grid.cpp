@@ -381,23 +381,28 @@ OccupancyGrid::OccupancyGrid(const FreeSpace& space, GridOptions options)
   const std::int64_t w = width_;
   const std::int64_t offsets[8] = {1, w, -1, -w, w + 1, w - 1, -w - 1, -w + 1};
   std::copy(std::begin(offsets), std::end(offsets), move_offset_);
-  const int dx[4] = {1, 0, -1, 0}, dy[4] = {0, 1, 0, -1};
   moves_.assign(std::size_t(width_) * height_, 0);
+  const bool diagonals = options_.connectivity >= 8;
   for (int r = 0; r < height_; ++r) {
-    for (int c = 0; c < width_; ++c) {
-      if (blocked(c, r)) continue;
-      unsigned mask = 0;
-      bool open[4];
-      for (int k = 0; k < 4; ++k) {
-        open[k] = blocked_[padded(c + dx[k], r + dy[k])] == 0;
-        if (open[k]) mask |= 1u << k;
+    // The padded rows below, at and above r, from the cell left of column 0.
+    const std::uint8_t* below = blocked_.data() + padded(-1, r - 1);
+    const std::uint8_t* at = blocked_.data() + padded(-1, r);
+    const std::uint8_t* above = blocked_.data() + padded(-1, r + 1);
+    std::uint8_t* out = moves_.data() + std::size_t(r) * std::size_t(width_);
+    for (int c = 1; c <= width_; ++c) {
+      if (at[c] != 0) continue;
+      // Straight moves k (east, north, west, south) into free cells; a diagonal 4 + k between
+      // straight moves k and k + 1 when both are open (no corner cutting) and its cell is free.
+      const bool open[4] = {at[c + 1] == 0, above[c] == 0, at[c - 1] == 0, below[c] == 0};
+      unsigned mask = unsigned(open[0]) | unsigned(open[1]) << 1u | unsigned(open[2]) << 2u |
+                      unsigned(open[3]) << 3u;
+      if (diagonals) {
+        if (open[0] && open[1] && above[c + 1] == 0) mask |= 1u << 4u;
+        if (open[1] && open[2] && above[c - 1] == 0) mask |= 1u << 5u;
+        if (open[2] && open[3] && below[c - 1] == 0) mask |= 1u << 6u;
+        if (open[3] && open[0] && below[c + 1] == 0) mask |= 1u << 7u;
       }
-      for (int k = 0; k < 4 && options_.connectivity >= 8; ++k) {
-        const int k2 = (k + 1) % 4;
-        if (open[k] && open[k2] && blocked_[padded(c + dx[k] + dx[k2], r + dy[k] + dy[k2])] == 0)
-          mask |= 1u << (4 + k);
-      }
-      moves_[std::size_t(r) * width_ + c] = static_cast<std::uint8_t>(mask);
+      out[c - 1] = static_cast<std::uint8_t>(mask);
     }
   }
   remove_moves_across_walls(
