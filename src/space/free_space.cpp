@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <numeric>
 #include <span>
@@ -12,10 +13,68 @@
 #include "edge_grid.hpp"
 #include "free_space_impl.hpp"
 #include "polynav/kernel/exact.hpp"
+#include "polynav/scene/scene.hpp"
 #include "vertex_stars.hpp"
 
 namespace polynav {
 namespace {
+
+// Whether `rings` are exactly the outline of the free cells of a MovingAI map (cell (cx, cy) the
+// unit square [cx, cx + 1] x [h - cy - 1, h - cy]): every edge runs along cell sides, each side it
+// covers lies between a free cell and a blocked one or the map's edge, no side is covered twice,
+// and as many are covered as there are such sides. Then a point's side of the rings (by the
+// parity of the crossings, as free space locates points) is its cell's in the map.
+bool outline_of_free_cells(std::span<const BoundaryRing> rings, const CellMap& cells) {
+  const std::int64_t w = cells.width, h = cells.height;
+  // The cell whose lower-left corner is (x, y) in the scene.
+  const auto free = [&](std::int64_t x, std::int64_t y) {
+    return x >= 0 && y >= 0 && x < w && y < h && !cells.is_blocked(int(x), int(h - 1 - y));
+  };
+  const auto whole = [](double v, std::int64_t hi) {
+    return v >= 0.0 && v <= double(hi) && v == std::floor(v);
+  };
+  std::vector<std::uint8_t> vertical(std::size_t(w + 1) * std::size_t(h), 0);
+  std::vector<std::uint8_t> horizontal(std::size_t(w) * std::size_t(h + 1), 0);
+  std::size_t covered = 0;
+  for (const BoundaryRing& ring : rings) {
+    const std::vector<Point>& at = ring.points;
+    for (std::size_t i = 0; i < at.size(); ++i) {
+      const Point p = at[i], q = at[(i + 1) % at.size()];
+      if (!whole(p.x, w) || !whole(p.y, h) || !whole(q.x, w) || !whole(q.y, h) || p == q ||
+          (p.x != q.x && p.y != q.y))
+        return false;
+      const auto x0 = std::int64_t(p.x), y0 = std::int64_t(p.y);
+      const auto x1 = std::int64_t(q.x), y1 = std::int64_t(q.y);
+      if (x0 == x1) {  // a vertical side between the cells west and east of it
+        const std::int64_t step = y1 > y0 ? 1 : -1;
+        for (std::int64_t y = y0; y != y1; y += step) {
+          const std::int64_t row = step > 0 ? y : y - 1;
+          std::uint8_t& seen = vertical[std::size_t(row * (w + 1) + x0)];
+          if (free(x0 - 1, row) == free(x0, row) || seen) return false;
+          seen = 1;
+          ++covered;
+        }
+      } else {  // a horizontal side between the cells south and north of it
+        const std::int64_t step = x1 > x0 ? 1 : -1;
+        for (std::int64_t x = x0; x != x1; x += step) {
+          const std::int64_t column = step > 0 ? x : x - 1;
+          std::uint8_t& seen = horizontal[std::size_t(y0 * w + column)];
+          if (free(column, y0 - 1) == free(column, y0) || seen) return false;
+          seen = 1;
+          ++covered;
+        }
+      }
+    }
+  }
+  // Sides between a free cell and a blocked one or the edge: each once.
+  std::size_t sides = 0;
+  for (std::int64_t y = 0; y < h; ++y)
+    for (std::int64_t x = 0; x < w; ++x)
+      if (free(x, y))
+        sides += std::size_t(!free(x + 1, y)) + std::size_t(!free(x - 1, y)) +
+                 std::size_t(!free(x, y + 1)) + std::size_t(!free(x, y - 1));
+  return covered == sides;
+}
 
 // A number as messages show it (the stream's shortest default form).
 std::string number_text(double v) {
@@ -347,6 +406,15 @@ FreeSpace::FreeSpace(const Scene& scene, FreeSpaceOptions options) : impl_(new I
   } else if (s.given_free_space && scene.agent.radius == 0.0) {
     s.mesh_faces = scene.mesh;
     for (const Ring& ring : scene.free_boundary) s.rings.push_back({ring, 0, false});
+    if (scene.cell_map && !scene.occupancy && outline_of_free_cells(s.rings, *scene.cell_map)) {
+      const CellMap& map = *scene.cell_map;
+      MapCells& cells = s.map_cells.emplace();
+      cells.width = map.width;
+      cells.height = map.height;
+      cells.blocked.assign((map.blocked.size() + 63) / 64, 0);
+      for (std::size_t i = 0; i < map.blocked.size(); ++i)
+        if (map.blocked[i] != 0) cells.blocked[i >> 6u] |= std::uint64_t{1} << (i & 63u);
+    }
     s.build_edges();
     s.label_components_by_nesting();
     s.build_index();
@@ -943,6 +1011,9 @@ Box FreeSpace::bounds_box() const {
 }
 std::optional<double> FreeSpace::native_cell_size() const {
   return impl_->native_cell_size;
+}
+const MapCells* FreeSpace::map_cells() const {
+  return impl_->map_cells ? &*impl_->map_cells : nullptr;
 }
 const std::optional<MapFrame>& FreeSpace::map_frame() const {
   return impl_->map_frame;

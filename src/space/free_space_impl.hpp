@@ -22,6 +22,7 @@ struct FreeSpace::Impl {
   Ring original_bounds;
   Box bounds_box;
   std::optional<double> native_cell_size;
+  std::optional<MapCells> map_cells;  // FreeSpace::map_cells
   std::optional<MapFrame> map_frame;
   std::shared_ptr<const MeshFaces> mesh_faces;
   std::optional<Waypoints> waypoints;

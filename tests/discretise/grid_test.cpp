@@ -152,6 +152,58 @@ TEST(OccupancyGrid, NoMoveCrossesAWallAlongCellSides) {
 // those of union-find over every arc with its cost (the generic labelling), and every arc must
 // have its reverse, which that shortcut relies on. Random scenes (points and discs), a wall along
 // cell sides, and a MovingAI map, at 4, 8 and 16 neighbours.
+// On a map's own cells, with a point agent, the grid reads the map (FreeSpace::map_cells) and is
+// what classifying its cells against free space gives; a map whose outline was changed after it
+// was traced is classified instead, and still right.
+TEST(OccupancyGrid, OnAMapsOwnCellsTheGridIsTheMapItsOutlineBounds) {
+  const auto classified_as_grid = [](const FreeSpace& space, const OccupancyGrid& grid) {
+    const std::vector<std::uint8_t> free = space.free_cells(grid.frame());
+    for (int r = 0; r < grid.height(); ++r)
+      for (int c = 0; c < grid.width(); ++c)
+        if ((free[std::size_t(r) * std::size_t(grid.width()) + std::size_t(c)] != 0) ==
+            grid.blocked(c, r))
+          return false;
+    return true;
+  };
+  std::vector<fs::path> maps =
+      test_support::files_in(test_support::bundled_scenes("movingai"), ".map");
+  for (const fs::path& map : test_support::files_in(test_support::shared_data("movingai"), ".map"))
+    if (fs::file_size(map) < 100'000) maps.push_back(map);
+  ASSERT_GE(maps.size(), 3u);
+  for (const fs::path& path : maps) {
+    const Scene scene = load_scene(path);
+    const FreeSpace space(scene);
+    ASSERT_NE(space.map_cells(), nullptr) << path;
+    const OccupancyGrid grid(space, GridOptions{});
+    // The grid spans free space's box from the map's corner: the map's cells, or fewer where
+    // its last rows or columns are all blocked.
+    ASSERT_LE(grid.width(), scene.cell_map->width) << path;
+    ASSERT_LE(grid.height(), scene.cell_map->height) << path;
+    EXPECT_TRUE(classified_as_grid(space, grid)) << path;
+    for (int r = 0; r < grid.height(); ++r)
+      for (int c = 0; c < grid.width(); ++c)
+        ASSERT_EQ(grid.blocked(c, r), scene.cell_map->is_blocked(c, scene.cell_map->height - 1 - r))
+            << path << " cell " << c << "," << r;
+
+    // A free cell blocked in the map after tracing, and a ring dropped: neither is the outline
+    // of the map's free cells any more.
+    Scene changed = scene;
+    for (unsigned char& cell : changed.cell_map->blocked)
+      if (cell == 0) {
+        cell = 1;
+        break;
+      }
+    Scene dropped = scene;
+    dropped.free_boundary.pop_back();
+    for (const Scene* other : {&changed, &dropped}) {
+      const FreeSpace other_space(*other);
+      EXPECT_EQ(other_space.map_cells(), nullptr) << path;
+      EXPECT_TRUE(classified_as_grid(other_space, OccupancyGrid(other_space, GridOptions{})))
+          << path;
+    }
+  }
+}
+
 TEST(OccupancyGrid, ComponentsFromTheMovesAreThoseThroughEveryArc) {
   std::vector<std::pair<std::string, Scene>> scenes;
   for (unsigned seed = 1; seed <= 4; ++seed)

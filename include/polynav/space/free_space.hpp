@@ -19,6 +19,19 @@
 
 namespace polynav {
 
+/// A MovingAI map's cells, a bit each (FreeSpace::map_cells): cell (cx, cy), counted from the
+/// top-left as the map writes them, is the scene's unit square [cx, cx + 1] x [h - cy - 1, h - cy].
+struct MapCells {
+  int width = 0;
+  int height = 0;
+  std::vector<std::uint64_t> blocked;  ///< bit cy * width + cx
+
+  bool is_blocked(int cx, int cy) const {
+    const std::size_t i = std::size_t(cy) * std::size_t(width) + std::size_t(cx);
+    return ((blocked[i >> 6u] >> (i & 63u)) & 1u) != 0;
+  }
+};
+
 /// How obstacles grow by the agent's disc. Both block every point within the radius of an
 /// obstacle (the exact Minkowski sum with the disc); they differ in how much more they block.
 enum class Inflation : std::uint8_t {
@@ -368,6 +381,11 @@ class FreeSpace {
   Box bounds_box() const;
   /// The scene's natural cell size (MovingAI maps: 1), when it has one.
   std::optional<double> native_cell_size() const;
+  /// A MovingAI map's cells, when this free space is exactly the outline of their free cells (a
+  /// point agent, the outline as traced: checked side by side when built), so that a cell of the
+  /// map lies wholly in free space exactly when the map has it free; null otherwise. A grid on
+  /// the map's own cells reads them instead of classifying its cells.
+  const MapCells* map_cells() const;
   /// For a scene from a rotated raster map, the map's own frame (the grid method lines its cells
   /// up with it); empty for every other scene, whose cells, if any, follow the scene's axes.
   const std::optional<MapFrame>& map_frame() const;
