@@ -198,16 +198,16 @@ struct Replanner::State {
 
   // On a mesh: the corridor of the last search, followed while it holds.
   bool mesh = false;
-  EditablePlanner::Snapshot corridor_on;  // the version it was found on
-  Point corridor_from;                    // the start it was found from
-  std::vector<Segment> portals;           // start to goal
-  bool kept = false;                      // a corridor is kept
-  std::uint64_t extent_for = 0;           // the version `edited` compares with corridor_on
-  std::vector<Box> edited;                // the boxes edited between them (edited_boxes)
-  std::vector<Box> extent;                // where their free spaces differ (edit_extent), or
-                                          // empty until needed
-  std::vector<Point> points;              // the funnel's path
-  std::vector<Segment> scratch;           // the funnel's oriented portals
+  EditablePlanner::Snapshot corridor_on;   // the version it was found on
+  Point corridor_from;                     // the start it was found from
+  std::vector<Segment> portals;            // start to goal
+  bool kept = false;                       // a corridor is kept
+  std::uint64_t extent_for = 0;            // the version `edited` compares with corridor_on
+  std::vector<Box> edited;                 // the boxes edited between them (edited_boxes)
+  std::optional<std::vector<Box>> extent;  // where their free spaces differ (edit_extent),
+                                           // once needed
+  std::vector<Point> points;               // the funnel's path
+  std::vector<Segment> scratch;            // the funnel's oriented portals
 
   RawPath follow(const EditablePlanner::Snapshot& version, Point start, Point goal_at,
                  const QueryOptions& options);
@@ -383,7 +383,7 @@ RawPath Replanner::State::follow(const EditablePlanner::Snapshot& version, Point
     portals = out.corridor;
     extent_for = version.number;
     edited.clear();
-    extent.clear();
+    extent.reset();
     last.portals = portals.size();
   }
   if (!options.corridor) {
@@ -397,8 +397,10 @@ bool Replanner::State::follow_corridor(const EditablePlanner::Snapshot& version,
                                        Point goal_at, const QueryOptions& options, RawPath& out) {
   const Planner& planner = *version.planner;
   // The funnel shortens; a graph search in a weighted scene minimises cost.
-  const auto* navmesh = dynamic_cast<const NavMesh*>(&planner.discretisation());
-  if (planner.free_space().weighted() && (navmesh == nullptr || !navmesh->optimal())) return false;
+  if (planner.free_space().weighted()) {
+    const auto* navmesh = dynamic_cast<const NavMesh*>(&planner.discretisation());
+    if (navmesh == nullptr || !navmesh->optimal()) return false;
+  }
   const std::optional<std::size_t> cell = corridor_cell(portals, corridor_from, goal_at, start);
   if (!cell) return false;
   const std::span<const Segment> ahead = std::span(portals).subspan(*cell);
@@ -430,7 +432,7 @@ bool Replanner::State::changed_within(const EditablePlanner::Snapshot& version, 
                   &after = version.planner->free_space();
   if (extent_for != version.number) {
     edited = edited_boxes(*corridor_on.scene, corridor_on.ids, *version.scene, version.ids);
-    extent.clear();
+    extent.reset();
     extent_for = version.number;
   }
   // A path through a point p is at least |start p| + |p goal| long; the margin covers the
@@ -445,8 +447,8 @@ bool Replanner::State::changed_within(const EditablePlanner::Snapshot& version, 
   // The edited boxes grown by the edit's reach first: they are the extent but for the boundary
   // edges with an end in them, which cost a pass over every edge to find.
   if (within(edited, std::max(after.edit_reach(), before.edit_reach()))) return true;
-  if (extent.empty()) extent = after.edit_extent(before, edited);
-  return within(extent, 0.0);
+  if (!extent) extent = after.edit_extent(before, edited);
+  return within(*extent, 0.0);
 }
 
 }  // namespace polynav

@@ -641,6 +641,18 @@ std::vector<std::uint8_t> FreeSpace::free_cells(const CellFrame& frame,
   const Impl& s = *impl_;
   std::vector<std::uint8_t> free(columns * rows, 0);
   if (free.empty()) return free;
+  // The map's own cells, where free space is the outline of the map's free cells: a cell lies
+  // wholly in free space exactly when the map has it free (map_cells).
+  if (const std::optional<MapCells>& map = s.map_cells;
+      map && frame.origin == Point{0.0, 0.0} && frame.side == 1.0 && frame.columns <= map->width &&
+      frame.rows <= map->height) {
+    for (std::size_t r = 0; r < rows; ++r) {
+      const int y = window.y0 + int(r);
+      for (std::size_t c = 0; c < columns; ++c)
+        free[r * columns + c] = map->is_blocked(window.x0 + int(c), map->height - 1 - y) ? 0 : 1;
+    }
+    return free;
+  }
   // The window as a frame of its own, whose cells are still computed from the whole frame's
   // origin (origin + (x0 + c) side, not a shifted origin + c side), so they are the very boxes
   // the whole frame has.

@@ -152,18 +152,24 @@ TEST(OccupancyGrid, NoMoveCrossesAWallAlongCellSides) {
 // those of union-find over every arc with its cost (the generic labelling), and every arc must
 // have its reverse, which that shortcut relies on. Random scenes (points and discs), a wall along
 // cell sides, and a MovingAI map, at 4, 8 and 16 neighbours.
-// On a map's own cells, with a point agent, the grid reads the map (FreeSpace::map_cells) and is
-// what classifying its cells against free space gives; a map whose outline was changed after it
-// was traced is classified instead, and still right.
+// On a map's own cells, with a point agent, free space reads the map (FreeSpace::map_cells) for
+// the grid's cells, which are then what classifying them against the same outline without the
+// map gives; a map whose outline was changed after it was traced is classified instead.
 TEST(OccupancyGrid, OnAMapsOwnCellsTheGridIsTheMapItsOutlineBounds) {
-  const auto classified_as_grid = [](const FreeSpace& space, const OccupancyGrid& grid) {
-    const std::vector<std::uint8_t> free = space.free_cells(grid.frame());
+  // Whether the grid over `space` (built from `scene`) has the cells classified against the
+  // scene's outline alone, its map dropped.
+  const auto as_classified = [](const Scene& scene, const FreeSpace& space) {
+    Scene outline = scene;
+    outline.cell_map.reset();
+    const FreeSpace classifying(outline);
+    const OccupancyGrid grid(space, GridOptions{});
+    const std::vector<std::uint8_t> free = classifying.free_cells(grid.frame());
     for (int r = 0; r < grid.height(); ++r)
       for (int c = 0; c < grid.width(); ++c)
         if ((free[std::size_t(r) * std::size_t(grid.width()) + std::size_t(c)] != 0) ==
             grid.blocked(c, r))
           return false;
-    return true;
+    return classifying.map_cells() == nullptr;
   };
   std::vector<fs::path> maps =
       test_support::files_in(test_support::bundled_scenes("movingai"), ".map");
@@ -179,7 +185,7 @@ TEST(OccupancyGrid, OnAMapsOwnCellsTheGridIsTheMapItsOutlineBounds) {
     // its last rows or columns are all blocked.
     ASSERT_LE(grid.width(), scene.cell_map->width) << path;
     ASSERT_LE(grid.height(), scene.cell_map->height) << path;
-    EXPECT_TRUE(classified_as_grid(space, grid)) << path;
+    EXPECT_TRUE(as_classified(scene, space)) << path;
     for (int r = 0; r < grid.height(); ++r)
       for (int c = 0; c < grid.width(); ++c)
         ASSERT_EQ(grid.blocked(c, r), scene.cell_map->is_blocked(c, scene.cell_map->height - 1 - r))
@@ -198,8 +204,7 @@ TEST(OccupancyGrid, OnAMapsOwnCellsTheGridIsTheMapItsOutlineBounds) {
     for (const Scene* other : {&changed, &dropped}) {
       const FreeSpace other_space(*other);
       EXPECT_EQ(other_space.map_cells(), nullptr) << path;
-      EXPECT_TRUE(classified_as_grid(other_space, OccupancyGrid(other_space, GridOptions{})))
-          << path;
+      EXPECT_TRUE(as_classified(*other, other_space)) << path;
     }
   }
 }

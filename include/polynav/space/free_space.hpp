@@ -383,8 +383,8 @@ class FreeSpace {
   std::optional<double> native_cell_size() const;
   /// A MovingAI map's cells, when this free space is exactly the outline of their free cells (a
   /// point agent, the outline as traced: checked side by side when built), so that a cell of the
-  /// map lies wholly in free space exactly when the map has it free; null otherwise. A grid on
-  /// the map's own cells reads them instead of classifying its cells.
+  /// map lies wholly in free space exactly when the map has it free; null otherwise. free_cells
+  /// on the map's own cells reads them instead of classifying the cells.
   const MapCells* map_cells() const;
   /// For a scene from a rotated raster map, the map's own frame (the grid method lines its cells
   /// up with it); empty for every other scene, whose cells, if any, follow the scene's axes.

@@ -332,19 +332,7 @@ OccupancyGrid::OccupancyGrid(const FreeSpace& space, GridOptions options)
   } else {
     blocked_.assign(row * (std::size_t(height_) + 2), 1);
   }
-  // On a map's own cells, where free space is the outline of the map's free cells, the cells
-  // wholly in free space are the map's free cells (FreeSpace::map_cells).
-  const MapCells* map = space.map_cells();
-  if (map && (frame.rotated() || !(frame.origin == Point{0.0, 0.0}) || frame.side != 1.0 ||
-              frame.columns > map->width || frame.rows > map->height))
-    map = nullptr;
   for (const CellWindow& w : windows) {
-    if (map) {
-      for (int r = w.y0; r < w.y1; ++r)
-        for (int c = w.x0; c < w.x1; ++c)
-          blocked_[padded(c, r)] = map->is_blocked(c, map->height - 1 - r) ? 1 : 0;
-      continue;
-    }
     const std::vector<std::uint8_t> free = space.free_cells(frame, w);
     const std::size_t across = std::size_t(w.x1 - w.x0);
     for (int r = w.y0; r < w.y1; ++r)
