@@ -10,6 +10,8 @@
 #include <iostream>
 #include <new>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "commands.hpp"
@@ -52,15 +54,31 @@ int run(int argc, char** argv) {
                   "\n") +
       exit_codes_help);
   add_global_options(app);
-  add_validate_command(app);
-  add_render_command(app);
-  add_plan_command(app);
-  add_scen_command(app);
-  add_reach_command(app);
-  add_convert_command(app);
-  add_experiment_command(app);
-  add_methods_command(app);
-  add_serve_command(app);
+  // Declaring every subcommand's options took a quarter of a short `scen` run's instructions.
+  // The subcommand named on the line (its first word that names one) is declared alone; with
+  // none, as for `polynav --help` or a misspelt name, all of them are.
+  using Adder = void (*)(CLI::App&);
+  static constexpr std::pair<std::string_view, Adder> subcommands[] = {
+      {"validate", add_validate_command},
+      {"render", add_render_command},
+      {"plan", add_plan_command},
+      {"scen", add_scen_command},
+      {"reach", add_reach_command},
+      {"convert", add_convert_command},
+      {"experiment", add_experiment_command},
+      {"merge", add_experiment_command},
+      {"methods", add_methods_command},
+      {"serve", add_serve_command}};
+  Adder named = nullptr;
+  for (int i = 1; i < argc && named == nullptr; ++i)
+    for (const auto& [name, add] : subcommands)
+      if (argv[i] == name) named = add;
+  if (named != nullptr) {
+    named(app);
+  } else {
+    for (const auto& [name, add] : subcommands)
+      if (name != "merge") add(app);  // experiment declares merge
+  }
 
   if (argc <= 1) {
     std::cerr << app.help();

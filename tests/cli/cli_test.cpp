@@ -493,6 +493,15 @@ TEST_F(Cli, HelpTeachesTheTool) {
                              "Examples:", "Exit codes:", "polynav validate ", "polynav render "}) {
     EXPECT_TRUE(contains(r.out, needle)) << needle << "\n" << r.out;
   }
+  // Every subcommand is listed with what it does (a line naming one declares it alone).
+  for (const char* description :
+       {"Check a scene and summarise it", "Draw a scene as an SVG picture",
+        "Plan paths through a scene", "Run a MovingAI scenario",
+        "Everything reachable from a point", "Write any scene as a native",
+        "Run every method x option set", "Join the CSVs of an experiment",
+        "List the methods, smoothers", "Plan by clicking"}) {
+    EXPECT_TRUE(contains(r.out, description)) << description << "\n" << r.out;
+  }
 }
 
 TEST_F(Cli, SubcommandHelp) {

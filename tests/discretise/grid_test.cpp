@@ -273,6 +273,30 @@ TEST(OccupancyGrid, EveryAdmissibleHeuristicFindsTheSameOptimalCost) {
 // Move lengths are fixed point: on an open grid every cost the search finds is the octile (or
 // Manhattan) length computed as a product, to the last bit, whatever the order of the moves
 // summed, also for a cell side that is not a power of two.
+// The searches' cell of a node id by a multiplication is the division's, for every width a
+// node id allows: ids near 2^32 on the widest rows the multiplication serves, and rows wider
+// (2^32 - 2 is a width whose last cell the multiplication alone would put a row too far).
+TEST(CellSplit, EqualsTheDivisionForEveryWidthAndId) {
+  std::mt19937_64 rng(7);
+  const std::uint32_t top = std::numeric_limits<std::uint32_t>::max();
+  std::vector<std::uint32_t> widths = {
+      1,       2,  3, 7, 48, 1000, 1024, 65535, 65536, (1u << 31) - 1, 1u << 31, (1u << 31) + 1,
+      top - 1, top};
+  for (int i = 0; i < 200; ++i) widths.push_back(std::uint32_t(rng() % top) + 1);
+  for (const std::uint32_t width : widths) {
+    const CellSplit split(width);
+    std::vector<std::uint32_t> ids = {0, width - 1, top, top - 1, top - width + 1};
+    if (width < top) ids.push_back(width);
+    for (int i = 0; i < 200; ++i) ids.push_back(std::uint32_t(rng()));
+    for (const std::uint32_t n : ids) {
+      int x = -1, y = -1;
+      split(n, x, y);
+      ASSERT_EQ(std::uint32_t(x), n % width) << "id " << n << ", width " << width;
+      ASSERT_EQ(std::uint32_t(y), n / width) << "id " << n << ", width " << width;
+    }
+  }
+}
+
 TEST(OccupancyGrid, FixedPointCostsAreExactWhateverTheOrderOfTheMoves) {
   Scene scene;
   scene.bounds = rect(0, 0, 3, 2);

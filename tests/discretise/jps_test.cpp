@@ -287,6 +287,40 @@ TEST(JumpPointSearch, OpenMapsLongJumpsAndGoalsOnAndOffTheLines) {
   }
 }
 
+// A node from which a jump reaches the one goal has the goal as its only successor: a start that
+// sees the goal along a shortest grid route (diagonally, then straight) expands once and queues
+// the goal alone, though its other directions find jump points round a pillar; the cost is A*'s.
+// With a goal set every direction is still followed.
+TEST(JumpPointSearch, AJumpThatReachesTheGoalIsTheNodesOnlySuccessor) {
+  std::vector<std::string> rows(70, std::string(150, '.'));
+  rows[35][75] = '@';
+  const Scene scene = map_scene(rows);
+  const FreeSpace space(scene);
+  const OccupancyGrid grid(space, GridOptions{});
+  QueryWorkspace wa, wj;
+  const Point start{70.5, 20.5};
+  const Point goals[] = {{60.5, 10.5}, {70.5, 2.5}, {40.5, 20.5}, {64.5, 6.5}, {90.5, 28.5}};
+  for (const GridSearch search : {GridSearch::jps, GridSearch::jps_plus}) {
+    const JumpPointGrid jumping(space, GridOptions{}, {search});
+    // The start's own jumps meet the pillar's jump points: with two goals they are queued.
+    const Point two[] = {goals[0], {149.5, 69.5}};
+    std::size_t reached = 0;
+    const RawPath set = find_path_to_any(jumping, start, two, {}, wj, reached);
+    ASSERT_EQ(set.status, search::SearchStatus::found) << set.message;
+    EXPECT_GT(set.stats.generated, 2u) << to_string(search);
+    for (const Point g : goals) {
+      SCOPED_TRACE(::testing::Message()
+                   << to_string(search) << " to (" << g.x << ", " << g.y << ")");
+      const RawPath a = find_path(grid, start, g, {}, wa);
+      const RawPath j = find_path(jumping, start, g, {}, wj);
+      ASSERT_EQ(j.status, search::SearchStatus::found) << j.message;
+      EXPECT_TRUE(same_cost(j.graph_cost, a.graph_cost)) << j.graph_cost << " " << a.graph_cost;
+      EXPECT_EQ(j.stats.expanded, 1u);
+      EXPECT_EQ(j.stats.generated, 1u);
+    }
+  }
+}
+
 // The MovingAI optimal lengths (printed to 6 significant digits), with every path checked by the
 // Planner's exact validity check.
 int scenario_mismatches(const fs::path& map, const fs::path& scen, const std::string& search,

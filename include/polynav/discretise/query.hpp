@@ -139,12 +139,13 @@ concept SearchableDiscretisation = std::derived_from<D, Discretisation> && searc
 /// A discretisation that is searched, query by query, through a graph of its own over the same
 /// node ids instead of through its own arcs: jump point search (discretise/grid/
 /// jump_point_grid.hpp), whose successors depend on the goal nodes and on the parent the search
-/// gave a node. `d.query_graph(astar, goal_nodes)` returns a std::optional of that graph (a
-/// SearchGraph to be searched by `astar` only), or nothing to search d itself.
+/// gave a node. `d.query_graph(workspace, goal_nodes)` returns a std::optional of that graph (a
+/// SearchGraph to be searched by the workspace's A* only, which may keep buffers in the
+/// workspace's state), or nothing to search d itself.
 template <class D>
-concept HasQueryGraph = requires(const D& d, const search::AStar& astar,
+concept HasQueryGraph = requires(const D& d, QueryWorkspace& ws,
                                  std::span<const search::NodeId> goals) {
-  { *d.query_graph(astar, goals) } -> search::SearchGraph;
+  { *d.query_graph(ws, goals) } -> search::SearchGraph;
 };
 
 /// A discretisation with a note for every result (how it searched), e.g. that it fell back to
@@ -211,10 +212,10 @@ auto heuristic_of(const D& d, std::span<const Attachment> starts, std::span<cons
 // Calls f with the graph a query searches: d's query graph for these goal nodes when it has one,
 // else d itself.
 template <class D, class F>
-void with_search_graph(const D& d, const search::AStar& astar,
-                       std::span<const search::NodeId> goals, F&& f) {
+void with_search_graph(const D& d, QueryWorkspace& ws, std::span<const search::NodeId> goals,
+                       F&& f) {
   if constexpr (HasQueryGraph<D>) {
-    if (const auto graph = d.query_graph(astar, goals)) {
+    if (const auto graph = d.query_graph(ws, goals)) {
       f(*graph);
       return;
     }
@@ -256,6 +257,8 @@ struct ExpandedRecorder {
 // to the one before is not repeated), then the goal when it was reached; and its corridor.
 template <class D>
 void trace_points(const D& d, Point start, Point goal, QueryWorkspace& ws, RawPath& out) {
+  // Room for the ends, the nodes and one bend between each two (a jump's): one allocation.
+  out.points.reserve(2 * out.nodes.size() + 2);
   out.points.push_back(start);
   const auto add = [&](Point p) {
     if (!(p == out.points.back())) out.points.push_back(p);
@@ -333,7 +336,7 @@ std::size_t search_to_goals(const D& d, Point start, std::span<const Point> goal
     for (const H& to_goal : per_goal) best = std::min(best, double(to_goal(n)));
     return best;
   };
-  with_search_graph(d, ws.astar, ws.goal_nodes, [&](const auto& base_graph) {
+  with_search_graph(d, ws, ws.goal_nodes, [&](const auto& base_graph) {
     // The adaptor keeps its memory from query to query (per workspace and graph type), so that
     // a warmed-up query allocates nothing here.
     auto& graph = augmented(ws, base_graph);
@@ -401,7 +404,7 @@ RawPath find_path(const D& d, Point start, Point goal, const QueryOptions& optio
   // extra nodes, so nothing but the discretisation is touched per expansion.
   const search::SearchResult& result = ws.result;
   const std::span<const search::NodeId> target(&to[0].node, 1);
-  detail::with_search_graph(d, ws.astar, target, [&](const auto& graph) {
+  detail::with_search_graph(d, ws, target, [&](const auto& graph) {
     detail::run_search(d, graph, ws.from[0].node, target,
                        detail::heuristic_of(d, ws.from, to, goal), options, ws, out);
   });

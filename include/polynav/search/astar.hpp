@@ -431,8 +431,12 @@ class BasicAStar {
     }
   }
 
+  // Inline: a sparse search checks once per node it reaches.
   void grow(std::size_t n) {
-    if (nodes_.size() >= n) return;
+    if (nodes_.size() < n) [[unlikely]]
+      grow_to(n);
+  }
+  [[gnu::noinline]] void grow_to(std::size_t n) {
     const std::size_t size = std::max(n, nodes_.size() + nodes_.size() / 2);
     nodes_.resize(size);
     info_.resize(size);

@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "polynav/discretise/query.hpp"
 #include "polynav/error.hpp"
 #include "polynav/space/free_space.hpp"
 
@@ -151,7 +152,7 @@ JumpPointGrid::JumpPointGrid(const FreeSpace& space, GridOptions grid, JumpOptio
     }
   }
   std::string reason;
-  if (w >= (1 << 30))  // Graph::split's exact division needs node * width < 2^63
+  if (w >= (1 << 30))  // far wider than any map: the jumps' cell arithmetic is in int
     reason = "a grid 2^30 cells wide or wider";
   else if (!uniform)
     reason = "cells of different cost";
@@ -432,51 +433,93 @@ std::string JumpPointGrid::summary() const {
   return out.str();
 }
 
+std::optional<JumpPointGrid::Graph> JumpPointGrid::query_graph(
+    QueryWorkspace& workspace, std::span<const search::NodeId> goals) const {
+  if (!jumps()) return std::nullopt;
+  return Graph(*this, workspace.astar, goals, workspace.state<Graph::Buffers>());
+}
+
 JumpPointGrid::Graph::Graph(const JumpPointGrid& grid, const search::AStar& astar,
-                            std::span<const search::NodeId> goals)
+                            std::span<const search::NodeId> goals, Buffers& buffers)
     : grid_(&grid),
       astar_(&astar),
+      found_(buffers.found),
       w_(std::uint32_t(grid.grid_.width())),
-      reciprocal_(w_ == 0 ? 0 : (std::uint64_t{1} << 63u) / w_ + 1),
+      split_(w_),
       cells_(grid.node_count()),
       plus_(grid.options_.search == GridSearch::jps_plus),
       straight_cost_(grid.grid_.straight_length() * grid.multiplier_),
       diagonal_cost_(grid.grid_.diagonal_length() * grid.multiplier_) {
-  goals_.reserve(goals.size());
+  std::vector<Cell>& cells = buffers.goals;
+  cells.clear();
   for (const search::NodeId g : goals)
-    if (g < cells_) goals_.push_back({int(g % w_), int(g / w_)});
+    if (g < cells_) {
+      int x = 0, y = 0;
+      split_(g, x, y);
+      cells.push_back({x, y});
+    }
+  goals_ = cells;
   for (int k = 0; k < 8; ++k) offset_[k] = std::int64_t(dy_of[k]) * std::int64_t(w_) + dx_of[k];
-  found_.reserve(64);
 }
 
 void JumpPointGrid::Graph::successors(search::NodeId n) const {
   found_.clear();
   int x = 0, y = 0;
-  split(n, x, y);
+  split_(n, x, y);
   unsigned dirs = directions(n, x, y);
+  if (goals_.size() == 1) {
+    // A jump reaches the goal only along a shortest grid route from n (diagonally, then
+    // straight: the octile distance, a lower bound of every grid path), so no other successor
+    // of n leads to the goal more cheaply than that jump: the goal is then n's one successor.
+    // Only the direction of the goal's octant can reach it, and it goes first: a query whose
+    // goal its start sees this way expands nothing else and queues nothing else.
+    const Cell goal = goals_[0];
+    const int k = direction_of[(goal.y > y) - (goal.y < y) + 1][(goal.x > x) - (goal.x < x) + 1];
+    if (k >= 0 && (dirs & bit(k)) != 0) {
+      dirs &= ~bit(k);
+      reached_goal_ = false;
+      jump(n, x, y, k);  // stops where it reaches the goal (reach_goal)
+      if (reached_goal_) {
+        const search::NodeId target =
+            search::NodeId(std::uint32_t(goal.y) * w_ + std::uint32_t(goal.x));
+        for (const Successor& s : found_) {
+          if (s.node != target) continue;
+          const Successor only = s;
+          found_.clear();
+          found_.push_back(only);
+          return;
+        }
+      }
+    }
+  }
   while (dirs != 0) {
     const int k = std::countr_zero(dirs);
     dirs &= dirs - 1;
-    if (k < 4) {
-      if (const int steps = straight(n, x, y, k); steps > 0)
-        add(x, y, x + steps * dx_of[k], y + steps * dy_of[k]);
-    } else if (plus_) {
-      diagonal_plus(n, x, y, k);
-    } else {
-      switch (k) {
-        case 4:
-          diagonal<4>(x, y);
-          break;
-        case 5:
-          diagonal<5>(x, y);
-          break;
-        case 6:
-          diagonal<6>(x, y);
-          break;
-        default:
-          diagonal<7>(x, y);
-          break;
-      }
+    jump(n, x, y, k);
+  }
+}
+
+[[gnu::always_inline]] inline void JumpPointGrid::Graph::jump(search::NodeId n, int x, int y,
+                                                              int k) const {
+  if (k < 4) {
+    if (const int steps = straight(n, x, y, k); steps > 0)
+      add(x, y, x + steps * dx_of[k], y + steps * dy_of[k]);
+  } else if (plus_) {
+    diagonal_plus(n, x, y, k);
+  } else {
+    switch (k) {
+      case 4:
+        diagonal<4>(x, y);
+        break;
+      case 5:
+        diagonal<5>(x, y);
+        break;
+      case 6:
+        diagonal<6>(x, y);
+        break;
+      default:
+        diagonal<7>(x, y);
+        break;
     }
   }
 }
@@ -488,7 +531,7 @@ unsigned JumpPointGrid::Graph::directions(search::NodeId n, int x, int y) const 
   int arrival = 8;  // a start: every direction
   if (p < cells_) {
     int px = 0, py = 0;
-    split(p, px, py);
+    split_(p, px, py);
     int dx = (x > px) - (x < px), dy = (y > py) - (y < py);
     const int ex = std::abs(x - px), ey = std::abs(y - py);
     if (ex > ey && ey > 0) dy = 0;
@@ -538,7 +581,10 @@ int JumpPointGrid::Graph::scan(int x, int y, int k) const {
 int JumpPointGrid::Graph::straight(search::NodeId n, int x, int y, int k) const {
   // The jump point, or the nearest goal before it (or before the wall).
   const int r = plus_ ? grid_->jump_distance(n, k) : scan(x, y, k);
-  if (const int goal = goal_along(x, y, k, std::abs(r))) return goal;
+  if (const int goal = goal_along(x, y, k, std::abs(r))) {
+    reach_goal();
+    return goal;
+  }
   return std::max(r, 0);
 }
 
@@ -573,6 +619,7 @@ void JumpPointGrid::Graph::diagonal(int x, int y) const {
       for (const Cell& goal : goals_)
         if (goal.x == cx && goal.y == cy) {
           add(x, y, cx, cy);
+          reach_goal();
           return;
         }
     const std::uint64_t m = window<east>(row, cx), up = window<east>(row + rw, cx),
@@ -582,9 +629,11 @@ void JumpPointGrid::Graph::diagonal(int x, int y) const {
       rx = scan_line<east>(row, row + rw, row - rw, cx + (east ? 63 : -63), 63);
     const int gx = goals_ahead ? goal_along(cx, cy, along_x, std::abs(rx)) : 0;
     if (const int steps = gx != 0 ? gx : rx; steps > 0) add(x, y, cx + steps * dx, cy);
+    if (gx != 0 && reach_goal()) return;
     const int ry = scan_line<north>(column, column - cw, column + cw, cy);
     const int gy = goals_ahead ? goal_along(cx, cy, along_y, std::abs(ry)) : 0;
     if (const int steps = gy != 0 ? gy : ry; steps > 0) add(x, y, cx, cy + steps * dy);
+    if (gy != 0 && reach_goal()) return;
     here = m;
     next = north ? up : down;
   }
@@ -610,11 +659,15 @@ void JumpPointGrid::Graph::diagonal_plus(search::NodeId n, int x, int y, int k) 
       if (t <= step || t > step + reach) continue;
       if (ax == ay) {
         add(x, y, goal.x, goal.y);
+        if (reach_goal()) return;
         continue;
       }
       const int s = components[ax > ay ? 0 : 1];
       const auto at = search::NodeId(std::int64_t(n) + std::int64_t(t) * offset_[k]);
-      if (std::max(ax, ay) - t <= std::abs(g.jump_distance(at, s))) add(x, y, goal.x, goal.y);
+      if (std::max(ax, ay) - t <= std::abs(g.jump_distance(at, s))) {
+        add(x, y, goal.x, goal.y);
+        if (reach_goal()) return;
+      }
     }
     if (j <= 0) return;
     c += std::int64_t(j) * offset_[k];

@@ -692,37 +692,6 @@ std::vector<std::uint8_t> OccupancyGrid::near_windows(std::span<const CellWindow
   return mask;
 }
 
-double OccupancyGrid::heuristic_cells(int dx, int dy) const {
-  // Lengths of dx, dy cells in the grid's fixed-point move lengths; every one is a lower bound
-  // of the grid's own path length (and chebyshev and euclidean also of octile and manhattan
-  // paths). Manhattan, octile and sixteen are the lengths of actual open-grid paths, sums of
-  // whole quanta, so f = g + h stays exact.
-  const int hi = std::max(dx, dy), lo = std::min(dx, dy);
-  switch (options_.heuristic) {
-    case GridHeuristic::manhattan:
-      return double(dx + dy) * straight_;
-    case GridHeuristic::octile:
-      return double(hi - lo) * straight_ + double(lo) * diagonal_;
-    case GridHeuristic::chebyshev:
-      return double(hi) * straight_;
-    case GridHeuristic::euclidean:
-      // Scaled down by far more than the fixed point's rounding of a diagonal, to stay admissible.
-      return std::hypot(double(dx), double(dy)) * cell_ * (1.0 - 1e-6);
-    case GridHeuristic::sixteen: {
-      // The shortest 16-connected path on an open grid: knight moves plus straight ones below
-      // the knight's slope, knight moves plus diagonals above it (the two moves whose directions
-      // bracket the target's; Rivera et al., "The 2^k Neighborhoods for Grid Path Planning", JAIR
-      // 2020).
-      if (2 * lo <= hi) return double(lo) * knight_ + double(hi - 2 * lo) * straight_;
-      return double(hi - lo) * knight_ + double(2 * lo - hi) * diagonal_;
-    }
-    case GridHeuristic::zero:
-    case GridHeuristic::automatic:
-      return 0.0;
-  }
-  return 0.0;
-}
-
 void OccupancyGrid::attach(Point p, AttachDirection direction, std::vector<Attachment>& out) const {
   out.clear();
   const FreeSpace& space = *space_;

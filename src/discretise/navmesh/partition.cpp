@@ -537,10 +537,12 @@ void NavPartition::locate(Point p, std::vector<std::uint32_t>& out) const {
   out.clear();
   if (locator_.empty()) return;
   for (const std::uint32_t i : locator_.ids_in(locator_.cell(p))) {
+    // Each edge from the corner before: a remainder per edge cost more than its orientation
+    // test (every query locates its ends).
     const std::span<const Point> ring = polygon(i);
     bool inside = true;
-    for (std::size_t k = 0; k < ring.size() && inside; ++k)
-      inside = exact::orientation(ring[k], ring[(k + 1) % ring.size()], p) >= 0;
+    for (std::size_t k = 0, before = ring.size() - 1; k < ring.size() && inside; before = k++)
+      inside = exact::orientation(ring[before], ring[k], p) >= 0;
     if (inside) out.push_back(i);
   }
 }

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "polynav/discretise/navmesh/partition.hpp"
+#include "polynav/discretise/query.hpp"
 #include "polynav/error.hpp"
 #include "polynav/kernel/exact.hpp"
 
@@ -230,6 +231,12 @@ VisibilityGraph::VisibilityGraph(const FreeSpace& space, VisibilityGraphOptions 
   components_ = search::ComponentLabels(graph_);
   stats_.build_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+std::optional<VisibilityGraph::TautGraph> VisibilityGraph::query_graph(
+    QueryWorkspace& workspace, std::span<const search::NodeId> /*goals*/) const {
+  if (!taut_) return std::nullopt;
+  return TautGraph(*this, workspace.astar);
 }
 
 std::span<const search::Arc> VisibilityGraph::taut_arcs(search::NodeId v,

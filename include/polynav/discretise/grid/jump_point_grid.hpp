@@ -44,6 +44,8 @@
 
 namespace polynav {
 
+class QueryWorkspace;
+
 /// How the grid is searched.
 enum class GridSearch : std::uint8_t {
   astar,     ///< A* over every cell (any grid)
@@ -160,10 +162,30 @@ class JumpPointGrid final : public Discretisation {
   /// and carries on along the diagonal, so that no intermediate diagonal node enters the open
   /// list (after the idea, in Harabor and Grastien, ICAPS 2014, of not expanding intermediate
   /// jump points). Such an arc runs diagonally, then straight; arc_points() gives its bend.
+  ///
+  /// With one goal, a node from which a jump reaches the goal has the goal as its only
+  /// successor: that jump is a shortest grid route from the node (the octile distance), so no
+  /// other successor could lead to the goal more cheaply. The goal's octant is jumped first, and
+  /// the other directions only when it does not reach the goal.
   class Graph {
    public:
+    struct Cell {
+      int x, y;
+    };
+    struct Successor {
+      search::NodeId node;
+      double cost;
+    };
+    /// What the graphs of one workspace's queries reuse (QueryWorkspace::state): the goal cells
+    /// and the successors of the node being expanded. Kept there, a query allocates nothing (a
+    /// short query's allocations were a fifth of its time).
+    struct Buffers {
+      std::vector<Cell> goals;
+      std::vector<Successor> found;
+    };
+
     Graph(const JumpPointGrid& grid, const search::AStar& astar,
-          std::span<const search::NodeId> goals);
+          std::span<const search::NodeId> goals, Buffers& buffers);
 
     /// A search reaches jump points only, few of the cells (search::SparseSearchGraph).
     static constexpr bool sparse_search = true;
@@ -179,15 +201,10 @@ class JumpPointGrid final : public Discretisation {
     }
 
    private:
-    struct Cell {
-      int x, y;
-    };
-    struct Successor {
-      search::NodeId node;
-      double cost;
-    };
     // Fills found_ with the successors of n.
     void successors(search::NodeId n) const;
+    // Adds the successors of n = (x, y) in direction k (move bits) to found_.
+    void jump(search::NodeId n, int x, int y, int k) const;
     // The directions worth following from n (move bits), from the direction n was reached in.
     unsigned directions(search::NodeId n, int x, int y) const;
     // Steps to the successor in straight direction k, 0 for none.
@@ -196,19 +213,18 @@ class JumpPointGrid final : public Discretisation {
     template <int K>
     void diagonal(int x, int y) const;
     void diagonal_plus(search::NodeId n, int x, int y, int k) const;
-    // (n % width, n / width) without a division: n * (2^63 / width, rounded up) >> 63 is exact
-    // for n * width < 2^63.
-    void split(search::NodeId n, int& x, int& y) const {
-      __extension__ using Wide = unsigned __int128;
-      y = int((Wide(n) * reciprocal_) >> 63u);
-      x = int(n - std::uint32_t(y) * w_);
-    }
     // Adds cell (tx, ty), reached from (x, y) diagonally and then straight, to found_.
     void add(int x, int y, int tx, int ty) const {
       const int ex = tx > x ? tx - x : x - tx, ey = ty > y ? ty - y : y - ty;
       const int lo = ex < ey ? ex : ey, hi = ex < ey ? ey : ex;
       found_.push_back({search::NodeId(std::uint32_t(ty) * w_ + std::uint32_t(tx)),
                         lo * diagonal_cost_ + (hi - lo) * straight_cost_});
+    }
+    // Notes that a jump reached a goal, which with one goal ends the expansion (successors()):
+    // true then, and the jump stops.
+    bool reach_goal() const {
+      reached_goal_ = true;
+      return goals_.size() == 1;
     }
     // The nearest goal on the line from (x, y) in straight direction k within `range` steps:
     // its distance, else 0.
@@ -219,10 +235,11 @@ class JumpPointGrid final : public Discretisation {
 
     const JumpPointGrid* grid_;
     const search::AStar* astar_;
-    std::vector<Cell> goals_;
-    mutable std::vector<Successor> found_;  // the successors of the node being expanded
+    std::span<const Cell> goals_;        // in buffers
+    std::vector<Successor>& found_;      // the successors of the node being expanded
+    mutable bool reached_goal_ = false;  // a jump of this expansion reached a goal
     std::uint32_t w_;
-    std::uint64_t reciprocal_;
+    CellSplit split_;
     std::size_t cells_;
     bool plus_;
     std::int64_t offset_[8];
@@ -231,11 +248,8 @@ class JumpPointGrid final : public Discretisation {
 
   /// The graph of one query to the given goal cells, or nothing when the method fell back to A*
   /// (the driver then searches the grid itself). See discretise/query.hpp.
-  std::optional<Graph> query_graph(const search::AStar& astar,
-                                   std::span<const search::NodeId> goals) const {
-    if (!jumps()) return std::nullopt;
-    return Graph(*this, astar, goals);
-  }
+  std::optional<Graph> query_graph(QueryWorkspace& workspace,
+                                   std::span<const search::NodeId> goals) const;
 
  private:
   friend class Graph;

@@ -12,6 +12,8 @@
 #include <utility>
 #include <vector>
 
+#include <boost/container/small_vector.hpp>
+
 #include "polynav/discretise/discretisation.hpp"
 #include "polynav/enum_names.hpp"
 #include "polynav/kernel/build_clock.hpp"
@@ -24,6 +26,32 @@ class FreeSpace;
 class OccupancyGrid;
 struct CellFrame;
 struct CellWindow;
+
+/// A node id's cell (n % width, n / width) without a division, which a search would otherwise
+/// pay at every node it reaches: n * (2^63 / width, rounded up) >> 63 is exact for n * width <
+/// 2^63, which holds for every width below 2^31 (node ids have 32 bits); wider rows divide.
+class CellSplit {
+ public:
+  CellSplit() = default;
+  explicit CellSplit(std::uint32_t width)
+      : width_(width), reciprocal_(width == 0 ? 0 : (std::uint64_t{1} << 63u) / width + 1) {}
+  std::uint32_t width() const { return width_; }
+  void operator()(search::NodeId n, int& x, int& y) const {
+    if (width_ >= (std::uint32_t{1} << 31u)) [[unlikely]] {
+      x = int(n % width_);
+      y = int(n / width_);
+      return;
+    }
+    __extension__ using Wide = unsigned __int128;
+    const auto row = std::uint32_t((Wide(n) * reciprocal_) >> 63u);
+    x = int(n - row * width_);
+    y = int(row);
+  }
+
+ private:
+  std::uint32_t width_ = 1;
+  std::uint64_t reciprocal_ = (std::uint64_t{1} << 63u) + 1;
+};
 
 enum class GridHeuristic { automatic, manhattan, octile, chebyshev, euclidean, zero, sixteen };
 inline constexpr auto grid_heuristic_names =
@@ -185,7 +213,8 @@ class OccupancyGrid final : public Discretisation {
     /// The cell distance to each goal attachment's node times the cheapest multiplier, plus that
     /// attachment's cost, the least over the attachments.
     double operator()(search::NodeId n) const {
-      const int nx = int(n % w_), ny = int(n / w_);
+      int nx = 0, ny = 0;
+      split_(n, nx, ny);
       if (targets_.size() == 1)
         return grid_->heuristic_cells(std::abs(nx - targets_[0].x), std::abs(ny - targets_[0].y)) *
                scale_;
@@ -200,7 +229,9 @@ class OccupancyGrid final : public Discretisation {
     /// line between them, times their distance. 0 without one start and one goal node.
     std::uint64_t tie_rank(search::NodeId n) const {
       if (!line_) return 0;
-      const std::int64_t nx = n % w_, ny = n / w_;
+      int x = 0, y = 0;
+      split_(n, x, y);
+      const std::int64_t nx = x, ny = y;
       const std::int64_t cross = (nx - sx_) * (gy_ - sy_) - (ny - sy_) * (gx_ - sx_);
       return std::uint64_t(cross < 0 ? -cross : cross);
     }
@@ -213,8 +244,9 @@ class OccupancyGrid final : public Discretisation {
     };
     const OccupancyGrid* grid_ = nullptr;
     double scale_ = 1.0;
-    std::uint32_t w_ = 1;
-    std::vector<Target> targets_;
+    CellSplit split_;
+    // One inline target, a query's usual goal: making the estimate allocates nothing.
+    boost::container::small_vector<Target, 1> targets_;
     bool line_ = false;
     std::int64_t sx_ = 0, sy_ = 0, gx_ = 0, gy_ = 0;
   };
@@ -226,10 +258,13 @@ class OccupancyGrid final : public Discretisation {
     Estimate e = heuristic(goals, goal);
     if (starts.size() == 1 && goals.size() == 1) {
       e.line_ = true;
-      e.sx_ = starts[0].node % e.w_;
-      e.sy_ = starts[0].node / e.w_;
-      e.gx_ = goals[0].node % e.w_;
-      e.gy_ = goals[0].node / e.w_;
+      int sx = 0, sy = 0, gx = 0, gy = 0;
+      e.split_(starts[0].node, sx, sy);
+      e.split_(goals[0].node, gx, gy);
+      e.sx_ = sx;
+      e.sy_ = sy;
+      e.gx_ = gx;
+      e.gy_ = gy;
     }
     return e;
   }
@@ -237,9 +272,12 @@ class OccupancyGrid final : public Discretisation {
     Estimate e;
     e.grid_ = this;
     e.scale_ = heuristic_scale_;
-    e.w_ = std::uint32_t(across_);
-    for (const Attachment& a : goals)
-      e.targets_.push_back({int(a.node % e.w_), int(a.node / e.w_), a.cost});
+    e.split_ = CellSplit(std::uint32_t(across_));
+    for (const Attachment& a : goals) {
+      int x = 0, y = 0;
+      e.split_(a.node, x, y);
+      e.targets_.push_back({x, y, a.cost});
+    }
     return e;
   }
 
@@ -337,6 +375,7 @@ class OccupancyGrid final : public Discretisation {
     return (std::size_t(cy) + 1) * (std::size_t(width_) + 2) + std::size_t(cx) + 1;
   }
   // The heuristic's lower bound of the cost of dx, dy cells, before the cheapest multiplier.
+  // Inline: every node a search reaches evaluates it once.
   double heuristic_cells(int dx, int dy) const;
   // Whether p lies in the closed square of cell (cx, cy) (exactly, on a rotated grid too).
   bool in_closed_cell(Point p, int cx, int cy) const;
@@ -395,5 +434,36 @@ class OccupancyGrid final : public Discretisation {
   std::size_t classified_cells_ = 0;
   search::ComponentLabels components_;
 };
+
+inline double OccupancyGrid::heuristic_cells(int dx, int dy) const {
+  // Lengths of dx, dy cells in the grid's fixed-point move lengths; every one is a lower bound
+  // of the grid's own path length (and chebyshev and euclidean also of octile and manhattan
+  // paths). Manhattan, octile and sixteen are the lengths of actual open-grid paths, sums of
+  // whole quanta, so f = g + h stays exact.
+  const int hi = std::max(dx, dy), lo = std::min(dx, dy);
+  switch (options_.heuristic) {
+    case GridHeuristic::manhattan:
+      return double(dx + dy) * straight_;
+    case GridHeuristic::octile:
+      return double(hi - lo) * straight_ + double(lo) * diagonal_;
+    case GridHeuristic::chebyshev:
+      return double(hi) * straight_;
+    case GridHeuristic::euclidean:
+      // Scaled down by far more than the fixed point's rounding of a diagonal, to stay admissible.
+      return std::hypot(double(dx), double(dy)) * cell_ * (1.0 - 1e-6);
+    case GridHeuristic::sixteen: {
+      // The shortest 16-connected path on an open grid: knight moves plus straight ones below
+      // the knight's slope, knight moves plus diagonals above it (the two moves whose directions
+      // bracket the target's; Rivera et al., "The 2^k Neighborhoods for Grid Path Planning", JAIR
+      // 2020).
+      if (2 * lo <= hi) return double(lo) * knight_ + double(hi - 2 * lo) * straight_;
+      return double(hi - lo) * knight_ + double(2 * lo - hi) * diagonal_;
+    }
+    case GridHeuristic::zero:
+    case GridHeuristic::automatic:
+      return 0.0;
+  }
+  return 0.0;
+}
 
 }  // namespace polynav

@@ -26,6 +26,8 @@
 
 namespace polynav {
 
+class QueryWorkspace;
+
 /// How a query's start and goal find the corners they attach to (VisibilityGraph::attach).
 enum class VisibilityAttach : std::uint8_t {
   /// Every corner is tested for tangency and the tangent ones for line of sight: O(corners) per
@@ -203,11 +205,8 @@ class VisibilityGraph final : public Discretisation {
     const search::AStar* astar_;
   };
   /// The query's graph (discretise/query.hpp), or nothing to search all arcs.
-  std::optional<TautGraph> query_graph(const search::AStar& astar,
-                                       std::span<const search::NodeId> /*goals*/) const {
-    if (!taut_) return std::nullopt;
-    return TautGraph(*this, astar);
-  }
+  std::optional<TautGraph> query_graph(QueryWorkspace& workspace,
+                                       std::span<const search::NodeId> goals) const;
   /// The arcs of corner v that keep a path arriving from `parent` taut at v: all of them when
   /// parent is no corner. @pre the arcs are sorted by angle (taut search on)
   std::span<const search::Arc> taut_arcs(search::NodeId v, search::NodeId parent) const;
