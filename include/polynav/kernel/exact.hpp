@@ -24,22 +24,23 @@ int orientation_exact(Point p, Point q, Point r);
 /// proven case costs a few multiplications instead of a call through CGAL's kernel objects.
 inline int orientation(Point p, Point q, Point r) {
   const double qx = q.x - p.x, qy = q.y - p.y, rx = r.x - p.x, ry = r.y - p.y;
+  const double left = qx * ry;
+  const double right = qy * rx;
+  const double det = left - right;
+  const double magnitude = std::abs(left) + std::abs(right);
+  // The common case first: the bound proves the sign. Below ~1e-250 products may have
+  // underflowed, where the bound no longer holds.
+  if (magnitude > 1e-250 && magnitude < 1e300) {
+    const double bound = 3.3306690738754716e-16 * magnitude;
+    if (det > bound) return 1;
+    if (-det > bound) return -1;
+  }
   // A difference of doubles is zero only when they are equal, so a zero factor is exact: then
   // both products are exactly zero (the common case of a shared end point).
   if ((qx == 0.0 || ry == 0.0) && (qy == 0.0 || rx == 0.0)) return 0;
   // q == r: the two products are equal, and the error bound cannot tell 0 from a tiny value,
   // which would cost an exact evaluation (sectors at a vertex compare a ray with itself).
   if (q.x == r.x && q.y == r.y) return 0;
-  const double left = qx * ry;
-  const double right = qy * rx;
-  const double det = left - right;
-  const double magnitude = std::abs(left) + std::abs(right);
-  // Below ~1e-250 products may have underflowed, where the bound no longer holds.
-  if (magnitude > 1e-250 && magnitude < 1e300) {
-    const double bound = 3.3306690738754716e-16 * magnitude;
-    if (det > bound) return 1;
-    if (-det > bound) return -1;
-  }
   return orientation_exact(p, q, r);
 }
 

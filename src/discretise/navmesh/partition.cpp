@@ -483,13 +483,13 @@ void NavPartition::index() {
 
   // Point location: about one polygon per cell.
   Box box;
-  std::vector<Box> boxes(polygons);
+  boxes_.assign(polygons, Box{});
   for (std::size_t i = 0; i < polygons; ++i) {
-    for (const Point& p : polygon(i)) boxes[i].expand(p);
-    box.expand(boxes[i]);
+    for (const Point& p : polygon(i)) boxes_[i].expand(p);
+    box.expand(boxes_[i]);
   }
   locator_ = BoxIndex(box, polygons);
-  locator_.assign_boxes(boxes);
+  locator_.assign_boxes(boxes_);
 }
 
 void NavPartition::join_vertices() {
@@ -537,8 +537,11 @@ void NavPartition::locate(Point p, std::vector<std::uint32_t>& out) const {
   out.clear();
   if (locator_.empty()) return;
   for (const std::uint32_t i : locator_.ids_in(locator_.cell(p))) {
-    // Each edge from the corner before: a remainder per edge cost more than its orientation
-    // test (every query locates its ends).
+    // A cell lists every polygon whose box meets it: most boxes miss p, decided by comparisons
+    // (exactly, the box being closed) before any orientation test. Each edge from the corner
+    // before: a remainder per edge cost more than its test (every query locates its ends).
+    const Box& b = boxes_[i];
+    if (p.x < b.min.x || p.x > b.max.x || p.y < b.min.y || p.y > b.max.y) continue;
     const std::span<const Point> ring = polygon(i);
     bool inside = true;
     for (std::size_t k = 0, before = ring.size() - 1; k < ring.size() && inside; before = k++)

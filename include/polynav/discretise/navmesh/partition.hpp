@@ -231,8 +231,9 @@ class NavPartition {
   };
   std::vector<Corner> corners_;
   std::vector<Point> vertex_at_;
-  // Point location: the polygons by their boxes.
+  // Point location: the polygons by their boxes, and the boxes.
   BoxIndex locator_;
+  std::vector<Box> boxes_;
 };
 
 }  // namespace polynav
