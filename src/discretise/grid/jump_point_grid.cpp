@@ -1,6 +1,7 @@
 #include "polynav/discretise/grid/jump_point_grid.hpp"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <chrono>
 #include <cmath>
@@ -26,6 +27,20 @@ constexpr int direction_of[3][3] = {{6, 3, 7}, {2, -1, 0}, {5, 1, 4}};
 constexpr unsigned bit(int k) {
   return 1u << unsigned(k);
 }
+
+// The direction (its move bit) towards a cell by the sides it lies on, bit 0 east, 1 west, 2
+// north, 3 south; 0 for the cell itself (and for sides that cannot both hold).
+constexpr auto octant_of = [] {
+  std::array<unsigned, 16> table{};
+  for (int dy = -1; dy <= 1; ++dy)
+    for (int dx = -1; dx <= 1; ++dx) {
+      const int k = direction_of[dy + 1][dx + 1];
+      const unsigned side = unsigned(dx > 0) | unsigned(dx < 0) << 1u | unsigned(dy > 0) << 2u |
+                            unsigned(dy < 0) << 3u;
+      table[side] = k < 0 ? 0u : bit(k);
+    }
+  return table;
+}();
 
 // 64 bits of a line of free-cell bits (JumpPointGrid::rows_ or columns_) from position p: bit i
 // is the cell at p + i. The line's position x is its bit x + 64, so p may go down to -64.
@@ -474,9 +489,11 @@ void JumpPointGrid::Graph::successors(search::NodeId n) const {
     // Only the direction of the goal's octant can reach it, and it goes first: a query whose
     // goal its start sees this way expands nothing else and queues nothing else.
     const Cell goal = goals_[0];
-    const int k = direction_of[(goal.y > y) - (goal.y < y) + 1][(goal.x > x) - (goal.x < x) + 1];
-    if (k >= 0 && (dirs & bit(k)) != 0) {
-      dirs &= ~bit(k);
+    const unsigned side = unsigned(goal.x > x) | unsigned(goal.x < x) << 1u |
+                          unsigned(goal.y > y) << 2u | unsigned(goal.y < y) << 3u;
+    if (const unsigned octant = octant_of[side] & dirs; octant != 0) {
+      const int k = std::countr_zero(octant);
+      dirs &= ~octant;
       reached_goal_ = false;
       jump(n, x, y, k);  // stops where it reaches the goal (reach_goal)
       if (reached_goal_) {
