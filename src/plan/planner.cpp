@@ -99,6 +99,7 @@ void Planner::prepare(std::unique_ptr<Method> method, const Planner* before) {
   }
   query_options_.search =
       search_options(OptionValues("search", search_option_specs(), options_.settings));
+  query_options_.search.measure_time = false;  // the planner times each search itself
   query_options_.record_expanded = options_.record_expanded;
   query_options_.smoothed = false;
   query_options_.corridor = options_.corridor;

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <map>
 #include <random>
 #include <string>
@@ -373,6 +374,29 @@ TEST(SearchBudget, CountsExpansionsAndReadsTheClockEveryPeriod) {
   EXPECT_EQ(no_time.before_expansion(0), SearchLimit::time);  // the clock is read at 0
   EXPECT_EQ(no_time.before_expansion(1), SearchLimit::none);  // and not again before 64
   EXPECT_EQ(no_time.before_expansion(SearchBudget::clock_period), SearchLimit::time);
+}
+
+// A search that does not measure its time reads no clock and reports no time, finds what a
+// measured one finds, and still keeps a time limit (whose clock it then reads).
+TEST(SearchBudget, AnUnmeasuredSearchReportsNoTimeButKeepsItsTimeLimit) {
+  for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+    const Instance inst = random_instance(seed);
+    AStar measured, unmeasured;
+    SearchOptions off;
+    off.measure_time = false;
+    const NodeId goal = NodeId(inst.graph.node_count() - 1);
+    const SearchResult a = measured.search(inst.graph, 0, goal, ZeroHeuristic{});
+    const SearchResult b = unmeasured.search(inst.graph, 0, goal, ZeroHeuristic{}, off);
+    EXPECT_EQ(a.status, b.status);
+    EXPECT_EQ(a.path, b.path);
+    EXPECT_EQ(b.stats.elapsed.count(), 0);
+  }
+  const SearchBudget unmeasured(inf, 1000, std::chrono::nanoseconds(0),
+                                std::numeric_limits<std::size_t>::max(), false);
+  EXPECT_EQ(unmeasured.before_expansion(0), SearchLimit::time);
+  const SearchBudget idle(inf, 1000, std::chrono::nanoseconds::max(),
+                          std::numeric_limits<std::size_t>::max(), false);
+  EXPECT_EQ(idle.elapsed().count(), 0);
 }
 
 TEST(SearchBudget, NamesTheLimitThatEndedASearchWithoutAGoal) {

@@ -138,6 +138,11 @@ struct SearchOptions {
   /// Which open node of least f comes first (TieBreak). [Default: larger_g]
   TieBreak ties = TieBreak::larger_g;
 
+  /// Measure the call's wall time into SearchStats::elapsed (two readings of the clock). A
+  /// caller that times the search itself, as the Planner does, turns it off: the readings were a
+  /// tenth of a short grid query. A time limit reads the clock either way. [Default: true]
+  bool measure_time = true;
+
   /// Whether beam_width bounds the open list (beam search).
   bool beam_search() const noexcept {
     return beam_width != std::numeric_limits<std::size_t>::max();
@@ -146,7 +151,7 @@ struct SearchOptions {
 
 /// The budget of one search with these options (search/budget.hpp); its clock starts now.
 inline SearchBudget budget_of(const SearchOptions& o) {
-  return SearchBudget(o.max_cost, o.max_expansions, o.max_time, o.beam_width);
+  return SearchBudget(o.max_cost, o.max_expansions, o.max_time, o.beam_width, o.measure_time);
 }
 
 /// One node of a reachability query: its cost from the source and its parent on a cheapest path

@@ -15,7 +15,8 @@ namespace polynav::search {
 /// The limits of one search and its clock, asked the same way by every search loop (A*, Theta*,
 /// IDA*, Polyanya): expansions and wall-clock time before each expansion, cost before a node is
 /// opened, and, when no goal was reached, which limit ended the search and the value its message
-/// names. The clock starts when the budget is made.
+/// names. The clock starts when the budget is made, when it has a time limit or measures the
+/// search (`measured`: SearchStats::elapsed).
 class SearchBudget {
  public:
   using clock = std::chrono::steady_clock;
@@ -24,13 +25,16 @@ class SearchBudget {
   static constexpr std::uint64_t clock_period = 64;
 
   SearchBudget(double max_cost, std::uint64_t max_expansions, std::chrono::nanoseconds max_time,
-               std::size_t beam_width = std::numeric_limits<std::size_t>::max())
-      : start_(clock::now()),
-        max_cost_(max_cost),
+               std::size_t beam_width = std::numeric_limits<std::size_t>::max(),
+               bool measured = true)
+      : max_cost_(max_cost),
         max_expansions_(max_expansions),
         max_time_(max_time),
         beam_width_(beam_width),
-        timed_(max_time != std::chrono::nanoseconds::max()) {}
+        timed_(max_time != std::chrono::nanoseconds::max()),
+        measured_(measured) {
+    if (timed_ || measured_) start_ = clock::now();
+  }
 
   /// Whether the limits are in range; else out becomes invalid_query naming the first that is
   /// not (bad_max_cost, bad_max_time) with its value.
@@ -60,8 +64,11 @@ class SearchBudget {
   bool beyond_cost(double f) const { return f > max_cost_; }
   double max_cost() const { return max_cost_; }
 
-  /// Time since the budget was made.
-  clock::duration elapsed() const { return clock::now() - start_; }
+  /// The time since the budget was made; zero when it neither has a time limit nor measures
+  /// the search (then the clock is never read).
+  clock::duration elapsed() const {
+    return timed_ || measured_ ? clock::now() - start_ : clock::duration::zero();
+  }
 
   /// How a search that reached no goal ends: its status and the limit that ended it.
   struct Ending {
@@ -121,6 +128,7 @@ class SearchBudget {
   std::chrono::nanoseconds max_time_;
   std::size_t beam_width_;
   bool timed_;
+  bool measured_;
 };
 
 }  // namespace polynav::search
