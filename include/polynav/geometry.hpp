@@ -58,6 +58,10 @@ struct Box {
   bool contains(const Box& b) const {
     return b.min.x >= min.x && b.min.y >= min.y && b.max.x <= max.x && b.max.y <= max.y;
   }
+  /// Whether p lies in this box, its sides included (exact: comparisons only).
+  bool contains(Point p) const {
+    return p.x >= min.x && p.x <= max.x && p.y >= min.y && p.y <= max.y;
+  }
   double width() const { return max.x - min.x; }
   double height() const { return max.y - min.y; }
   void expand(Point p) {

@@ -168,9 +168,7 @@ class Simplifier {
     vertex_index_.visit(region_box, vertex_stamps_, stamp_, [&](std::uint32_t id) {
       if (!ok || !vertices_[id].alive) return;
       const Point p = vertices_[id].at;
-      if (p.x < region_box.min.x || p.x > region_box.max.x || p.y < region_box.min.y ||
-          p.y > region_box.max.y)
-        return;
+      if (!region_box.contains(p)) return;
       if (exact::side_of_ring(region, p) == exact::Side::inside) ok = false;
     });
     return ok;

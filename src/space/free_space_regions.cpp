@@ -167,7 +167,7 @@ double FreeSpace::cost_at(Point p) const {
   const double clearance = impl_->clearance_multiplier(p);
   for (std::size_t i = impl_->regions.size(); i-- > 0;) {
     const Box& b = impl_->region_boxes[i];
-    if (p.x < b.min.x || p.x > b.max.x || p.y < b.min.y || p.y > b.max.y) continue;
+    if (!b.contains(p)) continue;
     if (exact::side_of_ring(impl_->regions[i].polygon, p) != exact::Side::outside)
       return impl_->regions[i].cost * clearance;
   }
@@ -179,7 +179,7 @@ double FreeSpace::height_at(Point p) const {
     const Region& region = impl_->regions[i];
     if (!region.height) continue;
     const Box& b = impl_->region_boxes[i];
-    if (p.x < b.min.x || p.x > b.max.x || p.y < b.min.y || p.y > b.max.y) continue;
+    if (!b.contains(p)) continue;
     if (exact::side_of_ring(region.polygon, p) != exact::Side::outside) return *region.height;
   }
   return 0.0;

@@ -459,8 +459,7 @@ JumpPointGrid::Graph::Graph(const JumpPointGrid& grid, const search::AStar& asta
     : grid_(&grid),
       astar_(&astar),
       found_(buffers.found),
-      w_(std::uint32_t(grid.grid_.width())),
-      split_(w_),
+      split_(std::uint32_t(grid.grid_.width())),
       cells_(grid.node_count()),
       plus_(grid.options_.search == GridSearch::jps_plus),
       straight_cost_(grid.grid_.straight_length() * grid.multiplier_),
@@ -474,7 +473,8 @@ JumpPointGrid::Graph::Graph(const JumpPointGrid& grid, const search::AStar& asta
       cells.push_back({x, y});
     }
   goals_ = cells;
-  for (int k = 0; k < 8; ++k) offset_[k] = std::int64_t(dy_of[k]) * std::int64_t(w_) + dx_of[k];
+  const auto w = std::int64_t(split_.width());
+  for (int k = 0; k < 8; ++k) offset_[k] = std::int64_t(dy_of[k]) * w + dx_of[k];
 }
 
 void JumpPointGrid::Graph::successors(search::NodeId n) const {
@@ -495,17 +495,12 @@ void JumpPointGrid::Graph::successors(search::NodeId n) const {
       const int k = std::countr_zero(octant);
       dirs &= ~octant;
       reached_goal_ = false;
-      jump(n, x, y, k);  // stops where it reaches the goal (reach_goal)
+      jump(n, x, y, k);  // stops where it reaches the goal (reach_goal), added last
       if (reached_goal_) {
-        const search::NodeId target =
-            search::NodeId(std::uint32_t(goal.y) * w_ + std::uint32_t(goal.x));
-        for (const Successor& s : found_) {
-          if (s.node != target) continue;
-          const Successor only = s;
-          found_.clear();
-          found_.push_back(only);
-          return;
-        }
+        const Successor only = found_.back();
+        found_.clear();
+        found_.push_back(only);
+        return;
       }
     }
   }

@@ -541,7 +541,7 @@ void NavPartition::locate(Point p, std::vector<std::uint32_t>& out) const {
     // (exactly, the box being closed) before any orientation test. Each edge from the corner
     // before: a remainder per edge cost more than its test (every query locates its ends).
     const Box& b = boxes_[i];
-    if (p.x < b.min.x || p.x > b.max.x || p.y < b.min.y || p.y > b.max.y) continue;
+    if (!b.contains(p)) continue;
     const std::span<const Point> ring = polygon(i);
     bool inside = true;
     for (std::size_t k = 0, before = ring.size() - 1; k < ring.size() && inside; before = k++)

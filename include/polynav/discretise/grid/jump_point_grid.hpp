@@ -217,11 +217,11 @@ class JumpPointGrid final : public Discretisation {
     void add(int x, int y, int tx, int ty) const {
       const int ex = tx > x ? tx - x : x - tx, ey = ty > y ? ty - y : y - ty;
       const int lo = ex < ey ? ex : ey, hi = ex < ey ? ey : ex;
-      found_.push_back({search::NodeId(std::uint32_t(ty) * w_ + std::uint32_t(tx)),
+      found_.push_back({search::NodeId(std::uint32_t(ty) * split_.width() + std::uint32_t(tx)),
                         lo * diagonal_cost_ + (hi - lo) * straight_cost_});
     }
-    // Notes that a jump reached a goal, which with one goal ends the expansion (successors()):
-    // true then, and the jump stops.
+    // Notes that a jump reached a goal, whose successor is the last the jump adds; with one goal
+    // that ends the expansion (successors()): true then, and the jump stops.
     bool reach_goal() const {
       reached_goal_ = true;
       return goals_.size() == 1;
@@ -238,8 +238,7 @@ class JumpPointGrid final : public Discretisation {
     std::span<const Cell> goals_;        // in buffers
     std::vector<Successor>& found_;      // the successors of the node being expanded
     mutable bool reached_goal_ = false;  // a jump of this expansion reached a goal
-    std::uint32_t w_;
-    CellSplit split_;
+    CellSplit split_;                    // and the grid's width
     std::size_t cells_;
     bool plus_;
     std::int64_t offset_[8];
