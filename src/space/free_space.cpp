@@ -66,13 +66,23 @@ bool outline_of_free_cells(std::span<const BoundaryRing> rings, const CellMap& c
       }
     }
   }
-  // Sides between a free cell and a blocked one or the edge: each once.
+  // Sides between a free cell and a blocked one or the edge, each once: along each map row the
+  // changes between neighbours and its two ends, across rows the changes between a row and the
+  // one before it, and the free cells of the first and last rows (branch-free, row by row).
+  if (w == 0 || h == 0) return covered == 0;
   std::size_t sides = 0;
-  for (std::int64_t y = 0; y < h; ++y)
-    for (std::int64_t x = 0; x < w; ++x)
-      if (free(x, y))
-        sides += std::size_t(!free(x + 1, y)) + std::size_t(!free(x - 1, y)) +
-                 std::size_t(!free(x, y + 1)) + std::size_t(!free(x, y - 1));
+  const auto is_free = [](unsigned char c) { return std::size_t(c == 0); };
+  for (std::int64_t cy = 0; cy < h; ++cy) {
+    const unsigned char* row = cells.blocked.data() + std::size_t(cy * w);
+    sides += is_free(row[0]) + is_free(row[w - 1]);
+    for (std::int64_t x = 0; x + 1 < w; ++x) sides += is_free(row[x]) ^ is_free(row[x + 1]);
+    if (cy > 0)
+      for (std::int64_t x = 0; x < w; ++x) sides += is_free(row[x]) ^ is_free(row[x - w]);
+    if (cy == 0)
+      for (std::int64_t x = 0; x < w; ++x) sides += is_free(row[x]);
+    if (cy == h - 1)
+      for (std::int64_t x = 0; x < w; ++x) sides += is_free(row[x]);
+  }
   return covered == sides;
 }
 
@@ -367,9 +377,6 @@ FreeSpace::FreeSpace(const Scene& scene, FreeSpaceOptions options) : impl_(new I
         {m.origin, {m.origin.x + m.resolution * m.width, m.origin.y + m.resolution * m.height}},
         m.resolution};
   }
-  s.original_obstacles.reserve(scene.obstacles.size());
-  for (const Obstacle& o : scene.obstacles)
-    s.original_obstacles.push_back({o.shape, o.where.key_path});
   s.given_free_space = !scene.free_boundary.empty();
   s.tolerance =
       options.inflation_tolerance > 0.0 ? options.inflation_tolerance : 0.01 * scene.agent.radius;
@@ -413,7 +420,7 @@ FreeSpace::FreeSpace(const Scene& scene, FreeSpaceOptions options) : impl_(new I
       cells.height = map.height;
       cells.blocked.assign((map.blocked.size() + 63) / 64, 0);
       for (std::size_t i = 0; i < map.blocked.size(); ++i)
-        if (map.blocked[i] != 0) cells.blocked[i >> 6u] |= std::uint64_t{1} << (i & 63u);
+        cells.blocked[i >> 6u] |= std::uint64_t(map.blocked[i] != 0) << (i & 63u);
     }
     s.build_edges();
     s.label_components_by_nesting();
@@ -452,6 +459,13 @@ FreeSpace::FreeSpace(const Scene& scene, FreeSpaceOptions options) : impl_(new I
     s.components = s.rings.empty() ? 0 : max_component + 1;
     s.build_edges();
     s.build_index();
+  }
+  // A map's free space says itself why a point is blocked (its cell); other scenes keep their
+  // obstacles to name the one a point lies in.
+  if (!s.map_cells) {
+    s.original_obstacles.reserve(scene.obstacles.size());
+    for (const Obstacle& o : scene.obstacles)
+      s.original_obstacles.push_back({o.shape, o.where.key_path});
   }
   if (options.clearance_distance > 0.0) s.build_clearance(scene, options);
 }
@@ -907,6 +921,15 @@ std::string FreeSpace::explain_blocked(Point p) const {
   if (exact::side_of_ring(s.original_bounds, p) != exact::Side::inside &&
       exact::side_of_ring(s.original_bounds, p) != exact::Side::boundary)
     return "outside the bounds";
+  if (const std::optional<MapCells>& map = s.map_cells) {
+    // Free space is the map's free cells, closed: p lies in the open square of a blocked cell,
+    // or on sides that only blocked cells share. Named as the map's files do: column x and row
+    // y counted from the top.
+    const int x = std::clamp(int(std::floor(p.x)), 0, map->width - 1);
+    const int y = std::clamp(int(std::floor(p.y)), 0, map->height - 1);
+    out << "in blocked map cell (" << x << ", " << map->height - 1 - y << ")";
+    return out.str();
+  }
   if (s.given_free_space && s.original_obstacles.empty())
     return "outside the free space the scene defines";
   double nearest = std::numeric_limits<double>::infinity();

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <optional>
 #include <random>
 #include <set>
@@ -325,6 +326,35 @@ TEST(FreeSpace, ExplainsWhyAPointIsBlocked) {
   EXPECT_EQ(space.explain_blocked({5, 5}), "inside obstacles[0]");
   EXPECT_EQ(space.explain_blocked({3.8, 5}), "within the agent radius 0.5 of obstacles[0]");
   EXPECT_EQ(space.explain_blocked({0.2, 5}), "within the agent radius 0.5 of the bounds");
+}
+
+TEST(FreeSpace, ExplainsABlockedPointOfAMapByItsCell) {
+  // Rows as the file writes them, top first: the named cell must be blocked in the text, at
+  // cell centres, on sides between two blocked cells and at the map's right and top edges.
+  const std::vector<std::string> rows = {"..@@", ".@@.", "...@"};
+  std::string text = "type octile\nheight 3\nwidth 4\nmap\n";
+  for (const std::string& row : rows) text += row + "\n";
+  const FreeSpace space(parse_movingai_map(text, "cells.map"));
+  ASSERT_NE(space.map_cells(), nullptr);
+  const int h = int(rows.size());
+  std::size_t explained = 0;
+  for (double y = 0.0; y <= h; y += 0.5)
+    for (double x = 0.0; x <= 4.0; x += 0.5) {
+      const std::string why = space.explain_blocked({x, y});
+      if (space.is_free({x, y})) {
+        EXPECT_EQ(why, "") << x << "," << y;
+        continue;
+      }
+      int cx = -1, cy = -1;
+      ASSERT_EQ(std::sscanf(why.c_str(), "in blocked map cell (%d, %d)", &cx, &cy), 2) << why;
+      ASSERT_TRUE(cx >= 0 && cx < 4 && cy >= 0 && cy < h) << why;
+      EXPECT_EQ(rows[std::size_t(cy)][std::size_t(cx)], '@') << why << " for " << x << "," << y;
+      // The cell holds the point: column x, row y counted down from the top.
+      EXPECT_TRUE(x >= cx && x <= cx + 1 && y >= h - 1 - cy && y <= h - cy) << why;
+      ++explained;
+    }
+  EXPECT_GT(explained, 5u);
+  EXPECT_EQ(space.explain_blocked({5, 1}), "outside the bounds");
 }
 
 TEST(FreeSpace, NearestFreePointIsFreeAndClose) {

@@ -140,29 +140,23 @@ JumpPointGrid::JumpPointGrid(const FreeSpace& space, GridOptions grid, JumpOptio
 
   // Where jumping does not apply: one cost multiplier everywhere, every allowed move taken
   // (no height step cuts one), and the move masks exactly those of the free cells (no wall
-  // along a cell side removed a move).
-  bool first = true, uniform = true, climbs = true, walls = false;
+  // along a cell side removed a move). Cells are read only for costs and heights.
+  bool first = true, uniform = true, climbs = true;
+  const bool walls = grid_.has_wall_sides();
   const bool heights = space.has_heights() && std::isfinite(space.agent().max_climb);
-  for (int y = 0; y < h; ++y) {
-    for (int x = 0; x < w; ++x) {
-      if (grid_.blocked(x, y)) continue;
-      const double m = grid_.cell_cost(x, y);
-      if (first) multiplier_ = m;
-      first = false;
-      uniform = uniform && m == multiplier_;
-      unsigned expected = 0;
-      for (int k = 0; k < 8; ++k) {
-        const bool open = !grid_.blocked(x + dx_of[k], y + dy_of[k]);
-        const bool sides =
-            k < 4 || (!grid_.blocked(x + dx_of[k], y) && !grid_.blocked(x, y + dy_of[k]));
-        if (open && sides) expected |= bit(k);
-      }
-      const unsigned moves = grid_.moves(node(x, y));
-      walls = walls || moves != expected;
-      if (heights && climbs) {
-        int taken = 0;
-        grid_.for_each_neighbour(node(x, y), [&](search::NodeId, double) { ++taken; });
-        climbs = taken == std::popcount(moves);
+  if (space.weighted() || heights) {
+    for (int y = 0; y < h; ++y) {
+      for (int x = 0; x < w; ++x) {
+        if (grid_.blocked(x, y)) continue;
+        const double m = grid_.cell_cost(x, y);
+        if (first) multiplier_ = m;
+        first = false;
+        uniform = uniform && m == multiplier_;
+        if (heights && climbs) {
+          int taken = 0;
+          grid_.for_each_neighbour(node(x, y), [&](search::NodeId, double) { ++taken; });
+          climbs = taken == std::popcount(grid_.moves(node(x, y)));
+        }
       }
     }
   }
@@ -263,7 +257,8 @@ void in_sweep_order(int w, int h, int k, F&& f) {
 
 // `inline`: the library is position-independent code, where the compiler keeps an out-of-line
 // member function as a call, once per entry of the table here.
-inline int JumpPointGrid::table_value(int x, int y, int k) const {
+template <int k>
+inline int JumpPointGrid::table_value(int x, int y) const {
   // JPS+ (Harabor and Grastien, ICAPS 2014; Rabin, Game AI Pro 2, 2015): the jump the online
   // search would make, from the entries of the next cell along k.
   const int w = grid_.width();
@@ -279,19 +274,40 @@ inline int JumpPointGrid::table_value(int x, int y, int k) const {
     if (v > 0) return std::min(v + 1, limit);
     return v - 1 < -limit ? limit : v - 1;
   };
-  const int dx = dx_of[k], dy = dy_of[k];
+  constexpr int dx = dx_of[k], dy = dy_of[k];
   const int nx = x + dx, ny = y + dy;
-  if (k >= 4) {
-    const int h_k = dx > 0 ? 0 : 2, v_k = dy > 0 ? 1 : 3;
+  if constexpr (k >= 4) {
+    constexpr int h_k = dx > 0 ? 0 : 2, v_k = dy > 0 ? 1 : 3;
     return entry(nx, ny, h_k) > 0 || entry(nx, ny, v_k) > 0 ? 1 : extend(entry(nx, ny, k));
-  }
-  // Whether the next cell, entered by the straight move k, is a jump point: on a side, its
-  // neighbour is free and the previous cell's is blocked.
-  for (int s = -1; s <= 1; s += 2) {
-    const int sx = -dy * s, sy = dx * s;
+  } else {
+    // Whether the next cell, entered by the straight move k, is a jump point: on a side, its
+    // neighbour is free and the previous cell's is blocked.
+    constexpr int sx = -dy, sy = dx;
     if (grid_.blocked(x + sx, y + sy) && !grid_.blocked(nx + sx, ny + sy)) return 1;
+    if (grid_.blocked(x - sx, y - sy) && !grid_.blocked(nx - sx, ny - sy)) return 1;
+    return extend(entry(nx, ny, k));
   }
-  return extend(entry(nx, ny, k));
+}
+
+int JumpPointGrid::table_value(int x, int y, int k) const {
+  switch (k) {
+    case 0:
+      return table_value<0>(x, y);
+    case 1:
+      return table_value<1>(x, y);
+    case 2:
+      return table_value<2>(x, y);
+    case 3:
+      return table_value<3>(x, y);
+    case 4:
+      return table_value<4>(x, y);
+    case 5:
+      return table_value<5>(x, y);
+    case 6:
+      return table_value<6>(x, y);
+    default:
+      return table_value<7>(x, y);
+  }
 }
 
 void JumpPointGrid::build_table() {
@@ -299,11 +315,15 @@ void JumpPointGrid::build_table() {
   // (0-3) before diagonal ones, which read them.
   const int w = grid_.width(), h = grid_.height();
   table_.assign(8 * std::size_t(w) * std::size_t(h), 0);
-  for (int k = 0; k < 8; ++k)
-    in_sweep_order(w, h, k, [&](int x, int y) {
-      table_[8 * (std::size_t(y) * w + x) + std::size_t(k)] =
-          static_cast<std::int16_t>(table_value(x, y, k));
-    });
+  [&]<int... k>(std::integer_sequence<int, k...>) {
+    (in_sweep_order(w, h, k,
+                    [&](int x, int y) {
+                      table_[8 * (std::size_t(y) * w + x) + std::size_t(k)] =
+                          static_cast<std::int16_t>(table_value<k>(x, y));
+                    }),
+     ...);
+  }
+  (std::make_integer_sequence<int, 8>{});
   table_entries_computed_ = table_.size();
 }
 

@@ -49,6 +49,9 @@ void for_each_wall_side(const FreeSpace& space, const CellFrame& frame, IsFree&&
   // map's, whose outline bounds blocked cells everywhere, so it has none (and its cell sides are
   // not lines of constant x or y, which the search below relies on).
   if (frame.rotated()) return;
+  // The outline of a map's free cells bounds a blocked map cell along every edge, and a cell of
+  // any frame beside that edge overlaps the blocked cell's interior: no side has a wall.
+  if (space.map_cells() != nullptr) return;
   const int w = frame.columns, h = frame.rows;
   // The lattice line index whose coordinate is exactly `value` (as CellFrame computes it), or -1.
   const auto line_at = [](double value, double origin, double step, int count) {
@@ -94,8 +97,9 @@ void for_each_wall_side(const FreeSpace& space, const CellFrame& frame, IsFree&&
 
 // Removes the moves between cell centres that cross a wall: none crosses the side, and no
 // diagonal passes through either end of it.
+// Returns whether any side carried a wall.
 template <class IsFree>
-void remove_moves_across_walls(const FreeSpace& space, const CellFrame& frame, IsFree&& is_free,
+bool remove_moves_across_walls(const FreeSpace& space, const CellFrame& frame, IsFree&& is_free,
                                std::vector<std::uint8_t>& moves) {
   const int w = frame.columns, h = frame.rows;
   const auto clear = [&](int cx, int cy, unsigned bit) {
@@ -110,7 +114,9 @@ void remove_moves_across_walls(const FreeSpace& space, const CellFrame& frame, I
     clear(x, y - 1, north_west);
     clear(x - 1, y, south_east);
   };
+  bool walls = false;
   for_each_wall_side(space, frame, is_free, [&](int x, int y, bool vertical) {
+    walls = true;
     if (vertical) {
       clear(x - 1, y, east);
       clear(x, y, west);
@@ -123,6 +129,7 @@ void remove_moves_across_walls(const FreeSpace& space, const CellFrame& frame, I
       clear_diagonals_through(x + 1, y);
     }
   });
+  return walls;
 }
 
 // The cells marked in `mask` (width x height, row-major) as disjoint windows: each row's runs of
@@ -405,7 +412,7 @@ OccupancyGrid::OccupancyGrid(const FreeSpace& space, GridOptions options)
       out[c - 1] = static_cast<std::uint8_t>(mask);
     }
   }
-  remove_moves_across_walls(
+  wall_sides_ = remove_moves_across_walls(
       space, frame, [&](int c, int r) { return !blocked(c, r); }, moves_);
 
   if (space.has_heights() && std::isfinite(max_climb_)) {

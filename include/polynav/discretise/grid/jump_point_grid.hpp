@@ -258,7 +258,10 @@ class JumpPointGrid final : public Discretisation {
   // The table updated from `before`'s where the grids' cells or moves differ; false (nothing
   // changed) when before's table does not apply (another size, limit or search).
   bool update_table(const JumpPointGrid& before);
-  // The jps+ entry of cell (x, y) in direction k, from the entries of the next cell along k.
+  // The jps+ entry of cell (x, y) in direction k, from the entries of the next cell along k;
+  // with k a constant, so that each direction's sweep compiles to a loop of its own.
+  template <int k>
+  int table_value(int x, int y) const;
   int table_value(int x, int y, int k) const;
   const std::uint64_t* row(int y) const { return rows_.data() + std::size_t(y + 1) * row_words_; }
   // The 3 x 3 cells around (x, y) as 9 bits, 1 = free: bit 3 (j + 1) + (i + 1) is (x + i, y + j).

@@ -325,6 +325,9 @@ class OccupancyGrid final : public Discretisation {
   /// 4 north-east, 5 north-west, 6 south-west, 7 south-east (corner rule and walls included;
   /// height limits are checked by for_each_neighbour). @pre n < node_count()
   unsigned moves(search::NodeId n) const { return moves_[n]; }
+  /// Whether a wall along a cell side (a navigation mesh's constrained edge) removed moves, so
+  /// that moves() differs from the corner rule over the blocked cells.
+  bool has_wall_sides() const { return wall_sides_; }
 
   /// 16-connected grids: the knight moves out of node n the grid allows, one bit each, in the
   /// order of knight_offset() (height limits included); 0 on other grids.
@@ -431,6 +434,7 @@ class OccupancyGrid final : public Discretisation {
   std::vector<double> knight_cost_;
   double heuristic_scale_ = 1.0;  // cheapest multiplier
   bool central64_moves_ = false;  // moves in central64's order (GridTies)
+  bool wall_sides_ = false;       // has_wall_sides()
   std::size_t classified_cells_ = 0;
   search::ComponentLabels components_;
 };
