@@ -8,6 +8,7 @@
 #include <limits>
 
 #include <filesystem>
+#include <fstream>
 #include <random>
 
 #include "discretise/random_scenes.hpp"
@@ -219,11 +220,28 @@ TEST(OccupancyGrid, ComponentsFromTheMovesAreThoseThroughEveryArc) {
   scenes.emplace_back("wall", wall);
   scenes.emplace_back("maze",
                       load_scene(test_support::bundled_scenes("movingai") / "maze-100-1.map"));
+  // A map a third blocked at random: many small components, cells touching only at corners,
+  // and runs of every length, some reaching past the ends of several runs of the next row.
+  {
+    std::mt19937 rng(5);
+    std::bernoulli_distribution blocked_cell(0.35);
+    std::string text = "type octile\nheight 61\nwidth 83\nmap\n";
+    for (int y = 0; y < 61; ++y) {
+      for (int x = 0; x < 83; ++x) text += blocked_cell(rng) ? '@' : '.';
+      text += '\n';
+    }
+    const auto path = std::filesystem::temp_directory_path() / "polynav-grid-components.map";
+    {
+      std::ofstream(path) << text;
+    }
+    scenes.emplace_back("random map", load_scene(path));
+    std::filesystem::remove(path);
+  }
   for (const auto& [name, scene] : scenes) {
     const FreeSpace space(scene);
     for (int connectivity : {4, 8, 16}) {
       GridOptions options;
-      options.resolution = name == "maze" ? 1.0 : 0.35;
+      options.resolution = name == "maze" || name == "random map" ? 1.0 : 0.35;
       options.connectivity = connectivity;
       const OccupancyGrid grid(space, options);
       ASSERT_NE(grid.components(), nullptr) << name;

@@ -477,6 +477,14 @@ OccupancyGrid::OccupancyGrid(const FreeSpace& space, GridOptions options)
     // 7 south-east. A diagonal whose cells are also joined through one of the two cells it passes
     // between, by straight moves, joins nothing new: without walls along cell sides (which can
     // take a straight move away and leave the diagonal) that is every diagonal, half the unions.
+    if (!wall_sides_ && knights_.empty()) {
+      // Every move between free cells sharing a side is allowed, and a diagonal's cells are also
+      // joined through a cell it passes between: the components are the free cells joined
+      // through sides, labelled by runs of a row.
+      components_ = search::ComponentLabels::of_cells_joined_through_sides(
+          width_, height_, [&](int c, int r) { return !blocked(c, r); });
+      return;
+    }
     const auto has = [&](std::int64_t cell, int k) { return (moves_[cell] >> k) & 1u; };
     const auto south_west_joined = [&](std::int64_t u) {
       return (has(u, 2) && has(u - 1, 3)) || (has(u, 3) && has(u - width_, 2));
