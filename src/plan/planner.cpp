@@ -107,6 +107,9 @@ void Planner::prepare(std::unique_ptr<Method> method, const Planner* before) {
     query_options_.smoothed |= s.entry->name != "none";
     query_options_.corridor |= s.entry->uses_corridor;
   }
+  // Smoothed paths take shortcuts that only the boundary's edges decide: built now, not in the
+  // first query.
+  if (query_options_.smoothed) space_->prepare_outline();
   // The first query's search arrays are allocated now, not in that query's time. The version
   // before an edit lends its idle ones: allocating and first touching arrays for every node
   // costs as much as updating a grid. Only the driver's A* arrays are taken: a method's own

@@ -151,13 +151,85 @@ void FreeSpace::Impl::build_edges() {
     for (std::size_t i = 0; i < pts.size(); ++i) {
       edges.push_back({pts[i], pts[(i + 1) % pts.size()]});
       edge_ring.push_back(r);
-      box.expand(pts[i]);
+      if (!cells) box.expand(pts[i]);  // a map's box and area come from its cells, the same
     }
     const double signed_area = 0.5 * signed_area2(pts);
     ring_area.push_back(std::abs(signed_area));
-    area += signed_area;
+    if (!cells) area += signed_area;
   }
   grid = detail::EdgeGrid(edges, box);
+}
+
+void FreeSpace::Impl::label_cells(const CellMap& map) {
+  Cells& c = cells.emplace();
+  const int w = map.width, h = map.height;
+  c.runs = search::free_cell_runs(w, h, [&](int x, int y) {
+    return map.blocked[std::size_t(h - 1 - y) * std::size_t(w) + std::size_t(x)] == 0;
+  });
+  c.row_begin.assign(std::size_t(h) + 1, 0);
+  c.label.resize(c.runs.size());
+  std::uint32_t count = 0;
+  for (std::size_t r = 0; r < c.runs.size(); ++r) {
+    const search::CellRun& run = c.runs[r];
+    c.label[r] = run.root == r ? count++ : c.label[run.root];
+    ++c.row_begin[std::size_t(run.y) + 1];
+    box.expand(Point{double(run.x0), double(run.y)});
+    box.expand(Point{double(run.x1), double(run.y + 1)});
+    area += double(run.x1 - run.x0);
+  }
+  for (std::size_t y = 0; y < std::size_t(h); ++y) c.row_begin[y + 1] += c.row_begin[y];
+  components = count;
+}
+
+std::uint32_t FreeSpace::Impl::cell_component(int x, int y) const {
+  const auto first = cells->runs.begin() + std::ptrdiff_t(cells->row_begin[std::size_t(y)]);
+  const auto last = cells->runs.begin() + std::ptrdiff_t(cells->row_begin[std::size_t(y) + 1]);
+  const auto run =
+      std::partition_point(first, last, [x](const search::CellRun& r) { return r.x1 <= x; });
+  return cells->label[std::size_t(run - cells->runs.begin())];
+}
+
+void FreeSpace::Impl::build_outline() {
+  build_edges();
+  // Each ring bounds the component of the free cell on the left of its first edge (edges run
+  // along cell sides: outline_of_free_cells), as the nesting of rings would give.
+  for (BoundaryRing& ring : rings) {
+    ring.outer = exact::ring_orientation(ring.points) > 0;
+    const Point p = ring.points[0], q = ring.points[1];
+    const int x = int(p.x), y = int(p.y);
+    const auto [cx, cy] = q.x > p.x   ? std::pair{x, y}
+                          : q.x < p.x ? std::pair{x - 1, y - 1}
+                          : q.y > p.y ? std::pair{x - 1, y}
+                                      : std::pair{x, y - 1};
+    ring.component = cell_component(cx, cy);
+  }
+  build_index();
+}
+
+bool FreeSpace::Impl::cells_show_free(Point a, Point b) const {
+  bool one_cell = false;
+  for_each_cell_holding(a, [&](int x, int y) {
+    one_cell =
+        one_cell || (cell_is_free(x, y) && b.x >= x && b.x <= x + 1 && b.y >= y && b.y <= y + 1);
+  });
+  if (one_cell) return true;
+  const auto centre = [](double v) { return v - std::floor(v) == 0.5; };
+  if (!centre(a.x) || !centre(a.y) || !centre(b.x) || !centre(b.y)) return false;
+  const double dx = b.x - a.x, dy = b.y - a.y;  // exact: whole numbers
+  if (dx != 0.0 && dy != 0.0 && std::abs(dx) != std::abs(dy)) return false;
+  if (!(std::abs(dx) <= map_cells->width && std::abs(dy) <= map_cells->height)) return false;
+  const int sx = dx > 0 ? 1 : dx < 0 ? -1 : 0, sy = dy > 0 ? 1 : dy < 0 ? -1 : 0;
+  const int steps = int(std::max(std::abs(dx), std::abs(dy)));
+  auto x = std::int64_t(std::floor(a.x)), y = std::int64_t(std::floor(a.y));
+  if (!cell_is_free(x, y)) return false;
+  for (int i = 0; i < steps; ++i) {
+    // A diagonal passes the corner between this cell and the next: the two cells beside it too.
+    if (sx != 0 && sy != 0 && !(cell_is_free(x + sx, y) && cell_is_free(x, y + sy))) return false;
+    x += sx;
+    y += sy;
+    if (!cell_is_free(x, y)) return false;
+  }
+  return true;
 }
 
 void FreeSpace::Impl::build_index() {
@@ -422,9 +494,13 @@ FreeSpace::FreeSpace(const Scene& scene, FreeSpaceOptions options) : impl_(new I
       for (std::size_t i = 0; i < map.blocked.size(); ++i)
         cells.blocked[i >> 6u] |= std::uint64_t(map.blocked[i] != 0) << (i & 63u);
     }
-    s.build_edges();
-    s.label_components_by_nesting();
-    s.build_index();
+    if (s.map_cells && !s.open_gaps) {
+      s.label_cells(*scene.cell_map);  // the outline when a question needs it (outlined)
+    } else {
+      s.build_edges();
+      s.label_components_by_nesting();
+      s.build_index();
+    }
   } else {
     if (s.given_free_space && scene.obstacles.empty())
       throw InputError({scene.source.string(), 0, 0, "agent.radius"},
@@ -476,6 +552,11 @@ FreeSpace& FreeSpace::operator=(FreeSpace&&) noexcept = default;
 
 bool FreeSpace::is_free(Point p) const {
   const Impl& s = *impl_;
+  if (s.cells) {
+    bool free = false;
+    s.for_each_cell_holding(p, [&](int x, int y) { free = free || s.cell_is_free(x, y); });
+    return free;
+  }
   // Written so that a NaN coordinate is outside too.
   if (s.edges.empty() ||
       !(p.x >= s.box.min.x && p.x <= s.box.max.x && p.y >= s.box.min.y && p.y <= s.box.max.y))
@@ -495,6 +576,8 @@ bool FreeSpace::is_free(Point p) const {
 bool FreeSpace::line_of_sight(Point a, Point b) const {
   const Impl& s = *impl_;
   if (a == b) return is_free(a);
+  if (s.cells && s.cells_show_free(a, b)) return true;
+  s.outlined();
   bool blocked = false;
   bool touched = false;  // the segment met the boundary (validly) somewhere
   // Ends of the segment strictly inside an edge, heading to its blocked side (right) or its free
@@ -572,6 +655,13 @@ bool FreeSpace::line_of_sight(Point a, Point b) const {
 
 bool FreeSpace::turn_is_free(Point from, Point w, Point to) const {
   const Impl& s = *impl_;
+  // Inside a free cell's open square w is not on the boundary.
+  if (s.cells && w.x != std::floor(w.x) && w.y != std::floor(w.y)) {
+    bool inside = false;
+    s.for_each_cell_holding(w, [&](int x, int y) { inside = s.cell_is_free(x, y); });
+    if (inside) return true;
+  }
+  s.outlined();
   if (s.grid.empty()) return true;
   // Inside an edge the boundary continues both ways. Rings meet only at vertices, so the only
   // other edge through such a point is the way back along a wall.
@@ -593,7 +683,7 @@ bool FreeSpace::turn_is_free(Point from, Point w, Point to) const {
 }
 
 BoxClass FreeSpace::classify(const Box& box) const {
-  const Impl& s = *impl_;
+  const Impl& s = impl_->outlined();
   if (!(box.min.x < box.max.x && box.min.y < box.max.y)) return BoxClass::mixed;
   bool mixed = false;
   s.grid.for_each_cell(box, [&](std::size_t cell) {
@@ -611,7 +701,7 @@ BoxClass FreeSpace::classify(const Box& box) const {
 }
 
 BoxClass FreeSpace::classify(std::span<const Point> corners) const {
-  const Impl& s = *impl_;
+  const Impl& s = impl_->outlined();
   if (corners.size() < 3) return BoxClass::mixed;
   Box bound{corners[0], corners[0]};
   Point sum{0.0, 0.0};
@@ -667,6 +757,7 @@ std::vector<std::uint8_t> FreeSpace::free_cells(const CellFrame& frame,
     }
     return free;
   }
+  s.outlined();
   // The window as a frame of its own, whose cells are still computed from the whole frame's
   // origin (origin + (x0 + c) side, not a shifted origin + c side), so they are the very boxes
   // the whole frame has.
@@ -737,7 +828,7 @@ std::vector<std::uint8_t> FreeSpace::free_rotated_cells(const CellFrame& frame) 
   // the scene. Which cells an edge may meet is found in the frame's coordinates (Rotation::undo,
   // rounded, so widened by a cell on each side); whether it meets one is decided exactly on the
   // corners, which are the very points a rotated map's outline has.
-  const Impl& s = *impl_;
+  const Impl& s = impl_->outlined();
   const std::size_t columns = std::size_t(std::max(frame.columns, 0));
   const std::size_t rows = std::size_t(std::max(frame.rows, 0));
   std::vector<std::uint8_t> free(columns * rows, 0);
@@ -793,7 +884,7 @@ std::vector<std::uint8_t> FreeSpace::free_rotated_cells(const CellFrame& frame) 
 }
 
 std::optional<Point> FreeSpace::nearest_free(Point p) const {
-  const Impl& s = *impl_;
+  const Impl& s = impl_->outlined();
   if (is_free(p)) return p;
   if (s.edges.empty()) return std::nullopt;
   // The nearest point of F lies on its boundary: search the grid's cells in rings around p until
@@ -827,7 +918,7 @@ std::optional<Point> FreeSpace::nearest_free(Point p) const {
 }
 
 double FreeSpace::clearance(Point a, Point b) const {
-  const Impl& s = *impl_;
+  const Impl& s = impl_->outlined();
   if (s.edges.empty()) return std::numeric_limits<double>::infinity();
   // Distance between two segments that do not cross: the least of the four endpoint-to-segment
   // distances; 0 when they cross or touch.
@@ -860,6 +951,10 @@ double FreeSpace::clearance(Point a, Point b) const {
 
 std::optional<std::uint32_t> FreeSpace::component(Point p) const {
   const Impl& s = *impl_;
+  if (s.cells) {
+    const std::vector<std::uint32_t> all = components(p);
+    return all.empty() ? std::nullopt : std::optional(all.front());
+  }
   thread_local std::vector<std::uint32_t> per_ring;
   per_ring.assign(s.rings.size(), 0);
   bool on_boundary = false;
@@ -885,6 +980,16 @@ std::optional<std::uint32_t> FreeSpace::component(Point p) const {
 std::vector<std::uint32_t> FreeSpace::components(Point p) const {
   const Impl& s = *impl_;
   std::vector<std::uint32_t> out;
+  if (s.cells) {
+    // The components of the free cells holding p: one, or at a point where cells of several
+    // meet (a corner two blocked cells touch), each.
+    s.for_each_cell_holding(p, [&](int x, int y) {
+      if (s.cell_is_free(x, y)) out.push_back(s.cell_component(x, y));
+    });
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
+  }
   if (s.edges.empty() ||
       !(p.x >= s.box.min.x && p.x <= s.box.max.x && p.y >= s.box.min.y && p.y <= s.box.max.y))
     return out;
@@ -967,10 +1072,13 @@ std::string FreeSpace::explain_blocked(Point p) const {
 }
 
 const std::vector<BoundaryRing>& FreeSpace::boundary() const {
-  return impl_->rings;
+  return impl_->outlined().rings;
+}
+void FreeSpace::prepare_outline() const {
+  impl_->outlined();
 }
 std::size_t FreeSpace::edge_count() const {
-  return impl_->edges.size();
+  return impl_->outlined().edges.size();
 }
 Box FreeSpace::box() const {
   return impl_->box;
@@ -1060,7 +1168,7 @@ const std::optional<Waypoints>& FreeSpace::waypoints() const {
   return impl_->waypoints;
 }
 const std::vector<Corner>& FreeSpace::corners() const {
-  return impl_->stars.corners();
+  return impl_->outlined().stars.corners();
 }
 
 }  // namespace polynav

@@ -3,13 +3,16 @@
 // (construction, point location, line of sight, turns, components, messages) and
 // free_space_regions.cpp (costs and heights of the weighted regions).
 
+#include <cmath>
 #include <cstdint>
 #include <limits>
+#include <mutex>
 #include <optional>
 #include <vector>
 
 #include "edge_grid.hpp"
 #include "polynav/kernel/exact.hpp"
+#include "polynav/search/components.hpp"
 #include "polynav/space/free_space.hpp"
 #include "vertex_stars.hpp"
 
@@ -23,6 +26,47 @@ struct FreeSpace::Impl {
   Box bounds_box;
   std::optional<double> native_cell_size;
   std::optional<MapCells> map_cells;  // FreeSpace::map_cells
+
+  // A map's free cells (with map_cells, gaps closed) answer points, components and the segments
+  // of grid paths themselves; the outline's edges, their index and the rings' labels wait for
+  // the first question that needs them (outlined()): a grid search on the map's cells may never
+  // ask one. Cells are the scene's unit squares, (x, y) from the bottom-left.
+  struct Cells {
+    std::vector<search::CellRun> runs;   // free cells joined through sides, row after row
+    std::vector<std::size_t> row_begin;  // the runs of row y: [row_begin[y], row_begin[y + 1])
+    std::vector<std::uint32_t> label;    // per run, its component: 0 .. components - 1
+  };
+  std::optional<Cells> cells;
+  mutable std::once_flag outline_once;
+  // This Impl with its outline built (at once where cells is empty).
+  const Impl& outlined() const {
+    if (cells) std::call_once(outline_once, [this] { const_cast<Impl*>(this)->build_outline(); });
+    return *this;
+  }
+  // cells, components, box and area from the map map_cells was made from.
+  void label_cells(const CellMap& map);
+  // The edges and their index, each ring labelled with the component of the cell on its left.
+  void build_outline();
+  bool cell_is_free(std::int64_t x, std::int64_t y) const {
+    return x >= 0 && y >= 0 && x < map_cells->width && y < map_cells->height &&
+           !map_cells->is_blocked(int(x), int(map_cells->height - 1 - y));
+  }
+  // The component of free cell (x, y).
+  std::uint32_t cell_component(int x, int y) const;
+  // Calls f(x, y) for each cell (possibly outside the map) whose closed square holds p: one to
+  // four; none for a point outside the map.
+  template <class F>
+  void for_each_cell_holding(Point p, F&& f) const {
+    const double w = map_cells->width, h = map_cells->height;
+    if (!(p.x >= 0.0 && p.x <= w && p.y >= 0.0 && p.y <= h)) return;
+    const double fx = std::floor(p.x), fy = std::floor(p.y);
+    for (int dy = p.y == fy ? -1 : 0; dy <= 0; ++dy)
+      for (int dx = p.x == fx ? -1 : 0; dx <= 0; ++dx) f(int(fx) + dx, int(fy) + dy);
+  }
+  // Whether the cells alone show segment ab free (false: not shown, not blocked): both ends in
+  // one free cell, or a grid move's line from cell centre to centre, straight or diagonal, over
+  // free cells, with four free cells round every corner it passes.
+  bool cells_show_free(Point a, Point b) const;
   std::optional<MapFrame> map_frame;
   std::shared_ptr<const MeshFaces> mesh_faces;
   std::optional<Waypoints> waypoints;

@@ -116,10 +116,11 @@ FieldRange FreeSpace::Impl::clearance_range(const Box& where) const {
 }
 
 void FreeSpace::Impl::boundary_cuts(Point a, Point b, std::vector<double>& cuts) const {
+  const Impl& s = outlined();
   const Point d = b - a;
-  grid.walk(a, b, [&](std::size_t cell) {
-    for (const std::uint32_t e : grid.edges_in(cell)) {
-      const Point u = edges[e].a, v = edges[e].b;
+  s.grid.walk(a, b, [&](std::size_t cell) {
+    for (const std::uint32_t e : s.grid.edges_in(cell)) {
+      const Point u = s.edges[e].a, v = s.edges[e].b;
       if (exact::segments_intersect(a, b, u, v)) append_crossing(a, d, u, v, cuts);
     }
     return false;

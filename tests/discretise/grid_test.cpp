@@ -231,9 +231,7 @@ TEST(OccupancyGrid, ComponentsFromTheMovesAreThoseThroughEveryArc) {
       text += '\n';
     }
     const auto path = std::filesystem::temp_directory_path() / "polynav-grid-components.map";
-    {
-      std::ofstream(path) << text;
-    }
+    { std::ofstream(path) << text; }
     scenes.emplace_back("random map", load_scene(path));
     std::filesystem::remove(path);
   }

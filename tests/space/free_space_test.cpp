@@ -6,10 +6,12 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <map>
 #include <optional>
 #include <random>
 #include <set>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "../../src/scene/readers.hpp"
@@ -317,6 +319,151 @@ TEST(FreeSpace, InflationClosesGapsNarrowerThanTheAgent) {
   EXPECT_FALSE(fat.is_free({5, 5}));
   EXPECT_EQ(fat.component_count(), 0u);
   EXPECT_NE(fat.explain_blocked({5, 5}).find("within the agent radius"), std::string::npos);
+}
+
+namespace {
+
+// A MovingAI map, a share of its cells blocked at random (many cells touching only at corners).
+Scene random_map(std::mt19937& rng, int w, int h, double blocked) {
+  std::bernoulli_distribution wall(blocked);
+  std::string text =
+      "type octile\nheight " + std::to_string(h) + "\nwidth " + std::to_string(w) + "\nmap\n";
+  for (int y = 0; y < h; ++y) {
+    for (int x = 0; x < w; ++x) text += wall(rng) ? '@' : '.';
+    text += '\n';
+  }
+  return parse_movingai_map(text, "random.map");
+}
+
+}  // namespace
+
+// A map's free space answers from its cells until a question needs the outline; the same scene
+// without its cells is located through the outline alone: every answer must agree.
+TEST(FreeSpace, AMapsCellsAnswerAsItsOutlineDoes) {
+  std::mt19937 rng(3);
+  std::size_t seen_free = 0, seen_blocked = 0, moves_free = 0, moves_blocked = 0;
+  for (int trial = 0; trial < 6; ++trial) {
+    const int w = 17 + 5 * trial, h = 13 + 3 * trial;
+    const Scene scene = random_map(rng, w, h, 0.2 + 0.04 * trial);
+    const FreeSpace cells(scene);
+    ASSERT_NE(cells.map_cells(), nullptr);
+    Scene outline_only = scene;
+    outline_only.cell_map.reset();
+    const FreeSpace outline(outline_only);
+    ASSERT_EQ(outline.map_cells(), nullptr);
+    const std::string at = "trial " + std::to_string(trial);
+
+    EXPECT_EQ(cells.component_count(), outline.component_count()) << at;
+    EXPECT_EQ(cells.box().min, outline.box().min) << at;
+    EXPECT_EQ(cells.box().max, outline.box().max) << at;
+    EXPECT_EQ(cells.area(), outline.area()) << at;
+
+    // Points: every lattice point, side midpoint and centre, and random ones; the components
+    // must correspond one to one.
+    std::vector<Point> points;
+    for (int y = -1; y <= 2 * h + 1; ++y)
+      for (int x = -1; x <= 2 * w + 1; ++x) points.push_back({0.5 * x, 0.5 * y});
+    std::uniform_real_distribution<double> px(-0.5, w + 0.5), py(-0.5, h + 0.5);
+    for (int k = 0; k < 2000; ++k) points.push_back({px(rng), py(rng)});
+    std::map<std::uint32_t, std::uint32_t> to_outline, to_cells;
+    for (const Point& p : points) {
+      const bool free = cells.is_free(p);
+      ASSERT_EQ(free, outline.is_free(p)) << at << " at " << p.x << "," << p.y;
+      (free ? seen_free : seen_blocked) += 1;
+      const std::vector<std::uint32_t> a = cells.components(p), b = outline.components(p);
+      ASSERT_EQ(a.size(), b.size()) << at << " at " << p.x << "," << p.y;
+      ASSERT_EQ(cells.component(p).has_value(), outline.component(p).has_value()) << at;
+      if (a.size() == 1) {
+        const auto [i, fresh] = to_outline.emplace(a[0], b[0]);
+        EXPECT_EQ(i->second, b[0]) << at << " at " << p.x << "," << p.y;
+        const auto [j, fresh_back] = to_cells.emplace(b[0], a[0]);
+        EXPECT_EQ(j->second, a[0]) << at << " at " << p.x << "," << p.y;
+      }
+    }
+    EXPECT_EQ(to_outline.size(), cells.component_count()) << at;
+
+    // Segments: grid moves from cell centres (straight and diagonal, 1 to 6 cells), and
+    // segments between random points and centres; turns at centres and lattice points.
+    const auto centre = [&]() {
+      return Point{std::floor(px(rng)) + 0.5, std::floor(py(rng)) + 0.5};
+    };
+    const int dx[8] = {1, 0, -1, 0, 1, -1, -1, 1}, dy[8] = {0, 1, 0, -1, 1, 1, -1, -1};
+    for (int k = 0; k < 4000; ++k) {
+      const Point a = centre();
+      const int d = k % 8, n = 1 + k % 6;
+      const Point b{a.x + n * dx[d], a.y + n * dy[d]};
+      const bool sight = cells.line_of_sight(a, b);
+      ASSERT_EQ(sight, outline.line_of_sight(a, b))
+          << at << ": " << a.x << "," << a.y << " to " << b.x << "," << b.y;
+      (sight ? moves_free : moves_blocked) += 1;
+      const Point c{px(rng), py(rng)}, e = centre();
+      ASSERT_EQ(cells.line_of_sight(c, e), outline.line_of_sight(c, e))
+          << at << ": " << c.x << "," << c.y << " to " << e.x << "," << e.y;
+      const Point corner{std::round(px(rng)), std::round(py(rng))};
+      ASSERT_EQ(cells.turn_is_free(a, corner, b), outline.turn_is_free(a, corner, b)) << at;
+      ASSERT_EQ(cells.turn_is_free(c, a, e), outline.turn_is_free(c, a, e)) << at;
+    }
+    // The outline built on demand: the same rings, with the components the cells give.
+    ASSERT_EQ(cells.boundary().size(), outline.boundary().size()) << at;
+    EXPECT_EQ(cells.edge_count(), outline.edge_count()) << at;
+    for (std::size_t r = 0; r < cells.boundary().size(); ++r) {
+      EXPECT_EQ(cells.boundary()[r].points, outline.boundary()[r].points) << at;
+      EXPECT_EQ(cells.boundary()[r].outer, outline.boundary()[r].outer) << at;
+      EXPECT_EQ(to_outline.at(cells.boundary()[r].component), outline.boundary()[r].component)
+          << at << ", ring " << r;
+    }
+  }
+  // Both answers were met, so that agreement says something.
+  EXPECT_GT(seen_free, 1000u);
+  EXPECT_GT(seen_blocked, 1000u);
+  EXPECT_GT(moves_free, 1000u);
+  EXPECT_GT(moves_blocked, 1000u);
+}
+
+// A ring's component comes from the cell on the left of its first edge, whichever way that edge
+// runs: the traced rings, started at each of their corners in turn.
+TEST(FreeSpace, AMapsRingsTakeTheirCellsComponentsFromAnyFirstEdge) {
+  const Scene traced = parse_movingai_map(
+      "type octile\nheight 4\nwidth 6\nmap\n@@@@@@\n@.@..@\n@@@.@@\n@@@@@@\n", "two.map");
+  ASSERT_EQ(traced.free_boundary.size(), 2u);
+  for (std::size_t k = 0; k < 4; ++k) {
+    Scene scene = traced;
+    for (Ring& ring : scene.free_boundary)
+      std::rotate(ring.begin(), ring.begin() + std::ptrdiff_t(k % ring.size()), ring.end());
+    const FreeSpace space(scene);
+    ASSERT_NE(space.map_cells(), nullptr) << k;
+    ASSERT_EQ(space.component_count(), 2u);
+    for (const BoundaryRing& ring : space.boundary()) {
+      const Point a = ring.points[0], b = ring.points[1];
+      const Point along = (1.0 / distance(a, b)) * (b - a);
+      const Point inside = a + 0.5 * along + 0.5 * Point{-along.y, along.x};
+      ASSERT_TRUE(space.is_free(inside)) << k;
+      EXPECT_EQ(ring.component, space.component(inside))
+          << "start " << k << " at " << a.x << "," << a.y;
+    }
+  }
+}
+
+// Threads that first ask for a map's outline at the same time share one build.
+TEST(FreeSpace, ThreadsFirstAskingForAMapsOutlineShareOneBuild) {
+  std::mt19937 rng(9);
+  const Scene scene = random_map(rng, 60, 50, 0.3);
+  Scene outline_only = scene;
+  outline_only.cell_map.reset();
+  const FreeSpace outline(outline_only);
+  const FreeSpace cells(scene);
+  std::vector<std::size_t> edges(4), corners(4);
+  std::vector<std::thread> threads;
+  for (std::size_t t = 0; t < 4; ++t)
+    threads.emplace_back([&, t] {
+      edges[t] = cells.edge_count();
+      corners[t] = cells.corners().size();
+    });
+  for (std::thread& t : threads) t.join();
+  for (std::size_t t = 0; t < 4; ++t) {
+    EXPECT_EQ(edges[t], outline.edge_count());
+    EXPECT_EQ(corners[t], outline.corners().size());
+  }
 }
 
 TEST(FreeSpace, ExplainsWhyAPointIsBlocked) {

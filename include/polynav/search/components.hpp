@@ -53,70 +53,10 @@ class ComponentLabels {
 
   /// Labels the cells of a width x height grid, node y * width + x, whose arcs join exactly the
   /// free cells that share a side (`is_free(x, y)`); a blocked cell is a component of its own.
-  /// The labels are those the constructors above give over these arcs, found by union-find over
-  /// each row's runs of free cells instead of its cells: a few operations per run, not per cell.
+  /// The labels are those the constructors above give over these arcs, from the grid's runs of
+  /// free cells (free_cell_runs): a few operations per run, not per cell.
   template <class IsFree>
-  static ComponentLabels of_cells_joined_through_sides(int width, int height, IsFree&& is_free) {
-    struct Run {
-      int x0, x1;  // the run's cells [x0, x1) of its row
-      NodeId first;
-    };
-    std::vector<Run> runs;
-    std::vector<NodeId> parent;  // per run; every pointer leads to an earlier run
-    const auto find = [&](NodeId x) {
-      while (parent[x] != x) {
-        parent[x] = parent[parent[x]];
-        x = parent[x];
-      }
-      return x;
-    };
-    std::size_t row_begin = 0;  // the previous row's runs: [row_begin, row_end)
-    for (int y = 0; y < height; ++y) {
-      const std::size_t row_end = runs.size();
-      std::size_t below = row_begin;
-      for (int x = 0; x < width;) {
-        if (!is_free(x, y)) {
-          ++x;
-          continue;
-        }
-        const int x0 = x;
-        while (x < width && is_free(x, y)) ++x;
-        const auto r = NodeId(runs.size());
-        runs.push_back({x0, x, NodeId(std::size_t(y) * std::size_t(width) + std::size_t(x0))});
-        parent.push_back(r);
-        // The runs of the row below sharing a column; one reaching past x may meet the next run.
-        while (below < row_end && runs[below].x1 <= x0) ++below;
-        NodeId root = r;
-        for (std::size_t b = below; b < row_end && runs[b].x0 < x; ++b) {
-          const NodeId other = find(NodeId(b));
-          if (other < root) {
-            parent[root] = other;
-            root = other;
-          } else if (other > root) {
-            parent[other] = root;
-          }
-        }
-      }
-      row_begin = row_end;
-    }
-    // Dense labels in node order: a blocked cell takes the next label, as does a run whose root
-    // it is (its first cell is its component's smallest node); other runs take their root's.
-    ComponentLabels out;
-    const std::size_t n = std::size_t(width) * std::size_t(height);
-    out.labels_.resize(n);
-    std::vector<std::uint32_t>& label = out.labels_;
-    std::size_t next = 0;
-    for (std::size_t r = 0; r < runs.size(); ++r) {
-      for (; next < runs[r].first; ++next) label[next] = out.count_++;
-      const NodeId root = find(NodeId(r));
-      const std::uint32_t l = root == r ? out.count_++ : label[runs[root].first];
-      const std::size_t end = runs[r].first + std::size_t(runs[r].x1 - runs[r].x0);
-      std::fill(label.begin() + std::ptrdiff_t(next), label.begin() + std::ptrdiff_t(end), l);
-      next = end;
-    }
-    for (; next < n; ++next) label[next] = out.count_++;
-    return out;
-  }
+  static ComponentLabels of_cells_joined_through_sides(int width, int height, IsFree&& is_free);
 
   /// Number of labelled nodes (the graph's node count when built).
   std::size_t size() const noexcept { return labels_.size(); }
@@ -170,5 +110,84 @@ class ComponentLabels {
   std::vector<std::uint32_t> labels_;
   std::uint32_t count_ = 0;
 };
+
+/// A run of free cells of a grid: cells x0 .. x1 - 1 of row y, and the first run of the
+/// component it lies in (free cells joined through shared sides).
+struct CellRun {
+  int x0 = 0, x1 = 0, y = 0;
+  std::uint32_t root = 0;
+};
+
+/// The runs of free cells (`is_free(x, y)`) of a width x height grid, row after row from y = 0,
+/// left to right, each with its component's first run: union-find over runs, each joined with
+/// the runs of the row before that share a column with it. O(cells) reads, O(runs) unions.
+template <class IsFree>
+std::vector<CellRun> free_cell_runs(int width, int height, IsFree&& is_free) {
+  std::vector<CellRun> runs;
+  // While labelling, root holds a run's parent: every pointer leads to an earlier run.
+  const auto find = [&](std::uint32_t x) {
+    while (runs[x].root != x) {
+      runs[x].root = runs[runs[x].root].root;
+      x = runs[x].root;
+    }
+    return x;
+  };
+  std::size_t row_begin = 0;  // the previous row's runs: [row_begin, row_end)
+  for (int y = 0; y < height; ++y) {
+    const std::size_t row_end = runs.size();
+    std::size_t before = row_begin;
+    for (int x = 0; x < width;) {
+      if (!is_free(x, y)) {
+        ++x;
+        continue;
+      }
+      const int x0 = x;
+      while (x < width && is_free(x, y)) ++x;
+      auto root = std::uint32_t(runs.size());
+      runs.push_back({x0, x, y, root});
+      // The previous row's runs sharing a column; one reaching past x may meet the next run too.
+      while (before < row_end && runs[before].x1 <= x0) ++before;
+      for (std::size_t b = before; b < row_end && runs[b].x0 < x; ++b) {
+        const std::uint32_t other = find(std::uint32_t(b));
+        if (other < root) {
+          runs[root].root = other;
+          root = other;
+        } else if (other > root) {
+          runs[other].root = root;
+        }
+      }
+    }
+    row_begin = row_end;
+  }
+  for (CellRun& run : runs) run.root = runs[run.root].root;  // earlier runs are final already
+  return runs;
+}
+
+template <class IsFree>
+ComponentLabels ComponentLabels::of_cells_joined_through_sides(int width, int height,
+                                                               IsFree&& is_free) {
+  const std::vector<CellRun> runs = free_cell_runs(width, height, is_free);
+  // Dense labels in node order: a blocked cell takes the next label, as does a run that is its
+  // component's first (its first cell is the component's smallest node); other runs take their
+  // first run's.
+  ComponentLabels out;
+  const std::size_t n = std::size_t(width) * std::size_t(height);
+  std::vector<std::uint32_t>& label = out.labels_;
+  label.resize(n);
+  std::size_t next = 0;
+  for (std::size_t r = 0; r < runs.size(); ++r) {
+    const std::size_t first = std::size_t(runs[r].y) * std::size_t(width) + std::size_t(runs[r].x0);
+    for (; next < first; ++next) label[next] = out.count_++;
+    const CellRun& root = runs[runs[r].root];
+    const std::uint32_t l =
+        runs[r].root == r ? out.count_++
+                          : label[std::size_t(root.y) * std::size_t(width) + std::size_t(root.x0)];
+    const std::size_t end = first + std::size_t(runs[r].x1 - runs[r].x0);
+    std::fill(label.begin() + std::ptrdiff_t(next), label.begin() + std::ptrdiff_t(end), l);
+    next = end;
+  }
+  for (; next < n; ++next) label[next] = out.count_++;
+  return out;
+}
 
 }  // namespace polynav::search

@@ -328,6 +328,11 @@ class FreeSpace {
   const std::vector<BoundaryRing>& boundary() const;
   /// Total number of boundary edges.
   std::size_t edge_count() const;
+  /// Builds now the boundary's edges and their index. A MovingAI map's free space answers
+  /// points, components and grid moves from its cells, and builds these on the first question
+  /// that needs them; a caller that will ask at once (smoothing) builds them here instead, so
+  /// that no query pays for them. Thread-safe; a no-op once built, and on every other scene.
+  void prepare_outline() const;
   /// Bounding box of F.
   Box box() const;
   /// Area of F.
