@@ -260,13 +260,16 @@ void in_sweep_order(int w, int h, int k, F&& f) {
 template <int k>
 inline int JumpPointGrid::table_value(int x, int y) const {
   // JPS+ (Harabor and Grastien, ICAPS 2014; Rabin, Game AI Pro 2, 2015): the jump the online
-  // search would make, from the entries of the next cell along k.
-  const int w = grid_.width();
-  if (grid_.blocked(x, y) || (grid_.moves(search::NodeId(std::size_t(y) * w + x)) & bit(k)) == 0)
-    return 0;
-  const auto entry = [&](int cx, int cy, int d) {
-    return int(table_[8 * (std::size_t(cy) * w + cx) + std::size_t(d)]);
-  };
+  // search would make, from the entries of the next cell along k. The tables are built only
+  // where a cell's moves are exactly its free neighbours under the corner rule (no walls, no
+  // height cuts), so the moves say all that is read of the cells: a blocked cell has none.
+  constexpr int dx = dx_of[k], dy = dy_of[k];
+  const std::int64_t w = grid_.width();
+  const auto n = search::NodeId(std::int64_t(y) * w + x);
+  const unsigned here = grid_.moves(n);
+  if ((here & bit(k)) == 0) return 0;
+  const auto next = search::NodeId(std::int64_t(n) + dy * w + dx);
+  const std::int16_t* entries = table_.data() + 8 * std::size_t(next);
   // One step further than a neighbour's entry v; an entry beyond the limit becomes a stop at the
   // limit, a cell of the same free line (expanded like a jump point: more nodes, same paths).
   const int limit = options_.jump_limit;
@@ -274,18 +277,16 @@ inline int JumpPointGrid::table_value(int x, int y) const {
     if (v > 0) return std::min(v + 1, limit);
     return v - 1 < -limit ? limit : v - 1;
   };
-  constexpr int dx = dx_of[k], dy = dy_of[k];
-  const int nx = x + dx, ny = y + dy;
   if constexpr (k >= 4) {
     constexpr int h_k = dx > 0 ? 0 : 2, v_k = dy > 0 ? 1 : 3;
-    return entry(nx, ny, h_k) > 0 || entry(nx, ny, v_k) > 0 ? 1 : extend(entry(nx, ny, k));
+    return entries[h_k] > 0 || entries[v_k] > 0 ? 1 : extend(entries[k]);
   } else {
-    // Whether the next cell, entered by the straight move k, is a jump point: on a side, its
-    // neighbour is free and the previous cell's is blocked.
-    constexpr int sx = -dy, sy = dx;
-    if (grid_.blocked(x + sx, y + sy) && !grid_.blocked(nx + sx, ny + sy)) return 1;
-    if (grid_.blocked(x - sx, y - sy) && !grid_.blocked(nx - sx, ny - sy)) return 1;
-    return extend(entry(nx, ny, k));
+    // Whether the next cell, entered by the straight move k, is a jump point: on a side (the
+    // straight directions k + 1 and k + 3), its neighbour is free (a move of the next cell) and
+    // the previous cell's is blocked (no move of this cell).
+    constexpr unsigned sides = bit((k + 1) % 4) | bit((k + 3) % 4);
+    if ((~here & grid_.moves(next) & sides) != 0) return 1;
+    return extend(entries[k]);
   }
 }
 
