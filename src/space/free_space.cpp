@@ -751,9 +751,13 @@ std::vector<std::uint8_t> FreeSpace::free_cells(const CellFrame& frame,
       map && frame.origin == Point{0.0, 0.0} && frame.side == 1.0 && frame.columns <= map->width &&
       frame.rows <= map->height) {
     for (std::size_t r = 0; r < rows; ++r) {
+      // The row's bits in order: map row height - 1 - y, from column x0.
       const int y = window.y0 + int(r);
-      for (std::size_t c = 0; c < columns; ++c)
-        free[r * columns + c] = map->is_blocked(window.x0 + int(c), map->height - 1 - y) ? 0 : 1;
+      std::size_t bit =
+          std::size_t(map->height - 1 - y) * std::size_t(map->width) + std::size_t(window.x0);
+      std::uint8_t* out = free.data() + r * columns;
+      for (std::size_t c = 0; c < columns; ++c, ++bit)
+        out[c] = std::uint8_t(~(map->blocked[bit >> 6u] >> (bit & 63u)) & 1u);
     }
     return free;
   }
