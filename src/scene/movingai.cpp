@@ -2,6 +2,7 @@
 // Pathfinding", IEEE TCIAIG 4(2), 2012, and https://movingai.com/benchmarks/formats.html.
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <charconv>
 #include <chrono>
@@ -132,20 +133,18 @@ enum class CellKind { free, blocked, unknown };
 
 // The characters of https://movingai.com/benchmarks/formats.html: `.` and `G` are passable
 // terrain and `S` is swamp (passable); `@` and `O` are out of bounds, `T` trees, `W` water.
+// By a table over the 256 byte values: a map is mostly cells, and a switch per cell was most of
+// reading one.
+constexpr std::array<CellKind, 256> cell_kinds = [] {
+  std::array<CellKind, 256> kinds{};
+  kinds.fill(CellKind::unknown);
+  for (const unsigned char c : {'.', 'G', 'S'}) kinds[c] = CellKind::free;
+  for (const unsigned char c : {'@', 'O', 'T', 'W'}) kinds[c] = CellKind::blocked;
+  return kinds;
+}();
+
 CellKind classify(char c) {
-  switch (c) {
-    case '.':
-    case 'G':
-    case 'S':
-      return CellKind::free;
-    case '@':
-    case 'O':
-    case 'T':
-    case 'W':
-      return CellKind::blocked;
-    default:
-      return CellKind::unknown;
-  }
+  return cell_kinds[static_cast<unsigned char>(c)];
 }
 
 [[noreturn]] void fail(const std::string& file, int line, int column, const std::string& what) {
