@@ -291,24 +291,13 @@ inline int JumpPointGrid::table_value(int x, int y) const {
 }
 
 int JumpPointGrid::table_value(int x, int y, int k) const {
-  switch (k) {
-    case 0:
-      return table_value<0>(x, y);
-    case 1:
-      return table_value<1>(x, y);
-    case 2:
-      return table_value<2>(x, y);
-    case 3:
-      return table_value<3>(x, y);
-    case 4:
-      return table_value<4>(x, y);
-    case 5:
-      return table_value<5>(x, y);
-    case 6:
-      return table_value<6>(x, y);
-    default:
-      return table_value<7>(x, y);
+  // The constant direction equal to k.
+  return [&]<int... d>(std::integer_sequence<int, d...>) {
+    int value = 0;
+    (void)((d == k && (value = table_value<d>(x, y), true)) || ...);
+    return value;
   }
+  (std::make_integer_sequence<int, 8>{});
 }
 
 void JumpPointGrid::build_table() {
