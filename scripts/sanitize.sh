@@ -2,8 +2,8 @@
 # The test suite under AddressSanitizer + UndefinedBehaviorSanitizer (every test but the
 # install check, which links an unsanitized consumer), then the threaded tests (names containing
 # "Thread": concurrent planning on one Planner, experiment worker threads, requests answered at
-# once by `polynav serve`) under ThreadSanitizer. Any sanitizer report fails the test that
-# triggered it.
+# once by `polynav serve`, a map's outline built on demand) under ThreadSanitizer. Any sanitizer
+# report fails the test that triggered it.
 #   scripts/sanitize.sh [asan|tsan]   (default: both)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,6 +19,6 @@ if [[ $which == both || $which == asan ]]; then
   ctest --preset sanitize -j 2 -E '^install\.'
 fi
 if [[ $which == both || $which == tsan ]]; then
-  scripts/setup.sh tsan threads_test experiment_test polynav_cli
+  scripts/setup.sh tsan threads_test experiment_test free_space_test polynav_cli
   ctest --preset tsan -j 2
 fi
