@@ -96,8 +96,7 @@ void for_each_wall_side(const FreeSpace& space, const CellFrame& frame, IsFree&&
 }
 
 // Removes the moves between cell centres that cross a wall: none crosses the side, and no
-// diagonal passes through either end of it.
-// Returns whether any side carried a wall.
+// diagonal passes through either end of it. Returns whether any side carried a wall.
 template <class IsFree>
 bool remove_moves_across_walls(const FreeSpace& space, const CellFrame& frame, IsFree&& is_free,
                                std::vector<std::uint8_t>& moves) {
@@ -468,6 +467,14 @@ OccupancyGrid::OccupancyGrid(const FreeSpace& space, GridOptions options)
     // the graph directed, where undirected components would be wrong. Without them every move
     // has its reverse (the corner rule and walls are symmetric), so each cell names only its
     // moves to lower ids, from the masks.
+    if (!wall_sides_ && knights_.empty()) {
+      // Every move between free cells sharing a side is allowed, and a diagonal's cells are also
+      // joined through a cell it passes between: the components are the free cells joined
+      // through sides, labelled by runs of a row.
+      components_ = search::ComponentLabels::of_cells_joined_through_sides(
+          width_, height_, [&](int c, int r) { return !blocked(c, r); });
+      return;
+    }
     unsigned earlier_moves = 0, earlier_knights = 0;
     for (int k = 0; k < 8; ++k) {
       earlier_moves |= move_offset_[k] < 0 ? 1u << unsigned(k) : 0u;
@@ -477,14 +484,6 @@ OccupancyGrid::OccupancyGrid(const FreeSpace& space, GridOptions options)
     // 7 south-east. A diagonal whose cells are also joined through one of the two cells it passes
     // between, by straight moves, joins nothing new: without walls along cell sides (which can
     // take a straight move away and leave the diagonal) that is every diagonal, half the unions.
-    if (!wall_sides_ && knights_.empty()) {
-      // Every move between free cells sharing a side is allowed, and a diagonal's cells are also
-      // joined through a cell it passes between: the components are the free cells joined
-      // through sides, labelled by runs of a row.
-      components_ = search::ComponentLabels::of_cells_joined_through_sides(
-          width_, height_, [&](int c, int r) { return !blocked(c, r); });
-      return;
-    }
     const auto has = [&](std::int64_t cell, int k) { return (moves_[cell] >> k) & 1u; };
     const auto south_west_joined = [&](std::int64_t u) {
       return (has(u, 2) && has(u - 1, 3)) || (has(u, 3) && has(u - width_, 2));
