@@ -1,9 +1,14 @@
 #include "free_boundary_trace.hpp"
 
+#include <algorithm>
+#include <bit>
 #include <cassert>
 #include <cstddef>
+#include <cstdint>
 #include <utility>
 #include <vector>
+
+#include "polynav/kernel/bits.hpp"
 
 namespace polynav {
 namespace {
@@ -20,36 +25,57 @@ class Tracer {
  public:
   // every_point: record every lattice point the trace passes, not only its turns.
   Tracer(const CellMap& cells, bool every_point)
-      : cells_(cells),
-        every_point_(every_point),
+      : every_point_(every_point),
         w_(cells.width),
         h_(cells.height),
-        horizontal_done_(std::size_t(w_) * std::size_t(h_ + 1), 0),
-        vertical_done_(std::size_t(w_ + 1) * std::size_t(h_), 0) {}
+        words_((std::size_t(w_) + 63) / 64),
+        free_(std::size_t(h_ + 2) * words_, 0),
+        horizontal_done_(std::size_t(h_ + 1) * words_, 0) {
+    // Lattice row y holds the cells with lower-left corners at height y: map row H-1-y. The
+    // rows below 0 and at H (outside the map) stay blocked.
+    const std::uint64_t last_word =
+        w_ % 64 == 0 ? ~std::uint64_t{0} : (std::uint64_t{1} << unsigned(w_ % 64)) - 1;
+    for (int y = 0; y < h_; ++y) {
+      std::uint64_t* row = free_.data() + std::size_t(y + 1) * words_;
+      pack_nonzero_bytes(cells.blocked.data() + std::size_t(h_ - 1 - y) * std::size_t(w_),
+                         std::size_t(w_), row);
+      for (std::size_t i = 0; i < words_; ++i) row[i] = ~row[i];
+      if (words_ > 0) row[words_ - 1] &= last_word;
+    }
+  }
 
   // Every ring, each started from the first untraced horizontal side in row-major order (every
-  // ring has a horizontal side, so none is missed).
+  // ring has a horizontal side, so none is missed). A horizontal side is on the boundary when
+  // exactly one of the cells above and below it is free: 64 sides a word.
   template <class Emit>
   void trace_all(Emit&& emit) {
     std::vector<std::pair<int, int>> corners;
     for (int y = 0; y <= h_; ++y) {
-      for (int x = 0; x < w_; ++x) {
-        if (horizontal_done_[std::size_t(y) * w_ + x]) continue;
-        if (has_side(x, y, east)) {
-          trace(x, y, east, corners);
-        } else if (has_side(x + 1, y, west)) {
-          trace(x + 1, y, west, corners);
-        } else {
-          continue;
+      const std::uint64_t* above = row(y);
+      const std::uint64_t* below = row(y - 1);
+      const std::uint64_t* done = horizontal_done_.data() + std::size_t(y) * words_;
+      for (std::size_t i = 0; i < words_; ++i) {
+        // A trace marks its first side done, so each round finds a new one.
+        while (const std::uint64_t open = (above[i] ^ below[i]) & ~done[i]) {
+          const int bit = std::countr_zero(open);
+          const int x = int(i * 64) + bit;
+          if ((above[i] >> unsigned(bit)) & 1u) {
+            trace(x, y, east, corners);
+          } else {
+            trace(x + 1, y, west, corners);
+          }
+          emit(corners);
         }
-        emit(corners);
       }
     }
   }
 
  private:
+  const std::uint64_t* row(int y) const { return free_.data() + std::size_t(y + 1) * words_; }
+
+  // Cell (x, y) for -1 <= y <= H.
   bool free_cell(int x, int y) const {
-    return x >= 0 && y >= 0 && x < w_ && y < h_ && !cells_.is_blocked(x, h_ - 1 - y);
+    return x >= 0 && x < w_ && ((row(y)[unsigned(x) / 64] >> (unsigned(x) % 64)) & 1u) != 0;
   }
 
   bool has_side(int x, int y, int d) const {
@@ -65,21 +91,11 @@ class Tracer {
     }
   }
 
+  // Only horizontal sides are ever asked whether they are traced (trace_all starts there).
   void mark_side(int x, int y, int d) {
-    switch (d) {
-      case east:
-        horizontal_done_[std::size_t(y) * w_ + x] = 1;
-        break;
-      case west:
-        horizontal_done_[std::size_t(y) * w_ + (x - 1)] = 1;
-        break;
-      case north:
-        vertical_done_[std::size_t(y) * (w_ + 1) + x] = 1;
-        break;
-      default:
-        vertical_done_[std::size_t(y - 1) * (w_ + 1) + x] = 1;
-        break;
-    }
+    if (d != east && d != west) return;
+    const auto at = unsigned(d == east ? x : x - 1);
+    horizontal_done_[std::size_t(y) * words_ + at / 64] |= std::uint64_t{1} << (at % 64);
   }
 
   // Follows sides from (x0, y0) in direction d0 until it is back on that side, recording the
@@ -106,12 +122,12 @@ class Tracer {
     } while (x != x0 || y != y0 || d != d0);
   }
 
-  const CellMap& cells_;
   bool every_point_;
   int w_;
   int h_;
-  std::vector<unsigned char> horizontal_done_;  // side (x, y)-(x+1, y) at [y * W + x]
-  std::vector<unsigned char> vertical_done_;    // side (x, y)-(x, y+1) at [y * (W+1) + x]
+  std::size_t words_;                           // words per row of cells
+  std::vector<std::uint64_t> free_;             // lattice row y at [(y + 1) * words_], bit x
+  std::vector<std::uint64_t> horizontal_done_;  // side (x, y)-(x+1, y) at [y * words_], bit x
 };
 
 }  // namespace
@@ -133,16 +149,24 @@ std::vector<Ring> trace_free_boundary(const CellMap& cells, Point origin, double
 
 std::vector<BlockedRun> blocked_runs(const CellMap& cells) {
   std::vector<BlockedRun> runs;
+  const std::size_t w = std::size_t(cells.width);
+  std::vector<std::uint64_t> row((w + 63) / 64);
   for (int cy = 0; cy < cells.height; ++cy) {
-    int cx = 0;
-    while (cx < cells.width) {
-      if (!cells.is_blocked(cx, cy)) {
-        ++cx;
-        continue;
+    pack_nonzero_bytes(cells.blocked.data() + std::size_t(cy) * w, w, row.data());
+    // Runs of set bits, a word at a time: the run's start is the first set bit at or after x,
+    // its end the first clear bit after that (the bits past the row are clear).
+    const auto next = [&](std::size_t x, bool set) {
+      for (std::size_t i = x / 64; i < row.size(); ++i) {
+        std::uint64_t word = set ? row[i] : ~row[i];
+        if (i == x / 64) word &= ~std::uint64_t{0} << (x % 64);
+        if (word != 0) return std::min(w, i * 64 + std::size_t(std::countr_zero(word)));
       }
-      const int first = cx;
-      while (cx < cells.width && cells.is_blocked(cx, cy)) ++cx;
-      runs.push_back({cy, first, cx});
+      return w;
+    };
+    for (std::size_t x = next(0, true); x < w;) {
+      const std::size_t end = next(x, false);
+      runs.push_back({cy, int(x), int(end)});
+      x = end < w ? next(end, true) : w;
     }
   }
   return runs;

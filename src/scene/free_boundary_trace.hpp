@@ -27,7 +27,8 @@ namespace polynav {
 // free space exactly when the map's cell is free, and the blocked cells' rectangles share the
 // boundary's vertices).
 //
-// Complexity: O(width * height) time and two bytes per cell of scratch memory.
+// Complexity: O(width * height) time, the cells read 64 to a word, and two bits per cell of
+// scratch memory.
 std::vector<Ring> trace_free_boundary(const CellMap& cells, Point origin = {0.0, 0.0},
                                       double cell_size = 1.0, const Rotation& rotation = {});
 

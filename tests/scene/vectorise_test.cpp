@@ -9,8 +9,10 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <map>
 #include <random>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "../../src/scene/free_boundary_trace.hpp"
@@ -304,6 +306,73 @@ TEST(Vectorise, PinchesAreKeptAndFreeRegionsStaySeparate) {
     EXPECT_EQ(space.component_count(), 2u);
     EXPECT_FALSE(space.line_of_sight({6.5, 4.5}, {7.5, 3.5}));
   }
+}
+
+// The traced rings against the definition of the boundary: every side between a free cell and a
+// blocked one (or the map's edge) lies on exactly one ring, directed with the free cell on its
+// left; no ring has a side anywhere else; every vertex is a turn. Widths around the 64-cell
+// words the trace reads, and maps that are all free or all blocked.
+TEST(Vectorise, TraceFollowsEveryBoundarySideOnce) {
+  std::vector<CellMap> maps;
+  for (const int width : {1, 2, 63, 64, 65, 127, 130})
+    for (std::uint32_t seed = 1; seed <= 3; ++seed) maps.push_back(random_map(seed, width, 9));
+  for (const int fill : {0, 1}) {
+    CellMap m;
+    m.width = 70;
+    m.height = 3;
+    m.blocked.assign(210, static_cast<unsigned char>(fill));
+    maps.push_back(m);
+  }
+  for (const CellMap& m : maps) {
+    SCOPED_TRACE(std::to_string(m.width) + " x " + std::to_string(m.height));
+    const auto free_cell = [&](int x, int y) {  // y up, from the bottom row
+      return x >= 0 && y >= 0 && x < m.width && y < m.height && !m.is_blocked(x, m.height - 1 - y);
+    };
+    // Unit sides as (x, y, direction) from their start corner, direction 0 east .. 3 south.
+    std::map<std::tuple<int, int, int>, int> expected, traced;
+    for (int y = 0; y <= m.height; ++y)
+      for (int x = 0; x <= m.width; ++x) {
+        if (free_cell(x, y) && !free_cell(x, y - 1)) ++expected[{x, y, 0}];
+        if (free_cell(x - 1, y - 1) && !free_cell(x - 1, y)) ++expected[{x, y, 2}];
+        if (free_cell(x - 1, y) && !free_cell(x, y)) ++expected[{x, y, 1}];
+        if (free_cell(x, y - 1) && !free_cell(x - 1, y - 1)) ++expected[{x, y, 3}];
+      }
+    for (const Ring& ring : trace_free_boundary(m)) {
+      ASSERT_GE(ring.size(), 4u);
+      for (std::size_t i = 0; i < ring.size(); ++i) {
+        const Point a = ring[i], b = ring[(i + 1) % ring.size()];
+        const Point c = ring[(i + 2) % ring.size()];
+        EXPECT_NE((b.x - a.x) * (c.y - b.y) - (b.y - a.y) * (c.x - b.x), 0.0) << "not a turn";
+        ASSERT_TRUE(a.x == b.x || a.y == b.y);
+        const int dx = (b.x > a.x) - (b.x < a.x), dy = (b.y > a.y) - (b.y < a.y);
+        const int direction = dx > 0 ? 0 : dy > 0 ? 1 : dx < 0 ? 2 : 3;
+        for (Point p = a; !(p == b); p = {p.x + dx, p.y + dy})
+          ++traced[{int(p.x), int(p.y), direction}];
+      }
+    }
+    EXPECT_EQ(traced, expected);
+  }
+}
+
+// Blocked runs against a cell-by-cell walk of each row: maximal, in order, nothing else.
+TEST(Vectorise, BlockedRunsAreEachRowsMaximalRuns) {
+  for (const int width : {1, 5, 63, 64, 65, 128, 131})
+    for (std::uint32_t seed = 1; seed <= 4; ++seed) {
+      CellMap m = random_map(seed, width, 7);
+      if (seed == 4) std::fill(m.blocked.begin(), m.blocked.begin() + width, 1);  // a full row
+      std::vector<std::tuple<int, int, int>> expected, found;
+      for (int y = 0; y < m.height; ++y)
+        for (int x = 0; x < width; ++x) {
+          if (!m.is_blocked(x, y)) continue;
+          if (x > 0 && m.is_blocked(x - 1, y)) {
+            std::get<2>(expected.back()) = x + 1;
+          } else {
+            expected.emplace_back(y, x, x + 1);
+          }
+        }
+      for (const BlockedRun& r : blocked_runs(m)) found.emplace_back(r.row, r.first, r.last);
+      EXPECT_EQ(found, expected) << "width " << width << " seed " << seed;
+    }
 }
 
 TEST(Vectorise, RectanglesCoverExactlyTheBlockedCells) {
