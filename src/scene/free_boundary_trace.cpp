@@ -153,21 +153,9 @@ std::vector<BlockedRun> blocked_runs(const CellMap& cells) {
   std::vector<std::uint64_t> row((w + 63) / 64);
   for (int cy = 0; cy < cells.height; ++cy) {
     pack_nonzero_bytes(cells.blocked.data() + std::size_t(cy) * w, w, row.data());
-    // Runs of set bits, a word at a time: the run's start is the first set bit at or after x,
-    // its end the first clear bit after that (the bits past the row are clear).
-    const auto next = [&](std::size_t x, bool set) {
-      for (std::size_t i = x / 64; i < row.size(); ++i) {
-        std::uint64_t word = set ? row[i] : ~row[i];
-        if (i == x / 64) word &= ~std::uint64_t{0} << (x % 64);
-        if (word != 0) return std::min(w, i * 64 + std::size_t(std::countr_zero(word)));
-      }
-      return w;
-    };
-    for (std::size_t x = next(0, true); x < w;) {
-      const std::size_t end = next(x, false);
-      runs.push_back({cy, int(x), int(end)});
-      x = end < w ? next(end, true) : w;
-    }
+    for_each_run_of_set_bits(row.data(), w, [&](std::size_t first, std::size_t last) {
+      runs.push_back({cy, int(first), int(last)});
+    });
   }
   return runs;
 }

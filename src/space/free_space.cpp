@@ -1,8 +1,10 @@
 #include "polynav/space/free_space.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <numeric>
 #include <span>
@@ -12,6 +14,7 @@
 #include "configuration_space.hpp"
 #include "edge_grid.hpp"
 #include "free_space_impl.hpp"
+#include "polynav/kernel/bits.hpp"
 #include "polynav/kernel/exact.hpp"
 #include "polynav/scene/scene.hpp"
 #include "vertex_stars.hpp"
@@ -68,21 +71,28 @@ bool outline_of_free_cells(std::span<const BoundaryRing> rings, const CellMap& c
   }
   // Sides between a free cell and a blocked one or the edge, each once: along each map row the
   // changes between neighbours and its two ends, across rows the changes between a row and the
-  // one before it, and the free cells of the first and last rows (branch-free, row by row).
+  // one before it, and the free cells of the first and last rows; 64 cells a word.
   if (w == 0 || h == 0) return covered == 0;
+  const std::size_t words = (std::size_t(w) + 63) / 64;
+  std::vector<std::uint64_t> row(words + 1, 0), before(words + 1, 0);  // a zero word past the end
+  const std::uint64_t last_word =
+      w % 64 == 0 ? ~std::uint64_t{0} : (std::uint64_t{1} << unsigned(w % 64)) - 1;
   std::size_t sides = 0;
-  const auto is_free = [](unsigned char c) { return std::size_t(c == 0); };
   for (std::int64_t cy = 0; cy < h; ++cy) {
-    const unsigned char* row = cells.blocked.data() + std::size_t(cy * w);
-    sides += is_free(row[0]) + is_free(row[w - 1]);
-    for (std::int64_t x = 0; x + 1 < w; ++x) sides += is_free(row[x]) ^ is_free(row[x + 1]);
-    if (cy > 0)
-      for (std::int64_t x = 0; x < w; ++x) sides += is_free(row[x]) ^ is_free(row[x - w]);
-    if (cy == 0)
-      for (std::int64_t x = 0; x < w; ++x) sides += is_free(row[x]);
-    if (cy == h - 1)
-      for (std::int64_t x = 0; x < w; ++x) sides += is_free(row[x]);
+    pack_nonzero_bytes(cells.blocked.data() + std::size_t(cy * w), std::size_t(w), row.data());
+    for (std::size_t i = 0; i < words; ++i) row[i] = ~row[i];
+    row[words - 1] &= last_word;
+    sides += std::size_t(row[0] & 1u);  // the row's west end
+    for (std::size_t i = 0; i < words; ++i) {
+      // Cell x against cell x + 1: the last cell against the clear bit past the row is its east
+      // end.
+      const std::uint64_t next = (row[i] >> 1u) | (row[i + 1] << 63u);
+      sides += std::size_t(std::popcount(row[i] ^ next));
+      sides += std::size_t(std::popcount(row[i] ^ before[i]));  // the row before, or the edge
+    }
+    std::swap(row, before);
   }
+  for (std::size_t i = 0; i < words; ++i) sides += std::size_t(std::popcount(before[i]));
   return covered == sides;
 }
 
@@ -163,8 +173,13 @@ void FreeSpace::Impl::build_edges() {
 void FreeSpace::Impl::label_cells(const CellMap& map) {
   Cells& c = cells.emplace();
   const int w = map.width, h = map.height;
-  c.runs = search::free_cell_runs(w, h, [&](int x, int y) {
-    return map.blocked[std::size_t(h - 1 - y) * std::size_t(w) + std::size_t(x)] == 0;
+  // Cell row y (y up) is map row h - 1 - y; bits from w on are not read.
+  std::vector<std::uint64_t> row((std::size_t(w) + 63) / 64);
+  c.runs = search::free_cell_runs(w, h, [&](int y) {
+    pack_nonzero_bytes(map.blocked.data() + std::size_t(h - 1 - y) * std::size_t(w),
+                       std::size_t(w), row.data());
+    for (std::uint64_t& word : row) word = ~word;
+    return row.data();
   });
   c.row_begin.assign(std::size_t(h) + 1, 0);
   c.label.resize(c.runs.size());
@@ -490,9 +505,8 @@ FreeSpace::FreeSpace(const Scene& scene, FreeSpaceOptions options) : impl_(new I
       MapCells& cells = s.map_cells.emplace();
       cells.width = map.width;
       cells.height = map.height;
-      cells.blocked.assign((map.blocked.size() + 63) / 64, 0);
-      for (std::size_t i = 0; i < map.blocked.size(); ++i)
-        cells.blocked[i >> 6u] |= std::uint64_t(map.blocked[i] != 0) << (i & 63u);
+      cells.blocked.resize((map.blocked.size() + 63) / 64);
+      pack_nonzero_bytes(map.blocked.data(), map.blocked.size(), cells.blocked.data());
     }
     if (s.map_cells && !s.open_gaps) {
       s.label_cells(*scene.cell_map);  // the outline when a question needs it (outlined)
@@ -753,11 +767,18 @@ std::vector<std::uint8_t> FreeSpace::free_cells(const CellFrame& frame,
     for (std::size_t r = 0; r < rows; ++r) {
       // The row's bits in order: map row height - 1 - y, from column x0.
       const int y = window.y0 + int(r);
-      std::size_t bit =
+      const std::size_t first =
           std::size_t(map->height - 1 - y) * std::size_t(map->width) + std::size_t(window.x0);
       std::uint8_t* out = free.data() + r * columns;
-      for (std::size_t c = 0; c < columns; ++c, ++bit)
-        out[c] = std::uint8_t(~(map->blocked[bit >> 6u] >> (bit & 63u)) & 1u);
+      // Eight cells at a time: their bits (which may straddle two words), spread to bytes.
+      for (std::size_t c = 0; c < columns; c += 8) {
+        const std::size_t bit = first + c, word = bit / 64, shift = bit % 64;
+        std::uint64_t blocked = map->blocked[word] >> shift;
+        if (shift > 56 && word + 1 < map->blocked.size())
+          blocked |= map->blocked[word + 1] << (64 - shift);
+        const std::uint64_t bytes = byte_per_bit(unsigned(~blocked));
+        std::memcpy(out + c, &bytes, std::min<std::size_t>(8, columns - c));
+      }
     }
     return free;
   }

@@ -4,6 +4,8 @@
 /// grid's) into 64-bit words that the raster readers, free space and the grid searches share.
 /// In kernel/ because scene/, which traces maps as it reads them, may include only kernel/.
 
+#include <algorithm>
+#include <array>
 #include <bit>
 #include <cstddef>
 #include <cstdint>
@@ -39,6 +41,61 @@ inline void pack_nonzero_bytes(const unsigned char* bytes, std::size_t n, std::u
   std::uint64_t word = 0;
   for (std::size_t k = i; k < n; ++k) word |= std::uint64_t(bytes[k] != 0) << (k - i);
   words[i / 64] = word;
+}
+
+namespace detail {
+// byte_per_bit's table: entry b holds byte i (in memory order) 1 when bit i of b is set.
+inline constexpr std::array<std::uint64_t, 256> bit_byte_table = [] {
+  std::array<std::uint64_t, 256> table{};
+  for (unsigned b = 0; b < 256; ++b)
+    for (unsigned i = 0; i < 8; ++i) {
+      const unsigned shift = std::endian::native == std::endian::big ? 8 * (7 - i) : 8 * i;
+      table[b] |= std::uint64_t((b >> i) & 1u) << shift;
+    }
+  return table;
+}();
+}  // namespace detail
+
+/// Eight bytes for the eight bits of `bits`, to store with memcpy: byte i is 1 when bit i is set,
+/// else 0 (nonzero_byte_bits the other way).
+inline std::uint64_t byte_per_bit(unsigned bits) { return detail::bit_byte_table[bits & 0xffu]; }
+
+/// The first position at or after `from` whose bit among bits 0 .. n - 1 of `words` is `set`,
+/// or n when there is none.
+inline std::size_t next_bit(const std::uint64_t* words, std::size_t from, std::size_t n, bool set) {
+  for (std::size_t i = from / 64; i * 64 < n; ++i) {
+    std::uint64_t word = set ? words[i] : ~words[i];
+    if (i == from / 64) word &= ~std::uint64_t{0} << (from % 64);
+    if (word != 0) return std::min(n, i * 64 + std::size_t(std::countr_zero(word)));
+  }
+  return n;
+}
+
+/// Calls f(first, last) for each maximal run [first, last) of set bits among bits 0 .. n - 1 of
+/// `words`, left to right: two bit scans a run, not a test a bit.
+template <class F>
+void for_each_run_of_set_bits(const std::uint64_t* words, std::size_t n, F&& f) {
+  for (std::size_t x = next_bit(words, 0, n, true); x < n;) {
+    const std::size_t end = next_bit(words, x, n, false);
+    f(x, end);
+    x = end < n ? next_bit(words, end, n, true) : n;
+  }
+}
+
+/// Transposes a 64 x 64 matrix of bits in place: bit t of a[k] and bit k of a[t] change places.
+/// Six rounds of swapping the off-diagonal blocks of ever smaller blocks (32, 16, ... 1 wide).
+inline void transpose_bits(std::uint64_t (&a)[64]) {
+  constexpr std::uint64_t low[6] = {0x00000000ffffffffu, 0x0000ffff0000ffffu, 0x00ff00ff00ff00ffu,
+                                    0x0f0f0f0f0f0f0f0fu, 0x3333333333333333u, 0x5555555555555555u};
+  unsigned round = 0;
+  for (unsigned j = 32; j != 0; j >>= 1u, ++round) {
+    // Rows k with bit j clear: their columns with bit j set against row k + j's columns without.
+    for (unsigned k = 0; k < 64; k = ((k | j) + 1) & ~j) {
+      const std::uint64_t t = ((a[k] >> j) ^ a[k | j]) & low[round];
+      a[k] ^= t << j;
+      a[k | j] ^= t;
+    }
+  }
 }
 
 }  // namespace polynav

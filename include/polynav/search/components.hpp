@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "polynav/kernel/bits.hpp"
 #include "polynav/search/graph.hpp"
 
 namespace polynav::search {
@@ -52,11 +53,11 @@ class ComponentLabels {
   }
 
   /// Labels the cells of a width x height grid, node y * width + x, whose arcs join exactly the
-  /// free cells that share a side (`is_free(x, y)`); a blocked cell is a component of its own.
-  /// The labels are those the constructors above give over these arcs, from the grid's runs of
-  /// free cells (free_cell_runs): a few operations per run, not per cell.
-  template <class IsFree>
-  static ComponentLabels of_cells_joined_through_sides(int width, int height, IsFree&& is_free);
+  /// free cells that share a side (`free_row(y)`, row y's free cells as bits: free_cell_runs);
+  /// a blocked cell is a component of its own. The labels are those the constructors above give
+  /// over these arcs, from the grid's runs of free cells: a few operations per run, not per cell.
+  template <class FreeRow>
+  static ComponentLabels of_cells_joined_through_sides(int width, int height, FreeRow&& free_row);
 
   /// Number of labelled nodes (the graph's node count when built).
   std::size_t size() const noexcept { return labels_.size(); }
@@ -118,11 +119,13 @@ struct CellRun {
   std::uint32_t root = 0;
 };
 
-/// The runs of free cells (`is_free(x, y)`) of a width x height grid, row after row from y = 0,
-/// left to right, each with its component's first run: union-find over runs, each joined with
-/// the runs of the row before that share a column with it. O(cells) reads, O(runs) unions.
-template <class IsFree>
-std::vector<CellRun> free_cell_runs(int width, int height, IsFree&& is_free) {
+/// The runs of free cells of a width x height grid, row after row from y = 0, left to right, each
+/// with its component's first run: union-find over runs, each joined with the runs of the row
+/// before that share a column with it. `free_row(y)` gives row y's cells as bits (bit x of the
+/// words from the pointer, set when cell x is free), asked once per row in order and read
+/// before the next is asked. O(cells / 64) word reads, O(runs) unions.
+template <class FreeRow>
+std::vector<CellRun> free_cell_runs(int width, int height, FreeRow&& free_row) {
   std::vector<CellRun> runs;
   // While labelling, root holds a run's parent: every pointer leads to an earlier run.
   const auto find = [&](std::uint32_t x) {
@@ -136,13 +139,9 @@ std::vector<CellRun> free_cell_runs(int width, int height, IsFree&& is_free) {
   for (int y = 0; y < height; ++y) {
     const std::size_t row_end = runs.size();
     std::size_t before = row_begin;
-    for (int x = 0; x < width;) {
-      if (!is_free(x, y)) {
-        ++x;
-        continue;
-      }
-      const int x0 = x;
-      while (x < width && is_free(x, y)) ++x;
+    const std::uint64_t* bits = free_row(y);
+    for_each_run_of_set_bits(bits, std::size_t(width), [&](std::size_t first, std::size_t last) {
+      const int x0 = int(first), x = int(last);
       auto root = std::uint32_t(runs.size());
       runs.push_back({x0, x, y, root});
       // The previous row's runs sharing a column; one reaching past x may meet the next run too.
@@ -156,17 +155,17 @@ std::vector<CellRun> free_cell_runs(int width, int height, IsFree&& is_free) {
           runs[other].root = root;
         }
       }
-    }
+    });
     row_begin = row_end;
   }
   for (CellRun& run : runs) run.root = runs[run.root].root;  // earlier runs are final already
   return runs;
 }
 
-template <class IsFree>
+template <class FreeRow>
 ComponentLabels ComponentLabels::of_cells_joined_through_sides(int width, int height,
-                                                               IsFree&& is_free) {
-  const std::vector<CellRun> runs = free_cell_runs(width, height, is_free);
+                                                               FreeRow&& free_row) {
+  const std::vector<CellRun> runs = free_cell_runs(width, height, free_row);
   // Dense labels in node order: a blocked cell takes the next label, as does a run that is its
   // component's first (its first cell is the component's smallest node); other runs take their
   // first run's.

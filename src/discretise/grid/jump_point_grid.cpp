@@ -12,6 +12,7 @@
 
 #include "polynav/discretise/query.hpp"
 #include "polynav/error.hpp"
+#include "polynav/kernel/bits.hpp"
 #include "polynav/space/free_space.hpp"
 
 namespace polynav {
@@ -42,8 +43,8 @@ constexpr auto octant_of = [] {
   return table;
 }();
 
-// 64 bits of a line of free-cell bits (JumpPointGrid::rows_ or columns_) from position p: bit i
-// is the cell at p + i. The line's position x is its bit x + 64, so p may go down to -64.
+// 64 bits of a line of free-cell bits (OccupancyGrid::free_row or JumpPointGrid::columns_) from
+// position p: bit i is the cell at p + i. The line's position x is its bit x + 64, so p may go down to -64.
 std::uint64_t bits_at(const std::uint64_t* line, int p) {
   const auto q = unsigned(p + 64);
   const unsigned w = q >> 6u, s = q & 63u;
@@ -186,21 +187,19 @@ JumpPointGrid::JumpPointGrid(const FreeSpace& space, GridOptions grid, JumpOptio
 }
 
 void JumpPointGrid::build_bits(bool columns) {
+  if (!columns) return;
   const int w = grid_.width(), h = grid_.height();
   // Positions -64 .. length + 63 are readable: one padding word before, two after.
-  row_words_ = std::size_t(w + 127) / 64 + 2;
-  rows_.assign(std::size_t(h + 2) * row_words_, 0);
-  if (columns) {
-    column_words_ = std::size_t(h + 127) / 64 + 2;
-    columns_.assign(std::size_t(w + 2) * column_words_, 0);
-  }
-  for (int y = 0; y < h; ++y)
-    for (int x = 0; x < w; ++x) {
-      if (grid_.blocked(x, y)) continue;
-      const auto px = unsigned(x + 64), py = unsigned(y + 64);
-      rows_[std::size_t(y + 1) * row_words_ + px / 64] |= std::uint64_t{1} << (px % 64);
-      if (columns)
-        columns_[std::size_t(x + 1) * column_words_ + py / 64] |= std::uint64_t{1} << (py % 64);
+  column_words_ = std::size_t(h + 127) / 64 + 2;
+  columns_.assign(std::size_t(w + 2) * column_words_, 0);
+  // The rows' bits, 64 x 64 at a time, transposed into the columns'.
+  std::uint64_t block[64];
+  for (int y0 = 0; y0 < h; y0 += 64)
+    for (int x0 = 0; x0 < w; x0 += 64) {
+      for (int k = 0; k < 64; ++k) block[k] = y0 + k < h ? row(y0 + k)[1 + x0 / 64] : 0;
+      transpose_bits(block);
+      for (int t = 0; t < 64 && x0 + t < w; ++t)
+        columns_[std::size_t(x0 + t + 1) * column_words_ + 1 + std::size_t(y0 / 64)] = block[t];
     }
 }
 
@@ -623,7 +622,7 @@ void JumpPointGrid::Graph::diagonal(int x, int y) const {
   constexpr int along_x = east ? 0 : 2, along_y = north ? 1 : 3;
   constexpr std::uint64_t self = east ? 1u : std::uint64_t{1} << 63u;
   constexpr std::uint64_t ahead = east ? 2u : std::uint64_t{1} << 62u;
-  const auto rw = std::ptrdiff_t(g.row_words_), cw = std::ptrdiff_t(g.column_words_);
+  const auto rw = std::ptrdiff_t(g.grid_.row_words()), cw = std::ptrdiff_t(g.column_words_);
   const std::uint64_t* row = g.row(y);
   const std::uint64_t* column = g.column(x);
   int cx = x, cy = y;

@@ -2,11 +2,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <sstream>
 #include <utility>
 
 #include "polynav/error.hpp"
+#include "polynav/kernel/bits.hpp"
 #include "polynav/kernel/exact.hpp"
 #include "polynav/kernel/memory.hpp"
 #include "polynav/space/free_space.hpp"
@@ -222,6 +224,7 @@ OccupancyGrid::OccupancyGrid(const FreeSpace& space, GridOptions options)
   if (box.empty()) {
     width_ = height_ = 0;
     blocked_.assign(4, 1);
+    build_free_rows();
     return;
   }
   cell_ = options_.resolution;
@@ -318,18 +321,24 @@ OccupancyGrid::OccupancyGrid(const FreeSpace& space, GridOptions options)
       if (!w.empty()) windows.push_back(w);
     }
   }
-  // Per cell, 1 when it is classified (windows may overlap).
-  std::vector<std::uint8_t> fresh(std::size_t(width_) * std::size_t(height_), 0);
-  for (const CellWindow& w : windows)
-    for (int r = w.y0; r < w.y1; ++r)
-      std::fill_n(fresh.begin() + std::ptrdiff_t(std::size_t(r) * std::size_t(width_) + w.x0),
-                  w.x1 - w.x0, std::uint8_t{1});
-  classified_cells_ = std::size_t(std::count(fresh.begin(), fresh.end(), std::uint8_t{1}));
-  if (before) windows = disjoint_windows(fresh, width_, height_);
+  // Updating, per cell 1 when it is classified (windows may overlap); built whole, every cell is
+  // and this stays empty.
+  const std::size_t cells = std::size_t(width_) * std::size_t(height_);
+  std::vector<std::uint8_t> fresh;
+  classified_cells_ = cells;
+  if (before) {
+    fresh.assign(cells, 0);
+    for (const CellWindow& w : windows)
+      for (int r = w.y0; r < w.y1; ++r)
+        std::fill_n(fresh.begin() + std::ptrdiff_t(std::size_t(r) * std::size_t(width_) + w.x0),
+                    w.x1 - w.x0, std::uint8_t{1});
+    classified_cells_ = std::size_t(std::count(fresh.begin(), fresh.end(), std::uint8_t{1}));
+    windows = disjoint_windows(fresh, width_, height_);
+  }
   const auto for_each_fresh_cell = [&](auto&& f) {
     for (int r = 0; r < height_; ++r)
       for (int c = 0; c < width_; ++c)
-        if (fresh[std::size_t(r) * std::size_t(width_) + std::size_t(c)]) f(c, r);
+        if (fresh.empty() || fresh[std::size_t(r) * std::size_t(width_) + std::size_t(c)]) f(c, r);
   };
 
   const std::size_t row = std::size_t(width_) + 2;
@@ -341,11 +350,13 @@ OccupancyGrid::OccupancyGrid(const FreeSpace& space, GridOptions options)
   for (const CellWindow& w : windows) {
     const std::vector<std::uint8_t> free = space.free_cells(frame, w);
     const std::size_t across = std::size_t(w.x1 - w.x0);
-    for (int r = w.y0; r < w.y1; ++r)
-      for (int c = w.x0; c < w.x1; ++c)
-        blocked_[padded(c, r)] =
-            free[std::size_t(r - w.y0) * across + std::size_t(c - w.x0)] ? 0 : 1;
+    for (int r = w.y0; r < w.y1; ++r) {
+      const std::uint8_t* in = free.data() + std::size_t(r - w.y0) * across;
+      std::uint8_t* out = blocked_.data() + padded(w.x0, r);
+      for (std::size_t c = 0; c < across; ++c) out[c] = std::uint8_t(in[c] == 0);
+    }
   }
+  build_free_rows();
   clock.check("the grid");
 
   heuristic_scale_ = space.min_cost();
@@ -382,35 +393,7 @@ OccupancyGrid::OccupancyGrid(const FreeSpace& space, GridOptions options)
     return;
   }
 
-  // Allowed moves per cell: orthogonal into a free cell; diagonal into a free cell when both
-  // orthogonal cells it passes between are free (no corner cutting).
-  const std::int64_t w = width_;
-  const std::int64_t offsets[8] = {1, w, -1, -w, w + 1, w - 1, -w - 1, -w + 1};
-  std::copy(std::begin(offsets), std::end(offsets), move_offset_);
-  moves_.assign(std::size_t(width_) * height_, 0);
-  const bool diagonals = options_.connectivity >= 8;
-  for (int r = 0; r < height_; ++r) {
-    // The padded rows below, at and above r, from the cell left of column 0.
-    const std::uint8_t* below = blocked_.data() + padded(-1, r - 1);
-    const std::uint8_t* at = blocked_.data() + padded(-1, r);
-    const std::uint8_t* above = blocked_.data() + padded(-1, r + 1);
-    std::uint8_t* out = moves_.data() + std::size_t(r) * std::size_t(width_);
-    for (int c = 1; c <= width_; ++c) {
-      if (at[c] != 0) continue;
-      // Straight moves k (east, north, west, south) into free cells; a diagonal 4 + k between
-      // straight moves k and k + 1 when both are open (no corner cutting) and its cell is free.
-      const bool open[4] = {at[c + 1] == 0, above[c] == 0, at[c - 1] == 0, below[c] == 0};
-      unsigned mask = unsigned(open[0]) | unsigned(open[1]) << 1u | unsigned(open[2]) << 2u |
-                      unsigned(open[3]) << 3u;
-      if (diagonals) {
-        if (open[0] && open[1] && above[c + 1] == 0) mask |= 1u << 4u;
-        if (open[1] && open[2] && above[c - 1] == 0) mask |= 1u << 5u;
-        if (open[2] && open[3] && below[c - 1] == 0) mask |= 1u << 6u;
-        if (open[3] && open[0] && below[c + 1] == 0) mask |= 1u << 7u;
-      }
-      out[c - 1] = static_cast<std::uint8_t>(mask);
-    }
-  }
+  build_centre_moves();
   wall_sides_ = remove_moves_across_walls(
       space, frame, [&](int c, int r) { return !blocked(c, r); }, moves_);
 
@@ -420,7 +403,6 @@ OccupancyGrid::OccupancyGrid(const FreeSpace& space, GridOptions options)
     // heights; a cell of several heights (a region's edge through it) may hide a step between
     // the centres (a sliver of low ground between a ramp and a plateau), so there the segment
     // is followed exactly (FreeSpace::climbable).
-    const std::size_t cells = std::size_t(width_) * height_;
     if (before) {
       height_of_ = before->height_of_;
       uniform_height_ = before->uniform_height_;
@@ -440,7 +422,8 @@ OccupancyGrid::OccupancyGrid(const FreeSpace& space, GridOptions options)
     });
     // A move depends on its two cells and the two its diagonal passes between: the moves of
     // the cells next to a classified one are decided again.
-    const std::vector<std::uint8_t> moved = before ? near_windows(windows, 1) : fresh;
+    const std::vector<std::uint8_t> moved =
+        before ? near_windows(windows, 1) : std::vector<std::uint8_t>(cells, 1);
     for (int r = 0; r < height_; ++r)
       for (int c = 0; c < width_; ++c) {
         const std::size_t n = std::size_t(r) * width_ + c;
@@ -472,7 +455,7 @@ OccupancyGrid::OccupancyGrid(const FreeSpace& space, GridOptions options)
       // joined through a cell it passes between: the components are the free cells joined
       // through sides, labelled by runs of a row.
       components_ = search::ComponentLabels::of_cells_joined_through_sides(
-          width_, height_, [&](int c, int r) { return !blocked(c, r); });
+          width_, height_, [&](int r) { return free_row(r) + 1; });
       return;
     }
     unsigned earlier_moves = 0, earlier_knights = 0;
@@ -501,6 +484,56 @@ OccupancyGrid::OccupancyGrid(const FreeSpace& space, GridOptions options)
       for (unsigned left = knights_[u] & earlier_knights; left != 0; left &= left - 1)
         join(search::NodeId(std::int64_t(u) + knight_offset_[std::countr_zero(left)]));
     });
+  }
+}
+
+void OccupancyGrid::build_free_rows() {
+  row_words_ = (std::size_t(width_) + 127) / 64 + 2;
+  free_rows_.assign((std::size_t(height_) + 2) * row_words_, 0);
+  const std::size_t words = (std::size_t(width_) + 63) / 64;
+  const std::uint64_t last_word =
+      width_ % 64 == 0 ? ~std::uint64_t{0} : (std::uint64_t{1} << unsigned(width_ % 64)) - 1;
+  for (int r = 0; r < height_; ++r) {
+    if (words == 0) break;
+    std::uint64_t* cells = free_rows_.data() + (std::size_t(r) + 1) * row_words_ + 1;
+    pack_nonzero_bytes(blocked_.data() + padded(0, r), std::size_t(width_), cells);
+    for (std::size_t i = 0; i < words; ++i) cells[i] = ~cells[i];
+    cells[words - 1] &= last_word;
+  }
+}
+
+void OccupancyGrid::build_centre_moves() {
+  const std::int64_t w = width_;
+  const std::int64_t offsets[8] = {1, w, -1, -w, w + 1, w - 1, -w - 1, -w + 1};
+  std::copy(std::begin(offsets), std::end(offsets), move_offset_);
+  moves_.assign(std::size_t(width_) * std::size_t(height_), 0);
+  const bool diagonals = options_.connectivity >= 8;
+  const std::size_t words = (std::size_t(width_) + 63) / 64;
+  std::vector<unsigned char> masks(words * 64);  // a row's moves, a byte per cell
+  for (int r = 0; r < height_; ++r) {
+    const std::uint64_t *below = free_row(r - 1), *at = free_row(r), *above = free_row(r + 1);
+    for (std::size_t i = 1; i <= words; ++i) {
+      // Bit c of each: the cell c of this word, and the neighbour a move k reaches from it.
+      const auto east_of = [i](const std::uint64_t* row) { return row[i] >> 1u | row[i + 1] << 63u; };
+      const auto west_of = [i](const std::uint64_t* row) { return row[i] << 1u | row[i - 1] >> 63u; };
+      const std::uint64_t self = at[i];
+      std::uint64_t move[8] = {self & east_of(at), self & above[i], self & west_of(at),
+                               self & below[i]};
+      if (diagonals) {
+        // Move 4 + k between straight moves k and k + 1: both open and the cell between free.
+        move[4] = move[0] & move[1] & east_of(above);
+        move[5] = move[1] & move[2] & west_of(above);
+        move[6] = move[2] & move[3] & west_of(below);
+        move[7] = move[3] & move[0] & east_of(below);
+      }
+      for (unsigned b = 0; b < 64; b += 8) {
+        std::uint64_t bytes = 0;  // eight cells' move masks
+        for (unsigned k = 0; k < 8; ++k) bytes |= byte_per_bit(unsigned(move[k] >> b)) << k;
+        std::memcpy(masks.data() + (i - 1) * 64 + b, &bytes, 8);
+      }
+    }
+    std::memcpy(moves_.data() + std::size_t(r) * std::size_t(width_), masks.data(),
+                std::size_t(width_));
   }
 }
 

@@ -144,7 +144,7 @@ class JumpPointGrid final : public Discretisation {
   std::size_t table_entries_computed() const { return table_entries_computed_; }
   /// Memory of what the jumps need, in bytes.
   std::size_t preprocessing_bytes() const {
-    return (rows_.size() + columns_.size()) * sizeof(std::uint64_t) +
+    return columns_.size() * sizeof(std::uint64_t) +
            table_.size() * sizeof(std::int16_t) + sizeof(prune_);
   }
   /// JPS+: the table entry of cell n in direction k (the grid's move bits: 0 east, 1 north, 2
@@ -263,7 +263,7 @@ class JumpPointGrid final : public Discretisation {
   template <int k>
   int table_value(int x, int y) const;
   int table_value(int x, int y, int k) const;
-  const std::uint64_t* row(int y) const { return rows_.data() + std::size_t(y + 1) * row_words_; }
+  const std::uint64_t* row(int y) const { return grid_.free_row(y); }
   // The 3 x 3 cells around (x, y) as 9 bits, 1 = free: bit 3 (j + 1) + (i + 1) is (x + i, y + j).
   unsigned neighbourhood(int x, int y) const;
   const std::uint64_t* column(int x) const {
@@ -276,14 +276,14 @@ class JumpPointGrid final : public Discretisation {
   std::string note_;
   double multiplier_ = 1.0;  // the cells' one cost multiplier
   double preprocessing_ms_ = 0.0;
-  // Free cells, one bit each. rows_: line y + 1 for y = -1 .. height, bit x + 64 of it the cell
-  // (x, y); columns_ (jps only): the transpose, line x + 1, bit y + 64. Lines beyond the grid and
-  // the padding words are zero (blocked).
-  std::vector<std::uint64_t> rows_, columns_;
+  // Free cells, one bit each: the grid's rows (OccupancyGrid::free_row), and (jps only) their
+  // transpose, columns_: line x + 1 for x = -1 .. width, bit y + 64 of it the cell (x, y). Lines
+  // beyond the grid and the padding words are zero (blocked).
+  std::vector<std::uint64_t> columns_;
   // The pruned directions (move bits) of a node by the direction it was reached in (0-7; 8 for
   // a start) and its neighbourhood().
   std::uint8_t prune_[9][512] = {};
-  std::size_t row_words_ = 0, column_words_ = 0;
+  std::size_t column_words_ = 0;
   // jps+: per cell, the 8 jump distances (see jump_distance).
   std::vector<std::int16_t> table_;
   std::size_t table_entries_computed_ = 0;

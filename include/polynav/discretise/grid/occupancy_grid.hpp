@@ -298,6 +298,15 @@ class OccupancyGrid final : public Discretisation {
   const GridOptions& options() const { return options_; }
   bool corners() const { return options_.align == GridAlign::corner; }
   bool blocked(int cx, int cy) const { return blocked_[padded(cx, cy)] != 0; }
+  /// The free cells as bits, a row for each y from -1 to height() (those outside the grid
+  /// clear): bit 64 + x of the row's words is cell (x, y), with a clear word before the cells
+  /// and two after, so that 64 bits from any position -64 .. width() + 63 lie in the row.
+  /// Moves, components and jump point search read the cells from these, 64 at a time.
+  const std::uint64_t* free_row(int cy) const {
+    return free_rows_.data() + std::size_t(cy + 1) * row_words_;
+  }
+  /// Words per row of free_row.
+  std::size_t row_words() const { return row_words_; }
   double cell_cost(int cx, int cy) const {
     return cost_.empty() ? 1.0 : cost_[std::size_t(cy) * width_ + cx];
   }
@@ -389,6 +398,11 @@ class OccupancyGrid final : public Discretisation {
   // Per node (a cell, or a corner on corner-aligned grids): 1 within `grow` nodes of a cell of
   // the windows, else 0.
   std::vector<std::uint8_t> near_windows(std::span<const CellWindow> windows, int grow) const;
+  // free_rows_ from blocked_.
+  void build_free_rows();
+  // Moves of a centre-aligned grid from free_rows_, 64 cells a word: straight into a free cell,
+  // diagonal when both cells it passes between are free too.
+  void build_centre_moves();
   // The moves between corners; knight moves as build_knight_moves.
   void build_corner_moves(const FreeSpace& space, const CellFrame& frame,
                           const OccupancyGrid* before, const std::vector<std::uint8_t>& fresh);
@@ -414,6 +428,8 @@ class OccupancyGrid final : public Discretisation {
   double knight_ = std::sqrt(5.0);
   Point origin_;
   std::vector<std::uint8_t> blocked_;  // (width+2) x (height+2), border blocked
+  std::vector<std::uint64_t> free_rows_;  // free_row()
+  std::size_t row_words_ = 0;
   // Per cell, bit k: move k allowed (0-3 east, north, west, south; 4-7 the diagonals between
   // k-4 and k-3), and the id offset of each move.
   std::vector<std::uint8_t> moves_;
