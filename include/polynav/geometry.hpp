@@ -64,9 +64,13 @@ struct Box {
   }
   double width() const { return max.x - min.x; }
   double height() const { return max.y - min.y; }
+  /// Grows the box to hold p; a NaN coordinate leaves it as it is (as std::fmin would, without
+  /// the library call).
   void expand(Point p) {
-    min = {std::fmin(min.x, p.x), std::fmin(min.y, p.y)};
-    max = {std::fmax(max.x, p.x), std::fmax(max.y, p.y)};
+    if (p.x < min.x) min.x = p.x;
+    if (p.y < min.y) min.y = p.y;
+    if (p.x > max.x) max.x = p.x;
+    if (p.y > max.y) max.y = p.y;
   }
   void expand(const Box& b) {
     if (!b.empty()) {

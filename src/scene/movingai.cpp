@@ -129,7 +129,9 @@ namespace {
 using reader_text::Field;
 using reader_text::quote;
 
-enum class CellKind { free, blocked, unknown };
+// The values are bits: a blocked cell's byte is its kind's lowest bit, and or-ing the kinds of a
+// row shows whether any is unknown.
+enum class CellKind : unsigned char { free = 0, blocked = 1, unknown = 2 };
 
 // The characters of https://movingai.com/benchmarks/formats.html: `.` and `G` are passable
 // terrain and `S` is swamp (passable); `@` and `O` are out of bounds, `T` trees, `W` water.
@@ -265,17 +267,25 @@ Scene parse_movingai_map(std::string_view text, const std::string& file_name) {
                " (y = " + std::to_string(cy) + ") has " + plural(std::ssize(*line), "character") +
                " but the header says width " + std::to_string(*width));
     }
-    for (int cx = 0; cx < *width; ++cx) {
-      const char c = (*line)[std::size_t(cx)];
-      const CellKind kind = classify(c);
-      if (kind == CellKind::unknown) {
-        fail(file_name, n, cx + 1,
+    // A table lookup a cell without a branch: the kinds' bits are or-ed, and the row's first
+    // unknown character is looked for only when one of them is.
+    const std::string_view row = *line;
+    unsigned char* out = cells.blocked.data() + std::size_t(cy) * std::size_t(*width);
+    unsigned kinds = 0;
+    for (std::size_t cx = 0; cx < row.size(); ++cx) {
+      const auto kind = static_cast<unsigned>(classify(row[cx]));
+      kinds |= kind;
+      out[cx] = static_cast<unsigned char>(kind & 1u);
+    }
+    if ((kinds & static_cast<unsigned>(CellKind::unknown)) != 0) {
+      for (std::size_t cx = 0; cx < row.size(); ++cx) {
+        const char c = row[cx];
+        if (classify(c) != CellKind::unknown) continue;
+        fail(file_name, n, int(cx) + 1,
              "unknown map character " + quote(std::string_view(&c, 1)) + " at cell (" +
                  std::to_string(cx) + ", " + std::to_string(cy) +
                  "); expected one of . G S (free) or @ O T W (blocked)");
       }
-      cells.blocked[std::size_t(cy) * std::size_t(*width) + std::size_t(cx)] =
-          kind == CellKind::blocked ? 1 : 0;
     }
   }
   while (const auto line = lines.next()) {

@@ -25,13 +25,6 @@ InputLocation located(const Scene& scene, const InputLocation& where, const std:
   return at;
 }
 
-// The largest |coordinate| of a ring, and where (for the message).
-double largest(const Ring& ring) {
-  double m = 0.0;
-  for (const Point& p : ring) m = std::max({m, std::abs(p.x), std::abs(p.y)});
-  return m;
-}
-
 void check_value(const Scene& scene, double v, const InputLocation& where, const std::string& key,
                  const std::string& what) {
   if (!std::isfinite(v)) {
@@ -49,17 +42,26 @@ bool in_range(double v) {
   return std::abs(v) <= ScaleLimits::max_coordinate;  // false for NaN too
 }
 
-// `key` makes the key path, wanted only for the message: a map's hundred thousand obstacles are
-// checked without a string each.
+// Checks every coordinate of `ring` and returns the largest magnitude among them. `key` makes the
+// key path, wanted only for the message: a map's hundred thousand obstacles are checked without
+// a string each, and a ring in range is read once, without a branch a coordinate.
 template <class Key>
-void check_ring(const Scene& scene, const Ring& ring, const InputLocation& where, const Key& key,
-                const char* what) {
+double check_ring(const Scene& scene, const Ring& ring, const InputLocation& where, const Key& key,
+                  const char* what) {
+  bool in = true;
+  double largest = 0.0;
+  for (const Point& p : ring) {
+    in = in & in_range(p.x) & in_range(p.y);
+    largest = std::max(largest, std::max(std::abs(p.x), std::abs(p.y)));
+  }
+  if (in) return largest;
   for (const Point& p : ring) {
     if (in_range(p.x) && in_range(p.y)) continue;
     const std::string text = std::string("a coordinate of ") + what;
     check_value(scene, p.x, where, key(), text);
     check_value(scene, p.y, where, key(), text);
   }
+  return largest;
 }
 
 }  // namespace
@@ -70,11 +72,13 @@ void check_scale(const Scene& scene) {
   const auto indexed = [](const char* list, std::size_t i) {
     return [list, i] { return std::string(list) + "[" + std::to_string(i) + "]"; };
   };
-  check_ring(scene, scene.bounds, scene.bounds_where, fixed("bounds"), "the bounds");
+  // The largest magnitude of the bounds, the obstacles' outer rings and the free space's, for
+  // the precision below.
+  double far = check_ring(scene, scene.bounds, scene.bounds_where, fixed("bounds"), "the bounds");
   for (std::size_t i = 0; i < scene.obstacles.size(); ++i) {
     const Obstacle& o = scene.obstacles[i];
     const auto key = indexed("obstacles", i);
-    check_ring(scene, o.shape.outer, o.where, key, "the obstacle");
+    far = std::max(far, check_ring(scene, o.shape.outer, o.where, key, "the obstacle"));
     for (const Ring& hole : o.shape.holes) check_ring(scene, hole, o.where, key, "the obstacle");
   }
   for (std::size_t i = 0; i < scene.regions.size(); ++i) {
@@ -97,20 +101,19 @@ void check_scale(const Scene& scene) {
     }
     if (q.radius) check_value(scene, *q.radius, q.where, key + ".radius", "the query's radius");
   }
-  for (const Ring& ring : scene.free_boundary)
-    check_ring(scene, ring, nowhere, fixed("free space"), "the free space's boundary");
+  Box box = bounding_box(scene.bounds);
+  for (const Ring& ring : scene.free_boundary) {
+    far = std::max(far, check_ring(scene, ring, nowhere, fixed("free space"),
+                                   "the free space's boundary"));
+    box.expand(bounding_box(ring));
+  }
   check_value(scene, scene.agent.radius, nowhere, "agent.radius", "the agent's radius");
   if (scene.native_cell_size)
     check_value(scene, *scene.native_cell_size, nowhere, "cell_size", "the cell size");
 
   // Precision: the spacing of doubles at the largest coordinate against the scene's extent.
-  Box box = bounding_box(scene.bounds);
-  for (const Ring& ring : scene.free_boundary) box.expand(bounding_box(ring));
   if (box.empty()) return;
   const double extent = std::max(box.width(), box.height());
-  double far = largest(scene.bounds);
-  for (const Ring& ring : scene.free_boundary) far = std::max(far, largest(ring));
-  for (const Obstacle& o : scene.obstacles) far = std::max(far, largest(o.shape.outer));
   const double spacing = far > 0.0 ? std::nextafter(far, INFINITY) - far : 0.0;
   if (spacing > ScaleLimits::min_relative_precision * extent) {
     const double cx = std::round(box.min.x), cy = std::round(box.min.y);

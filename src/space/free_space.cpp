@@ -36,8 +36,15 @@ bool outline_of_free_cells(std::span<const BoundaryRing> rings, const CellMap& c
   const auto whole = [](double v, std::int64_t hi) {
     return v >= 0.0 && v <= double(hi) && v == std::floor(v);
   };
-  std::vector<std::uint8_t> vertical(std::size_t(w + 1) * std::size_t(h), 0);
-  std::vector<std::uint8_t> horizontal(std::size_t(w) * std::size_t(h + 1), 0);
+  // The unit sides seen so far, a bit each.
+  std::vector<std::uint64_t> vertical((std::size_t(w + 1) * std::size_t(h) + 63) / 64, 0);
+  std::vector<std::uint64_t> horizontal((std::size_t(w) * std::size_t(h + 1) + 63) / 64, 0);
+  const auto seen_before = [](std::vector<std::uint64_t>& sides, std::size_t i) {
+    const std::uint64_t bit = std::uint64_t{1} << (i % 64);
+    const bool seen = (sides[i / 64] & bit) != 0;
+    sides[i / 64] |= bit;
+    return seen;
+  };
   std::size_t covered = 0;
   for (const BoundaryRing& ring : rings) {
     const std::vector<Point>& at = ring.points;
@@ -52,18 +59,18 @@ bool outline_of_free_cells(std::span<const BoundaryRing> rings, const CellMap& c
         const std::int64_t step = y1 > y0 ? 1 : -1;
         for (std::int64_t y = y0; y != y1; y += step) {
           const std::int64_t row = step > 0 ? y : y - 1;
-          std::uint8_t& seen = vertical[std::size_t(row * (w + 1) + x0)];
-          if (free(x0 - 1, row) == free(x0, row) || seen) return false;
-          seen = 1;
+          if (free(x0 - 1, row) == free(x0, row) ||
+              seen_before(vertical, std::size_t(row * (w + 1) + x0)))
+            return false;
           ++covered;
         }
       } else {  // a horizontal side between the cells south and north of it
         const std::int64_t step = x1 > x0 ? 1 : -1;
         for (std::int64_t x = x0; x != x1; x += step) {
           const std::int64_t column = step > 0 ? x : x - 1;
-          std::uint8_t& seen = horizontal[std::size_t(y0 * w + column)];
-          if (free(column, y0 - 1) == free(column, y0) || seen) return false;
-          seen = 1;
+          if (free(column, y0 - 1) == free(column, y0) ||
+              seen_before(horizontal, std::size_t(y0 * w + column)))
+            return false;
           ++covered;
         }
       }

@@ -60,21 +60,45 @@ class ComponentLabels {
   static ComponentLabels of_cells_joined_through_sides(int width, int height, FreeRow&& free_row);
 
   /// Number of labelled nodes (the graph's node count when built).
-  std::size_t size() const noexcept { return labels_.size(); }
+  std::size_t size() const noexcept { return by_runs_ ? nodes_ : labels_.size(); }
   /// Number of components.
   std::size_t component_count() const noexcept { return count_; }
-  /// The component of n; no_component when n >= size().
+  /// The component of n; no_component when n >= size(). O(1), or O(log runs) for labels of a
+  /// grid's cells (of_cells_joined_through_sides).
   std::uint32_t label(NodeId n) const noexcept {
-    return n < labels_.size() ? labels_[n] : no_component;
+    if (!by_runs_) return n < labels_.size() ? labels_[n] : no_component;
+    return n < nodes_ ? run_label(n) : no_component;
   }
   /// Whether a and b are both labelled and in the same component.
   bool same_component(NodeId a, NodeId b) const noexcept {
-    return a < labels_.size() && b < labels_.size() && labels_[a] == labels_[b];
+    const std::uint32_t la = label(a);
+    return la != no_component && la == label(b);
   }
-  /// All labels, indexed by node.
-  const std::vector<std::uint32_t>& labels() const noexcept { return labels_; }
+  /// All labels, indexed by node (a copy: for checks and tools, not for searches).
+  std::vector<std::uint32_t> labels() const {
+    if (!by_runs_) return labels_;
+    std::vector<std::uint32_t> all(nodes_);
+    for (std::size_t n = 0; n < nodes_; ++n) all[n] = run_label(NodeId(n));
+    return all;
+  }
 
  private:
+  // The labels of a grid's cells as runs of consecutive free nodes [first, last), each with its
+  // label and the number of labels given to nodes before `last`; every other node (a blocked
+  // cell) is a component of its own, numbered in node order after the labels before it. 16
+  // bytes a run instead of 4 a cell: a map has far fewer runs than cells.
+  struct NodeRun {
+    NodeId first = 0, last = 0;
+    std::uint32_t label = 0, labels_to_last = 0;
+  };
+  std::uint32_t run_label(NodeId n) const noexcept {
+    auto run = std::upper_bound(runs_.begin(), runs_.end(), n,
+                                [](NodeId v, const NodeRun& r) { return v < r.first; });
+    if (run == runs_.begin()) return std::uint32_t(n);  // only blocked cells before n
+    --run;
+    return n < run->last ? run->label : run->labels_to_last + std::uint32_t(n - run->last);
+  }
+
   // Union-find over the arcs `arcs_of(u, join)` names, in which every component's root is its
   // smallest node and every pointer leads to a smaller node (the larger of two roots joins the
   // smaller; path halving keeps that). One pass in id order then turns the pointers into dense
@@ -110,6 +134,9 @@ class ComponentLabels {
 
   std::vector<std::uint32_t> labels_;
   std::uint32_t count_ = 0;
+  bool by_runs_ = false;  // labelled by runs (runs_, nodes_) rather than per node (labels_)
+  std::vector<NodeRun> runs_;
+  std::size_t nodes_ = 0;
 };
 
 /// A run of free cells of a grid: cells x0 .. x1 - 1 of row y, and the first run of the
@@ -170,22 +197,19 @@ ComponentLabels ComponentLabels::of_cells_joined_through_sides(int width, int he
   // component's first (its first cell is the component's smallest node); other runs take their
   // first run's.
   ComponentLabels out;
-  const std::size_t n = std::size_t(width) * std::size_t(height);
-  std::vector<std::uint32_t>& label = out.labels_;
-  label.resize(n);
-  std::size_t next = 0;
+  out.by_runs_ = true;
+  out.nodes_ = std::size_t(width) * std::size_t(height);
+  out.runs_.reserve(runs.size());
+  std::uint32_t count = 0;
+  std::size_t next = 0;  // the first node after the runs so far
   for (std::size_t r = 0; r < runs.size(); ++r) {
     const std::size_t first = std::size_t(runs[r].y) * std::size_t(width) + std::size_t(runs[r].x0);
-    for (; next < first; ++next) label[next] = out.count_++;
-    const CellRun& root = runs[runs[r].root];
-    const std::uint32_t l =
-        runs[r].root == r ? out.count_++
-                          : label[std::size_t(root.y) * std::size_t(width) + std::size_t(root.x0)];
-    const std::size_t end = first + std::size_t(runs[r].x1 - runs[r].x0);
-    std::fill(label.begin() + std::ptrdiff_t(next), label.begin() + std::ptrdiff_t(end), l);
-    next = end;
+    count += std::uint32_t(first - next);
+    const std::uint32_t label = runs[r].root == r ? count++ : out.runs_[runs[r].root].label;
+    next = first + std::size_t(runs[r].x1 - runs[r].x0);
+    out.runs_.push_back({NodeId(first), NodeId(next), label, count});
   }
-  for (; next < n; ++next) label[next] = out.count_++;
+  out.count_ = count + std::uint32_t(out.nodes_ - next);
   return out;
 }
 
