@@ -1,5 +1,6 @@
 // The word-at-a-time bit helpers (kernel/bits.hpp) against bit-by-bit definitions, on random
-// bytes and words: packing bytes, spreading bits, scanning runs and transposing 64 x 64 blocks.
+// bytes and words: packing bytes, spreading bits, scanning runs, copying ranges of bits and
+// transposing 64 x 64 blocks.
 
 #include <gtest/gtest.h>
 
@@ -69,6 +70,22 @@ TEST(Bits, RunsOfSetBitsAreTheMaximalRuns) {
       while (clear < n && bit(words, clear)) ++clear;
       ASSERT_EQ(next_bit(words.data(), from, n, true), set);
       ASSERT_EQ(next_bit(words.data(), from, n, false), clear);
+    }
+  }
+}
+
+TEST(Bits, CopyBitsWritesOnlyItsRange) {
+  std::mt19937_64 rng(5);
+  for (int round = 0; round < 500; ++round) {
+    const std::size_t n = rng() % 200, at = rng() % 130;
+    std::vector<std::uint64_t> from((n + 63) / 64 + 1), to((at + n + 63) / 64 + 2);
+    for (std::uint64_t& w : from) w = rng();
+    for (std::uint64_t& w : to) w = rng();
+    const std::vector<std::uint64_t> before = to;
+    copy_bits(from.data(), n, to.data(), at);
+    for (std::size_t i = 0; i < to.size() * 64; ++i) {
+      const bool expected = i >= at && i < at + n ? bit(from, i - at) : bit(before, i);
+      ASSERT_EQ(bit(to, i), expected) << "n " << n << " at " << at << " bit " << i;
     }
   }
 }

@@ -98,4 +98,18 @@ inline void transpose_bits(std::uint64_t (&a)[64]) {
   }
 }
 
+/// Writes bits 0 .. n - 1 of `from` to positions at .. at + n - 1 of `to`, leaving its other bits
+/// as they are: a word or two of `to` per word of `from`.
+inline void copy_bits(const std::uint64_t* from, std::size_t n, std::uint64_t* to, std::size_t at) {
+  for (std::size_t i = 0; i < n; i += 64) {
+    const std::size_t length = std::min<std::size_t>(64, n - i);
+    const std::uint64_t mask = length == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << length) - 1;
+    const std::uint64_t bits = from[i / 64] & mask;
+    const std::size_t p = at + i, word = p / 64, shift = p % 64;
+    to[word] = (to[word] & ~(mask << shift)) | (bits << shift);
+    if (shift != 0 && shift + length > 64)
+      to[word + 1] = (to[word + 1] & ~(mask >> (64 - shift))) | (bits >> (64 - shift));
+  }
+}
+
 }  // namespace polynav

@@ -17,9 +17,9 @@ namespace polynav {
 
 namespace {
 
-// Bytes a grid needs per cell, search included: the padded blocked mask and move mask (1 + 1),
-// a cost (8, with regions) and the query workspace's g-cost, parent and heap slot (8 + 4 + 4),
-// rounded up for the open list's share.
+// Bytes a grid needs per cell, search included: the free-cell bit and the move mask (1), its
+// component (4 at most), a cost (8, with regions) and the query workspace's g-cost, parent and
+// heap slot (8 + 4 + 4), rounded up for the open list's share.
 constexpr double bytes_per_cell = 32.0;
 
 }  // namespace
@@ -223,8 +223,8 @@ OccupancyGrid::OccupancyGrid(const FreeSpace& space, GridOptions options)
   const Box box = space.box();
   if (box.empty()) {
     width_ = height_ = 0;
-    blocked_.assign(4, 1);
-    build_free_rows();
+    row_words_ = 3;  // a blocked row below and above nothing
+    free_rows_.assign(2 * row_words_, 0);
     return;
   }
   cell_ = options_.resolution;
@@ -341,22 +341,24 @@ OccupancyGrid::OccupancyGrid(const FreeSpace& space, GridOptions options)
         if (fresh.empty() || fresh[std::size_t(r) * std::size_t(width_) + std::size_t(c)]) f(c, r);
   };
 
-  const std::size_t row = std::size_t(width_) + 2;
   if (before) {
-    blocked_ = before->blocked_;
+    row_words_ = before->row_words_;
+    free_rows_ = before->free_rows_;
   } else {
-    blocked_.assign(row * (std::size_t(height_) + 2), 1);
+    row_words_ = (std::size_t(width_) + 127) / 64 + 2;
+    free_rows_.assign((std::size_t(height_) + 2) * row_words_, 0);
   }
+  std::vector<std::uint64_t> packed;
   for (const CellWindow& w : windows) {
     const std::vector<std::uint8_t> free = space.free_cells(frame, w);
     const std::size_t across = std::size_t(w.x1 - w.x0);
+    packed.resize((across + 63) / 64);
     for (int r = w.y0; r < w.y1; ++r) {
-      const std::uint8_t* in = free.data() + std::size_t(r - w.y0) * across;
-      std::uint8_t* out = blocked_.data() + padded(w.x0, r);
-      for (std::size_t c = 0; c < across; ++c) out[c] = std::uint8_t(in[c] == 0);
+      pack_nonzero_bytes(free.data() + std::size_t(r - w.y0) * across, across, packed.data());
+      copy_bits(packed.data(), across,
+                free_rows_.data() + (std::size_t(r) + 1) * row_words_, std::size_t(w.x0) + 64);
     }
   }
-  build_free_rows();
   clock.check("the grid");
 
   heuristic_scale_ = space.min_cost();
@@ -487,21 +489,6 @@ OccupancyGrid::OccupancyGrid(const FreeSpace& space, GridOptions options)
   }
 }
 
-void OccupancyGrid::build_free_rows() {
-  row_words_ = (std::size_t(width_) + 127) / 64 + 2;
-  free_rows_.assign((std::size_t(height_) + 2) * row_words_, 0);
-  const std::size_t words = (std::size_t(width_) + 63) / 64;
-  const std::uint64_t last_word =
-      width_ % 64 == 0 ? ~std::uint64_t{0} : (std::uint64_t{1} << unsigned(width_ % 64)) - 1;
-  for (int r = 0; r < height_; ++r) {
-    if (words == 0) break;
-    std::uint64_t* cells = free_rows_.data() + (std::size_t(r) + 1) * row_words_ + 1;
-    pack_nonzero_bytes(blocked_.data() + padded(0, r), std::size_t(width_), cells);
-    for (std::size_t i = 0; i < words; ++i) cells[i] = ~cells[i];
-    cells[words - 1] &= last_word;
-  }
-}
-
 void OccupancyGrid::build_centre_moves() {
   const std::int64_t w = width_;
   const std::int64_t offsets[8] = {1, w, -1, -w, w + 1, w - 1, -w - 1, -w + 1};
@@ -547,7 +534,7 @@ void OccupancyGrid::build_corner_moves(const FreeSpace& space, const CellFrame& 
   const std::int64_t a = across_;
   const std::int64_t offsets[8] = {1, a, -1, -a, a + 1, a - 1, -a - 1, -a + 1};
   std::copy(std::begin(offsets), std::end(offsets), move_offset_);
-  const auto free_cell = [&](int cx, int cy) { return blocked_[padded(cx, cy)] == 0; };
+  const auto free_cell = [&](int cx, int cy) { return !blocked(cx, cy); };
   // Corners no path may pass through: where only two diagonally opposite cells are free (two
   // blocked parts touch there: a zero-width gap, unless free space opens those) and on walls.
   std::vector<std::uint8_t> closed(node_count(), 0);
@@ -613,7 +600,7 @@ void OccupancyGrid::build_knight_moves(const FreeSpace& space, const CellFrame& 
   // Cell sides carrying a wall (for_each_wall_side): a knight move crossing one is not offered.
   // vertical[y (width + 1) + x]: the side on lattice line x beside cell row y; horizontal[y width
   // + x]: the side on lattice line y beside cell column x.
-  const auto free_cell = [&](int cx, int cy) { return blocked_[padded(cx, cy)] == 0; };
+  const auto free_cell = [&](int cx, int cy) { return !blocked(cx, cy); };
   std::vector<std::uint8_t> vertical, horizontal;
   for_each_wall_side(space, frame, free_cell, [&](int x, int y, bool is_vertical) {
     if (vertical.empty()) {

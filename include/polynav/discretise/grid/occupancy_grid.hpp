@@ -297,7 +297,12 @@ class OccupancyGrid final : public Discretisation {
   const Rotation& rotation() const { return rotation_; }
   const GridOptions& options() const { return options_; }
   bool corners() const { return options_.align == GridAlign::corner; }
-  bool blocked(int cx, int cy) const { return blocked_[padded(cx, cy)] != 0; }
+  /// Whether cell (cx, cy) is blocked; for -64 <= cx < width() + 64 and -1 <= cy <= height(),
+  /// the cells around the grid blocked.
+  bool blocked(int cx, int cy) const {
+    const auto p = unsigned(cx + 64);
+    return ((free_row(cy)[p / 64] >> (p % 64)) & 1u) == 0;
+  }
   /// The free cells as bits, a row for each y from -1 to height() (those outside the grid
   /// clear): bit 64 + x of the row's words is cell (x, y), with a clear word before the cells
   /// and two after, so that 64 bits from any position -64 .. width() + 63 lie in the row.
@@ -383,9 +388,6 @@ class OccupancyGrid final : public Discretisation {
   }
 
  private:
-  std::size_t padded(int cx, int cy) const {
-    return (std::size_t(cy) + 1) * (std::size_t(width_) + 2) + std::size_t(cx) + 1;
-  }
   // The heuristic's lower bound of the cost of dx, dy cells, before the cheapest multiplier.
   // Inline: every node a search reaches evaluates it once.
   double heuristic_cells(int dx, int dy) const;
@@ -398,8 +400,6 @@ class OccupancyGrid final : public Discretisation {
   // Per node (a cell, or a corner on corner-aligned grids): 1 within `grow` nodes of a cell of
   // the windows, else 0.
   std::vector<std::uint8_t> near_windows(std::span<const CellWindow> windows, int grow) const;
-  // free_rows_ from blocked_.
-  void build_free_rows();
   // Moves of a centre-aligned grid from free_rows_, 64 cells a word: straight into a free cell,
   // diagonal when both cells it passes between are free too.
   void build_centre_moves();
@@ -427,8 +427,7 @@ class OccupancyGrid final : public Discretisation {
   double diagonal_ = std::sqrt(2.0);
   double knight_ = std::sqrt(5.0);
   Point origin_;
-  std::vector<std::uint8_t> blocked_;  // (width+2) x (height+2), border blocked
-  std::vector<std::uint64_t> free_rows_;  // free_row()
+  std::vector<std::uint64_t> free_rows_;  // the cells: free_row()
   std::size_t row_words_ = 0;
   // Per cell, bit k: move k allowed (0-3 east, north, west, south; 4-7 the diagonals between
   // k-4 and k-3), and the id offset of each move.
