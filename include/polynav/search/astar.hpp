@@ -181,9 +181,12 @@ struct ReachableSet {
 ///   arcs lead to nodes already settled no cheaper, so the hot array alone decides them, four
 ///   nodes to a cache line.
 /// - A SparseSearchGraph (jump point search) reaches few of its nodes, so its records are made
-///   as the search reaches nodes, in that order, and found through a 4-byte slot per node (0:
-///   not reached); the next search clears the slots of the records it made. Its memory is then
-///   4 bytes per node plus the records of the largest search, instead of 32 bytes per node.
+///   as the search reaches nodes, in that order, and found by node in a hash table (open
+///   addressing, linear probing, at most half full; the next search clears the entries of the
+///   records it made). Its memory is then 12 to 24 bytes per record of the largest search, and
+///   nothing per node: a slot per node was 4 bytes a cell of a large map, faulted in at build and
+///   read at random by the search, where the table of a search's few thousand records stays in
+///   cache.
 ///   Internally every record is named by its index (Ref): the node id itself in a dense search.
 /// - Records carry the generation stamp of the query that last touched them (warthog's "search
 ///   number"): a record whose stamp differs from the current generation is fresh, so nothing is
@@ -297,11 +300,12 @@ class BasicAStar {
   /// Grows the state arrays to hold n nodes now, so that a first search on a graph of n nodes
   /// spends no time allocating them.
   void reserve(std::size_t n) { grow(n); }
-  /// The same for searches of a SparseSearchGraph of n nodes: a slot per node and room for
-  /// `records` reached nodes (more are made as needed).
+  /// The same for searches of a SparseSearchGraph of n nodes: room for `records` reached nodes
+  /// (more are made as needed).
   void reserve_sparse(std::size_t n, std::size_t records) {
-    if (slot_.size() < n) slot_.resize(n, 0);
-    grow(std::min(n, records));
+    records = std::min(n, records);
+    grow(records);
+    reserve_slots(records);
   }
 
  private:
@@ -420,11 +424,11 @@ class BasicAStar {
   // stale at once.
   template <bool Sparse>
   void begin(std::size_t n) {
-    for (Ref r = 0; r < used_; ++r) slot_[info_[r].node] = 0;
+    for (Ref r = 0; r < used_; ++r) slots_[slot_at_[r]] = Slot{};
     used_ = 0;
     sparse_ = Sparse;
     if constexpr (Sparse) {
-      if (slot_.size() < n) slot_.resize(n, 0);
+      if (slots_.empty()) reserve_slots(16);
     } else {
       grow(n);
     }
@@ -448,14 +452,53 @@ class BasicAStar {
     heap_.reserve_ids(size);
   }
 
-  // The record of node n, made fresh if this search has not reached n yet.
+  // Sparse searches: where node n's entry is in slots_, or the empty entry where it would go.
+  std::size_t slot_position(NodeId n) const noexcept {
+    // Fibonacci hashing: node ids of neighbouring cells differ by small amounts and by the row
+    // length, and the multiplication spreads both over the table.
+    std::size_t i = std::size_t((std::uint64_t(n) * 0x9e3779b97f4a7c15u) >> slot_shift_);
+    while (slots_[i].record != 0 && slots_[i].node != n) i = (i + 1) & (slots_.size() - 1);
+    return i;
+  }
+  // The record of node n + 1 in the latest sparse search, 0 when it has none.
+  std::uint32_t slot_of(NodeId n) const noexcept { return slots_[slot_position(n)].record; }
+  // A table for `records` entries at most half full, the entries of this search moved into it.
+  [[gnu::noinline]] void reserve_slots(std::size_t records) {
+    std::size_t size = 16;
+    unsigned bits = 4;
+    while (size < 2 * records) {
+      size *= 2;
+      ++bits;
+    }
+    if (size <= slots_.size()) return;
+    slots_.assign(size, Slot{});
+    slot_shift_ = 64 - bits;
+    slot_at_.resize(std::max(slot_at_.size(), records));
+    for (Ref r = 0; r < used_; ++r) {
+      const std::size_t i = slot_position(info_[r].node);
+      slots_[i] = Slot{info_[r].node, r + 1};
+      slot_at_[r] = std::uint32_t(i);
+    }
+  }
+
+  // The record of node n, made fresh if this search has not reached n yet; a sparse search's
+  // entry for n is `at` when given (slot_position(n), from the relaxation).
   template <bool Sparse, class H>
-  Ref touch(NodeId n, H& h) {
+  Ref touch(NodeId n, H& h, std::size_t at = no_position) {
     if constexpr (Sparse) {
-      if (const std::uint32_t s = slot_[n]; s != 0) return s - 1;
+      std::size_t i = at != no_position ? at : slot_position(n);
+      if (const std::uint32_t s = slots_[i].record; s != 0) return s - 1;
       const Ref r = used_++;
       grow(std::size_t{r} + 1);
-      slot_[n] = r + 1;
+      if (2 * std::size_t{used_} > slots_.size()) [[unlikely]] {
+        info_[r].node = n;  // moved with the others, then filled in below
+        reserve_slots(used_);
+        i = slot_at_[r];
+      } else {
+        if (slot_at_.size() < used_) slot_at_.resize(2 * std::size_t{used_});
+        slot_at_[r] = std::uint32_t(i);
+      }
+      slots_[i] = Slot{n, r + 1};
       nodes_[r] = Node{std::numeric_limits<double>::infinity(), generation_, State::unseen, false};
       info_[r] = NodeInfo{static_cast<double>(h(n)), no_node, n};
       return r;
@@ -484,7 +527,10 @@ class BasicAStar {
 
   // The record of node n in the latest search; no_node when that search did not reach n.
   Ref record_of(NodeId n) const noexcept {
-    if (sparse_) return n < slot_.size() && slot_[n] != 0 ? slot_[n] - 1 : no_node;
+    if (sparse_) {
+      const std::uint32_t s = slot_of(n);
+      return s != 0 ? s - 1 : no_node;
+    }
     return n < nodes_.size() && nodes_[n].stamp == generation_ ? n : no_node;
   }
 
@@ -524,7 +570,7 @@ class BasicAStar {
   // cheaper) is a stamp and a compare, inlined at every neighbour of an implicit grid.
   template <class C>
   [[gnu::noinline]] void improve(C& c, NodeId to, double g) {
-    const Ref i = touch<C::sparse>(to, c.h);
+    const Ref i = touch<C::sparse>(to, c.h, probed_);
     Node& r = nodes_[i];
     if (!(g < r.g)) return;
     NodeInfo& info = info_[i];
@@ -677,7 +723,9 @@ class BasicAStar {
       ++c.st.generated;
       const double g = c.current_g + cost;
       if constexpr (sparse) {
-        if (const std::uint32_t s = slot_[to]; s != 0 && !(g < nodes_[s - 1].g)) return;
+        probed_ = slot_position(to);  // improve's touch starts from here, not hashing again
+        if (const std::uint32_t s = slots_[probed_].record; s != 0 && !(g < nodes_[s - 1].g))
+          return;
       } else {
         if constexpr (GrowingGraph<G>) grow(std::size_t{to} + 1);
         const Node& r = nodes_[to];
@@ -730,8 +778,17 @@ class BasicAStar {
   std::vector<NodeInfo> info_;
   DAryHeap<Key, KeyLess, 4> heap_;
   std::vector<HeapEntry> entries_;  // the binary_heap rule's open list
-  // Sparse searches: per node, its record's index + 1 in the latest sparse search, 0 for none.
-  std::vector<std::uint32_t> slot_;
+  // Sparse searches: the table of the latest search's records by node (slot_position), and
+  // each record's entry in it, to clear them.
+  struct Slot {
+    NodeId node = 0;
+    std::uint32_t record = 0;  // the record's index + 1; 0: an empty entry
+  };
+  std::vector<Slot> slots_;
+  unsigned slot_shift_ = 60;  // 64 - log2(slots_.size())
+  static constexpr std::size_t no_position = std::size_t(-1);
+  std::size_t probed_ = no_position;  // the entry of the node being relaxed
+  std::vector<std::uint32_t> slot_at_;
   Ref used_ = 0;         // records made by the latest search, if sparse
   bool sparse_ = false;  // whether the latest search was sparse
   Stamp generation_ = 0;
