@@ -103,8 +103,8 @@ void check_scale(const Scene& scene) {
   }
   Box box = bounding_box(scene.bounds);
   for (const Ring& ring : scene.free_boundary) {
-    far = std::max(far, check_ring(scene, ring, nowhere, fixed("free space"),
-                                   "the free space's boundary"));
+    far = std::max(
+        far, check_ring(scene, ring, nowhere, fixed("free space"), "the free space's boundary"));
     box.expand(bounding_box(ring));
   }
   check_value(scene, scene.agent.radius, nowhere, "agent.radius", "the agent's radius");

@@ -33,8 +33,9 @@ bool outline_of_free_cells(std::span<const BoundaryRing> rings, const CellMap& c
   const auto free = [&](std::int64_t x, std::int64_t y) {
     return x >= 0 && y >= 0 && x < w && y < h && !cells.is_blocked(int(x), int(h - 1 - y));
   };
+  // Within [0, hi] a double converts to an integer exactly when it is one (no libm floor).
   const auto whole = [](double v, std::int64_t hi) {
-    return v >= 0.0 && v <= double(hi) && v == std::floor(v);
+    return v >= 0.0 && v <= double(hi) && v == double(std::int64_t(v));
   };
   // The unit sides seen so far, a bit each.
   std::vector<std::uint64_t> vertical((std::size_t(w + 1) * std::size_t(h) + 63) / 64, 0);
@@ -183,8 +184,8 @@ void FreeSpace::Impl::label_cells(const CellMap& map) {
   // Cell row y (y up) is map row h - 1 - y; bits from w on are not read.
   std::vector<std::uint64_t> row((std::size_t(w) + 63) / 64);
   c.runs = search::free_cell_runs(w, h, [&](int y) {
-    pack_nonzero_bytes(map.blocked.data() + std::size_t(h - 1 - y) * std::size_t(w),
-                       std::size_t(w), row.data());
+    pack_nonzero_bytes(map.blocked.data() + std::size_t(h - 1 - y) * std::size_t(w), std::size_t(w),
+                       row.data());
     for (std::uint64_t& word : row) word = ~word;
     return row.data();
   });
@@ -784,7 +785,11 @@ std::vector<std::uint8_t> FreeSpace::free_cells(const CellFrame& frame,
         if (shift > 56 && word + 1 < map->blocked.size())
           blocked |= map->blocked[word + 1] << (64 - shift);
         const std::uint64_t bytes = byte_per_bit(unsigned(~blocked));
-        std::memcpy(out + c, &bytes, std::min<std::size_t>(8, columns - c));
+        if (columns - c >= 8) {
+          std::memcpy(out + c, &bytes, 8);  // one store
+        } else {
+          std::memcpy(out + c, &bytes, columns - c);
+        }
       }
     }
     return free;

@@ -60,9 +60,8 @@ TEST(Bits, RunsOfSetBitsAreTheMaximalRuns) {
         expected.emplace_back(i, i + 1);
       }
     }
-    for_each_run_of_set_bits(words.data(), n, [&](std::size_t a, std::size_t b) {
-      found.emplace_back(a, b);
-    });
+    for_each_run_of_set_bits(words.data(), n,
+                             [&](std::size_t a, std::size_t b) { found.emplace_back(a, b); });
     ASSERT_EQ(found, expected) << "n " << n;
     for (std::size_t from = 0; from <= n; ++from) {
       std::size_t set = from, clear = from;

@@ -58,7 +58,9 @@ inline constexpr std::array<std::uint64_t, 256> bit_byte_table = [] {
 
 /// Eight bytes for the eight bits of `bits`, to store with memcpy: byte i is 1 when bit i is set,
 /// else 0 (nonzero_byte_bits the other way).
-inline std::uint64_t byte_per_bit(unsigned bits) { return detail::bit_byte_table[bits & 0xffu]; }
+inline std::uint64_t byte_per_bit(unsigned bits) {
+  return detail::bit_byte_table[bits & 0xffu];
+}
 
 /// The first position at or after `from` whose bit among bits 0 .. n - 1 of `words` is `set`,
 /// or n when there is none.

@@ -461,7 +461,9 @@ class BasicAStar {
     return i;
   }
   // The record of node n + 1 in the latest sparse search, 0 when it has none.
-  std::uint32_t slot_of(NodeId n) const noexcept { return slots_[slot_position(n)].record; }
+  std::uint32_t slot_of(NodeId n) const noexcept {
+    return slots_[slot_position(n)].record;
+  }
   // A table for `records` entries at most half full, the entries of this search moved into it.
   [[gnu::noinline]] void reserve_slots(std::size_t records) {
     std::size_t size = 16;

@@ -44,7 +44,8 @@ constexpr auto octant_of = [] {
 }();
 
 // 64 bits of a line of free-cell bits (OccupancyGrid::free_row or JumpPointGrid::columns_) from
-// position p: bit i is the cell at p + i. The line's position x is its bit x + 64, so p may go down to -64.
+// position p: bit i is the cell at p + i. The line's position x is its bit x + 64, so p may go
+// down to -64.
 std::uint64_t bits_at(const std::uint64_t* line, int p) {
   const auto q = unsigned(p + 64);
   const unsigned w = q >> 6u, s = q & 63u;

@@ -355,8 +355,8 @@ OccupancyGrid::OccupancyGrid(const FreeSpace& space, GridOptions options)
     packed.resize((across + 63) / 64);
     for (int r = w.y0; r < w.y1; ++r) {
       pack_nonzero_bytes(free.data() + std::size_t(r - w.y0) * across, across, packed.data());
-      copy_bits(packed.data(), across,
-                free_rows_.data() + (std::size_t(r) + 1) * row_words_, std::size_t(w.x0) + 64);
+      copy_bits(packed.data(), across, free_rows_.data() + (std::size_t(r) + 1) * row_words_,
+                std::size_t(w.x0) + 64);
     }
   }
   clock.check("the grid");
@@ -501,8 +501,12 @@ void OccupancyGrid::build_centre_moves() {
     const std::uint64_t *below = free_row(r - 1), *at = free_row(r), *above = free_row(r + 1);
     for (std::size_t i = 1; i <= words; ++i) {
       // Bit c of each: the cell c of this word, and the neighbour a move k reaches from it.
-      const auto east_of = [i](const std::uint64_t* row) { return row[i] >> 1u | row[i + 1] << 63u; };
-      const auto west_of = [i](const std::uint64_t* row) { return row[i] << 1u | row[i - 1] >> 63u; };
+      const auto east_of = [i](const std::uint64_t* row) {
+        return row[i] >> 1u | row[i + 1] << 63u;
+      };
+      const auto west_of = [i](const std::uint64_t* row) {
+        return row[i] << 1u | row[i - 1] >> 63u;
+      };
       const std::uint64_t self = at[i];
       std::uint64_t move[8] = {self & east_of(at), self & above[i], self & west_of(at),
                                self & below[i]};

@@ -144,8 +144,8 @@ class JumpPointGrid final : public Discretisation {
   std::size_t table_entries_computed() const { return table_entries_computed_; }
   /// Memory of what the jumps need, in bytes.
   std::size_t preprocessing_bytes() const {
-    return columns_.size() * sizeof(std::uint64_t) +
-           table_.size() * sizeof(std::int16_t) + sizeof(prune_);
+    return columns_.size() * sizeof(std::uint64_t) + table_.size() * sizeof(std::int16_t) +
+           sizeof(prune_);
   }
   /// JPS+: the table entry of cell n in direction k (the grid's move bits: 0 east, 1 north, 2
   /// west, 3 south, 4 north-east, 5 north-west, 6 south-west, 7 south-east): j > 0, the next
