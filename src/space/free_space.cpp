@@ -83,13 +83,9 @@ bool outline_of_free_cells(std::span<const BoundaryRing> rings, const CellMap& c
   if (w == 0 || h == 0) return covered == 0;
   const std::size_t words = (std::size_t(w) + 63) / 64;
   std::vector<std::uint64_t> row(words + 1, 0), before(words + 1, 0);  // a zero word past the end
-  const std::uint64_t last_word =
-      w % 64 == 0 ? ~std::uint64_t{0} : (std::uint64_t{1} << unsigned(w % 64)) - 1;
   std::size_t sides = 0;
   for (std::int64_t cy = 0; cy < h; ++cy) {
-    pack_nonzero_bytes(cells.blocked.data() + std::size_t(cy * w), std::size_t(w), row.data());
-    for (std::size_t i = 0; i < words; ++i) row[i] = ~row[i];
-    row[words - 1] &= last_word;
+    pack_zero_bytes(cells.blocked.data() + std::size_t(cy * w), std::size_t(w), row.data());
     sides += std::size_t(row[0] & 1u);  // the row's west end
     for (std::size_t i = 0; i < words; ++i) {
       // Cell x against cell x + 1: the last cell against the clear bit past the row is its east
@@ -181,12 +177,11 @@ void FreeSpace::Impl::build_edges() {
 void FreeSpace::Impl::label_cells(const CellMap& map) {
   Cells& c = cells.emplace();
   const int w = map.width, h = map.height;
-  // Cell row y (y up) is map row h - 1 - y; bits from w on are not read.
+  // Cell row y (y up) is map row h - 1 - y.
   std::vector<std::uint64_t> row((std::size_t(w) + 63) / 64);
   c.runs = search::free_cell_runs(w, h, [&](int y) {
-    pack_nonzero_bytes(map.blocked.data() + std::size_t(h - 1 - y) * std::size_t(w), std::size_t(w),
-                       row.data());
-    for (std::uint64_t& word : row) word = ~word;
+    pack_zero_bytes(map.blocked.data() + std::size_t(h - 1 - y) * std::size_t(w), std::size_t(w),
+                    row.data());
     return row.data();
   });
   c.row_begin.assign(std::size_t(h) + 1, 0);

@@ -32,6 +32,18 @@ TEST(Bits, PackingSetsABitForEveryNonZeroByte) {
   }
 }
 
+TEST(Bits, PackingZeroBytesSetsTheOthersBits) {
+  std::mt19937 rng(9);
+  for (std::size_t n = 0; n <= 200; ++n) {
+    std::vector<unsigned char> bytes(n + 8);
+    for (unsigned char& b : bytes) b = (unsigned char)(rng() % 3);
+    std::vector<std::uint64_t> words((n + 63) / 64, 0);
+    pack_zero_bytes(bytes.data(), n, words.data());
+    for (std::size_t i = 0; i < words.size() * 64; ++i)
+      ASSERT_EQ(bit(words, i), i < n && bytes[i] == 0) << "n " << n << " bit " << i;
+  }
+}
+
 TEST(Bits, BytePerBitUndoesPacking) {
   for (unsigned b = 0; b < 256; ++b) {
     const std::uint64_t spread = byte_per_bit(b);

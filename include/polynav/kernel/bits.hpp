@@ -43,6 +43,15 @@ inline void pack_nonzero_bytes(const unsigned char* bytes, std::size_t n, std::u
   words[i / 64] = word;
 }
 
+/// The same for the zero bytes: bit i set when bytes[i] is zero (a free cell of a map's blocked
+/// bytes), the rest of the last word clear.
+inline void pack_zero_bytes(const unsigned char* bytes, std::size_t n, std::uint64_t* words) {
+  pack_nonzero_bytes(bytes, n, words);
+  const std::size_t count = (n + 63) / 64;
+  for (std::size_t i = 0; i < count; ++i) words[i] = ~words[i];
+  if (n % 64 != 0) words[count - 1] &= (std::uint64_t{1} << (n % 64)) - 1;
+}
+
 namespace detail {
 // byte_per_bit's table: entry b holds byte i (in memory order) 1 when bit i of b is set.
 inline constexpr std::array<std::uint64_t, 256> bit_byte_table = [] {
