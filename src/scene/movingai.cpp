@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
 #include <cstring>
 #include <fstream>
 #include <string>
@@ -149,6 +150,31 @@ CellKind classify(char c) {
   return cell_kinds[static_cast<unsigned char>(c)];
 }
 
+// Eight characters of a row at a time, as one word: the byte-wise "equals c" test of Hacker's
+// Delight (Warren, 2nd ed., 6-1) without its false positives, so that a word of the usual
+// characters is classified without a table lookup a cell. Writes a blocked cell's byte as 1, a
+// free one's as 0, and returns false when a byte is none of the seven characters.
+bool classify_word(std::uint64_t word, unsigned char* out) {
+  constexpr std::uint64_t ones = 0x0101010101010101u, low7 = 0x7F7F7F7F7F7F7F7Fu;
+  // 0x80 in each byte of `word` equal to c, 0 in every other.
+  const auto equal = [&](unsigned char c) {
+    const std::uint64_t t = word ^ (ones * c);
+    return ~(((t & low7) + low7) | t | low7);
+  };
+  std::uint64_t blocked = 0, free = 0;
+  if (word == ones * '.') {
+    free = ones << 7;
+  } else if (word == ones * '@') {
+    blocked = ones << 7;
+  } else {
+    blocked = equal('@') | equal('O') | equal('T') | equal('W');
+    free = equal('.') | equal('G') | equal('S');
+  }
+  const std::uint64_t bytes = blocked >> 7;
+  std::memcpy(out, &bytes, 8);
+  return (blocked | free) == ones << 7;
+}
+
 [[noreturn]] void fail(const std::string& file, int line, int column, const std::string& what) {
   throw InputError({file, line, column, {}}, what);
 }
@@ -267,23 +293,29 @@ Scene parse_movingai_map(std::string_view text, const std::string& file_name) {
                " (y = " + std::to_string(cy) + ") has " + plural(std::ssize(*line), "character") +
                " but the header says width " + std::to_string(*width));
     }
-    // A table lookup a cell without a branch: the kinds' bits are or-ed, and the row's first
-    // unknown character is looked for only when one of them is.
+    // Eight cells a word, the rest by a table lookup a cell, without a branch: the kinds' bits
+    // are or-ed, and the row's first unknown character is looked for only when one of them is.
     const std::string_view row = *line;
     unsigned char* out = cells.blocked.data() + std::size_t(cy) * std::size_t(*width);
     unsigned kinds = 0;
-    for (std::size_t cx = 0; cx < row.size(); ++cx) {
+    std::size_t cx = 0;
+    for (; cx + 8 <= row.size(); cx += 8) {
+      std::uint64_t word = 0;
+      std::memcpy(&word, row.data() + cx, 8);
+      if (!classify_word(word, out + cx)) kinds |= static_cast<unsigned>(CellKind::unknown);
+    }
+    for (; cx < row.size(); ++cx) {
       const auto kind = static_cast<unsigned>(classify(row[cx]));
       kinds |= kind;
       out[cx] = static_cast<unsigned char>(kind & 1u);
     }
     if ((kinds & static_cast<unsigned>(CellKind::unknown)) != 0) {
-      for (std::size_t cx = 0; cx < row.size(); ++cx) {
-        const char c = row[cx];
+      for (std::size_t x = 0; x < row.size(); ++x) {
+        const char c = row[x];
         if (classify(c) != CellKind::unknown) continue;
-        fail(file_name, n, int(cx) + 1,
+        fail(file_name, n, int(x) + 1,
              "unknown map character " + quote(std::string_view(&c, 1)) + " at cell (" +
-                 std::to_string(cx) + ", " + std::to_string(cy) +
+                 std::to_string(x) + ", " + std::to_string(cy) +
                  "); expected one of . G S (free) or @ O T W (blocked)");
       }
     }

@@ -66,7 +66,7 @@ double check_ring(const Scene& scene, const Ring& ring, const InputLocation& whe
 
 }  // namespace
 
-void check_scale(const Scene& scene) {
+void check_scale(const Scene& scene, ScaleScope scope) {
   const InputLocation nowhere{};
   const auto fixed = [](const char* key) { return [key] { return std::string(key); }; };
   const auto indexed = [](const char* list, std::size_t i) {
@@ -75,7 +75,9 @@ void check_scale(const Scene& scene) {
   // The largest magnitude of the bounds, the obstacles' outer rings and the free space's, for
   // the precision below.
   double far = check_ring(scene, scene.bounds, scene.bounds_where, fixed("bounds"), "the bounds");
-  for (std::size_t i = 0; i < scene.obstacles.size(); ++i) {
+  const std::size_t obstacles =
+      scope == ScaleScope::whole_scene ? scene.obstacles.size() : std::size_t{0};
+  for (std::size_t i = 0; i < obstacles; ++i) {
     const Obstacle& o = scene.obstacles[i];
     const auto key = indexed("obstacles", i);
     far = std::max(far, check_ring(scene, o.shape.outer, o.where, key, "the obstacle"));

@@ -414,6 +414,45 @@ TEST(MovingAiMap, CellsAreFlippedSoRowZeroIsTheTop) {
   EXPECT_EQ(scene.cell_map->cell_centre(0, 0), (Point{0.5, 1.5}));
 }
 
+// Rows are read eight characters a word with the rest a character at a time: every byte value,
+// at every place of a word and of the tail, among neighbours of every kind, is classified as
+// the format says (https://movingai.com/benchmarks/formats.html) or refused at its column.
+TEST(MovingAiMap, EveryCharacterAtEveryPlaceOfARowIsClassifiedByTheFormat) {
+  const std::string free_chars = ".GS", blocked_chars = "@OTW";
+  const int width = 19;  // two words and a tail of three
+  for (int c = 0; c < 256; ++c) {
+    if (c == '\n' || c == '\r' || c == ' ' || c == '\t') continue;  // line ends and padding
+    const char ch = char(c);
+    const bool is_free = free_chars.find(ch) != std::string::npos;
+    const bool is_blocked = blocked_chars.find(ch) != std::string::npos;
+    for (int at = 0; at < width; ++at) {
+      std::string row;
+      for (int x = 0; x < width; ++x) row += ".G@OTSW."[std::size_t(x + c) % 8];
+      const std::string uniform_free(std::size_t(width), '.');
+      const std::string uniform_blocked(std::size_t(width), '@');
+      for (std::string base : {row, uniform_free, uniform_blocked}) {
+        base[std::size_t(at)] = ch;
+        const std::string text =
+            "type octile\nheight 1\nwidth " + std::to_string(width) + "\nmap\n" + base + "\n";
+        if (!is_free && !is_blocked) {
+          try {
+            (void)parse_movingai_map(text, "x.map");
+            ADD_FAILURE() << "byte " << c << " at " << at << " was accepted";
+          } catch (const InputError& e) {
+            EXPECT_EQ(e.where().column, at + 1) << "byte " << c;
+          }
+          continue;
+        }
+        const Scene scene = parse_movingai_map(text, "x.map");
+        for (int x = 0; x < width; ++x) {
+          const bool want = blocked_chars.find(base[std::size_t(x)]) != std::string::npos;
+          ASSERT_EQ(scene.cell_map->is_blocked(x, 0), want) << "byte " << c << " at " << at;
+        }
+      }
+    }
+  }
+}
+
 TEST(MovingAiMap, ToleratesCrlfMissingFinalNewlineAndTrailingBlankLines) {
   const Scene lf = map_from_rows({".@.", "..."});
   const Scene crlf = map_from_rows({".@.", "..."}, "\r\n");

@@ -444,6 +444,45 @@ TEST(FreeSpace, AMapsRingsTakeTheirCellsComponentsFromAnyFirstEdge) {
   }
 }
 
+// A map's cells answer for its rings only when the rings are exactly their outline, each side
+// once; a side covered twice or a side between two cells of one kind is refused, however long
+// the edge (the checks of a horizontal edge go a word of 64 sides at a time).
+TEST(FreeSpace, AMapsCellsAreUsedOnlyWhenItsRingsAreTheirOutline) {
+  std::mt19937 rng(5);
+  for (const int w : {3, 64, 65, 150}) {
+    const Scene traced = random_map(rng, w, 7, 0.25);
+    const std::string at = "width " + std::to_string(w);
+    ASSERT_NE(FreeSpace(traced).map_cells(), nullptr) << at;
+    // The same outline with every edge split at each side it covers: still the outline.
+    Scene split = traced;
+    for (Ring& ring : split.free_boundary) {
+      Ring every;
+      for (std::size_t i = 0; i < ring.size(); ++i) {
+        const Point a = ring[i], b = ring[(i + 1) % ring.size()];
+        const double n = std::abs(b.x - a.x) + std::abs(b.y - a.y);
+        for (double k = 0; k < n; ++k) every.push_back(a + (k / n) * (b - a));
+      }
+      ring = every;
+    }
+    EXPECT_NE(FreeSpace(split).map_cells(), nullptr) << at;
+    // A ring twice: its sides covered twice.
+    Scene doubled = traced;
+    doubled.free_boundary.push_back(doubled.free_boundary.front());
+    EXPECT_EQ(FreeSpace(doubled).map_cells(), nullptr) << at;
+    // The bottom of the map's outline moved up a row: its sides lie between two cells of a kind
+    // wherever the bottom row has free cells.
+    Scene moved = traced;
+    moved.free_boundary.clear();
+    moved.free_boundary.push_back({{0, 1}, {double(w), 1}, {double(w), 7}, {0, 7}});
+    Scene whole = traced;
+    for (unsigned char& cell : whole.cell_map->blocked) cell = 0;
+    whole.free_boundary = {{{0, 0}, {double(w), 0}, {double(w), 7}, {0, 7}}};
+    EXPECT_NE(FreeSpace(whole).map_cells(), nullptr) << at;
+    moved.cell_map = whole.cell_map;
+    EXPECT_EQ(FreeSpace(moved).map_cells(), nullptr) << at;
+  }
+}
+
 // Threads that first ask for a map's outline at the same time share one build.
 TEST(FreeSpace, ThreadsFirstAskingForAMapsOutlineShareOneBuild) {
   std::mt19937 rng(9);

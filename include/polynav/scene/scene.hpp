@@ -293,7 +293,12 @@ std::vector<TimedEdits> parse_scene_edits(std::string_view text, const std::stri
 /// translation that brings it near), or a region cost above max_cost. Throws InputError located
 /// at the obstacle, region or query concerned where known, else at the scene's source with the
 /// key (`bounds`, `agent.radius`, ...). load_scene() and FreeSpace both call it.
-void check_scale(const Scene& scene);
+///
+/// `scope` without_obstacles leaves the obstacles out, for free space built from the scene's
+/// free_boundary, which does not read them (a map's thousands of obstacles, already checked when
+/// it was loaded).
+enum class ScaleScope : std::uint8_t { whole_scene, without_obstacles };
+void check_scale(const Scene& scene, ScaleScope scope = ScaleScope::whole_scene);
 
 /// How a raster map's unknown cells are read (ROS maps: pixels between the two thresholds).
 enum class UnknownCells : std::uint8_t { blocked, free };
