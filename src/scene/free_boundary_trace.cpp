@@ -24,18 +24,23 @@ constexpr int step_y[4] = {0, 1, 0, -1};
 class Tracer {
  public:
   // every_point: record every lattice point the trace passes, not only its turns.
-  Tracer(const CellMap& cells, bool every_point)
+  Tracer(const BlockedBits& cells, bool every_point)
       : every_point_(every_point),
         w_(cells.width),
         h_(cells.height),
-        words_((std::size_t(w_) + 63) / 64),
+        words_(cells.words),
         free_(std::size_t(h_ + 2) * words_, 0),
         horizontal_done_(std::size_t(h_ + 1) * words_, 0) {
     // Lattice row y holds the cells with lower-left corners at height y: map row H-1-y. The
-    // rows below 0 and at H (outside the map) stay blocked.
-    for (int y = 0; y < h_; ++y)
-      pack_zero_bytes(cells.blocked.data() + std::size_t(h_ - 1 - y) * std::size_t(w_),
-                      std::size_t(w_), free_.data() + std::size_t(y + 1) * words_);
+    // rows below 0 and at H (outside the map) stay blocked, as do the bits past a row's end.
+    const std::uint64_t last =
+        w_ % 64 == 0 ? ~std::uint64_t{0} : (std::uint64_t{1} << unsigned(w_ % 64)) - 1;
+    for (int y = 0; y < h_; ++y) {
+      const std::uint64_t* blocked = cells.row(h_ - 1 - y);
+      std::uint64_t* free = free_.data() + std::size_t(y + 1) * words_;
+      for (std::size_t i = 0; i < words_; ++i) free[i] = ~blocked[i];
+      if (words_ > 0) free[words_ - 1] &= last;
+    }
   }
 
   // Every ring, each started from the first untraced horizontal side in row-major order (every
@@ -126,7 +131,20 @@ class Tracer {
 
 }  // namespace
 
+BlockedBits blocked_bits(const CellMap& cells) {
+  BlockedBits bits(cells.width, cells.height);
+  for (int cy = 0; cy < cells.height; ++cy)
+    pack_nonzero_bytes(cells.blocked.data() + std::size_t(cy) * std::size_t(cells.width),
+                       std::size_t(cells.width), bits.row(cy));
+  return bits;
+}
+
 std::vector<Ring> trace_free_boundary(const CellMap& cells, Point origin, double cell_size,
+                                      const Rotation& rotation) {
+  return trace_free_boundary(blocked_bits(cells), origin, cell_size, rotation);
+}
+
+std::vector<Ring> trace_free_boundary(const BlockedBits& cells, Point origin, double cell_size,
                                       const Rotation& rotation) {
   std::vector<Ring> rings;
   Tracer tracer(cells, !rotation.identity());
@@ -141,15 +159,13 @@ std::vector<Ring> trace_free_boundary(const CellMap& cells, Point origin, double
   return rings;
 }
 
-std::vector<BlockedRun> blocked_runs(const CellMap& cells) {
+std::vector<BlockedRun> blocked_runs(const BlockedBits& cells) {
   std::vector<BlockedRun> runs;
-  const std::size_t w = std::size_t(cells.width);
-  std::vector<std::uint64_t> row((w + 63) / 64);
   for (int cy = 0; cy < cells.height; ++cy) {
-    pack_nonzero_bytes(cells.blocked.data() + std::size_t(cy) * w, w, row.data());
-    for_each_run_of_set_bits(row.data(), w, [&](std::size_t first, std::size_t last) {
-      runs.push_back({cy, int(first), int(last)});
-    });
+    for_each_run_of_set_bits(cells.row(cy), std::size_t(cells.width),
+                             [&](std::size_t first, std::size_t last) {
+                               runs.push_back({cy, int(first), int(last)});
+                             });
   }
   return runs;
 }

@@ -2,12 +2,33 @@
 // Geometry of a cell map: the boundary of its free cells as rings, and its blocked cells as
 // row runs. Shared by the readers of raster formats.
 
+#include <cstddef>
+#include <cstdint>
 #include <vector>
 
 #include "polynav/geometry.hpp"
 #include "polynav/scene/scene.hpp"
 
 namespace polynav {
+
+// A cell map's blocked cells a bit each, every row starting a word: cell (cx, cy) (cy = 0 the
+// top row) is bit cx % 64 of bits[cy * words + cx / 64]; the bits past a row's end are clear.
+// The form the tracing and the runs read; a reader may make it as it reads the cells.
+struct BlockedBits {
+  int width = 0;
+  int height = 0;
+  std::size_t words = 0;  // per row: (width + 63) / 64
+  std::vector<std::uint64_t> bits;
+
+  BlockedBits() = default;
+  BlockedBits(int w, int h)
+      : width(w), height(h), words((std::size_t(w) + 63) / 64), bits(std::size_t(h) * words, 0) {}
+  const std::uint64_t* row(int cy) const { return bits.data() + std::size_t(cy) * words; }
+  std::uint64_t* row(int cy) { return bits.data() + std::size_t(cy) * words; }
+};
+
+// The bits of `cells`.
+BlockedBits blocked_bits(const CellMap& cells);
 
 // Traces the boundary of the union of the free cells of `cells` (outside the map counts as
 // blocked). Cell (cx, cy) is the square with lower-left corner origin + cell_size * (cx, H-cy-1).
@@ -29,6 +50,8 @@ namespace polynav {
 //
 // Complexity: O(width * height) time, the cells read 64 to a word, and two bits per cell of
 // scratch memory.
+std::vector<Ring> trace_free_boundary(const BlockedBits& cells, Point origin = {0.0, 0.0},
+                                      double cell_size = 1.0, const Rotation& rotation = {});
 std::vector<Ring> trace_free_boundary(const CellMap& cells, Point origin = {0.0, 0.0},
                                       double cell_size = 1.0, const Rotation& rotation = {});
 
@@ -40,7 +63,7 @@ struct BlockedRun {
 };
 
 // The maximal horizontal runs of blocked cells, row by row from the top, left to right.
-std::vector<BlockedRun> blocked_runs(const CellMap& cells);
+std::vector<BlockedRun> blocked_runs(const BlockedBits& cells);
 
 // The counter-clockwise rectangle covered by a run, in the coordinates of trace_free_boundary().
 Ring run_rectangle(const CellMap& cells, const BlockedRun& run, Point origin = {0.0, 0.0},

@@ -153,8 +153,9 @@ CellKind classify(char c) {
 // Eight characters of a row at a time, as one word: the byte-wise "equals c" test of Hacker's
 // Delight (Warren, 2nd ed., 6-1) without its false positives, so that a word of the usual
 // characters is classified without a table lookup a cell. Writes a blocked cell's byte as 1, a
-// free one's as 0, and returns false when a byte is none of the seven characters.
-bool classify_word(std::uint64_t word, unsigned char* out) {
+// free one's as 0, sets bit i of `bits` when cell i of the eight is blocked, and returns false
+// when a byte is none of the seven characters.
+bool classify_word(std::uint64_t word, unsigned char* out, std::uint64_t& bits) {
   constexpr std::uint64_t ones = 0x0101010101010101u, low7 = 0x7F7F7F7F7F7F7F7Fu;
   // 0x80 in each byte of `word` equal to c, 0 in every other.
   const auto equal = [&](unsigned char c) {
@@ -172,6 +173,8 @@ bool classify_word(std::uint64_t word, unsigned char* out) {
   }
   const std::uint64_t bytes = blocked >> 7;
   std::memcpy(out, &bytes, 8);
+  // Byte i (0 or 1) times 2^(56 - 7i) lands on bit 56 + i, no two products sharing a bit.
+  bits = (bytes * 0x0102040810204080u) >> 56u;
   return (blocked | free) == ones << 7;
 }
 
@@ -271,6 +274,7 @@ Scene parse_movingai_map(std::string_view text, const std::string& file_name) {
   cells.width = *width;
   cells.height = *height;
   cells.blocked.resize(std::size_t(cell_count));
+  BlockedBits bits(*width, *height);  // the same cells a bit each, for the runs and the trace
   std::vector<int> row_lines(static_cast<std::size_t>(*height));
   for (int cy = 0; cy < *height; ++cy) {
     auto line = lines.next();
@@ -297,17 +301,20 @@ Scene parse_movingai_map(std::string_view text, const std::string& file_name) {
     // are or-ed, and the row's first unknown character is looked for only when one of them is.
     const std::string_view row = *line;
     unsigned char* out = cells.blocked.data() + std::size_t(cy) * std::size_t(*width);
+    std::uint64_t* out_bits = bits.row(cy);
     unsigned kinds = 0;
     std::size_t cx = 0;
     for (; cx + 8 <= row.size(); cx += 8) {
-      std::uint64_t word = 0;
+      std::uint64_t word = 0, eight = 0;
       std::memcpy(&word, row.data() + cx, 8);
-      if (!classify_word(word, out + cx)) kinds |= static_cast<unsigned>(CellKind::unknown);
+      if (!classify_word(word, out + cx, eight)) kinds |= static_cast<unsigned>(CellKind::unknown);
+      out_bits[cx / 64] |= eight << (cx % 64);
     }
     for (; cx < row.size(); ++cx) {
       const auto kind = static_cast<unsigned>(classify(row[cx]));
       kinds |= kind;
       out[cx] = static_cast<unsigned char>(kind & 1u);
+      out_bits[cx / 64] |= std::uint64_t(kind & 1u) << (cx % 64);
     }
     if ((kinds & static_cast<unsigned>(CellKind::unknown)) != 0) {
       for (std::size_t x = 0; x < row.size(); ++x) {
@@ -334,7 +341,7 @@ Scene parse_movingai_map(std::string_view text, const std::string& file_name) {
   const double h = *height;
   scene.bounds = {{0.0, 0.0}, {w, 0.0}, {w, h}, {0.0, h}};
   scene.native_cell_size = 1.0;
-  const std::vector<BlockedRun> runs = blocked_runs(cells);
+  const std::vector<BlockedRun> runs = blocked_runs(bits);
   scene.obstacles.reserve(runs.size());
   for (const BlockedRun& run : runs) {
     Obstacle obstacle;
@@ -343,7 +350,7 @@ Scene parse_movingai_map(std::string_view text, const std::string& file_name) {
     scene.obstacles.push_back(std::move(obstacle));
   }
   const auto traced = std::chrono::steady_clock::now();
-  scene.free_boundary = trace_free_boundary(cells);
+  scene.free_boundary = trace_free_boundary(bits);
   VectorisationReport report;
   report.trace_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - traced).count();

@@ -448,6 +448,9 @@ TEST(MovingAiMap, EveryCharacterAtEveryPlaceOfARowIsClassifiedByTheFormat) {
           const bool want = blocked_chars.find(base[std::size_t(x)]) != std::string::npos;
           ASSERT_EQ(scene.cell_map->is_blocked(x, 0), want) << "byte " << c << " at " << at;
         }
+        // The runs and the outline, made from the bits read beside the bytes, agree with them.
+        ASSERT_TRUE(obstacles_match_cells(scene)) << "byte " << c << " at " << at;
+        ASSERT_TRUE(boundary_matches_cells(scene)) << "byte " << c << " at " << at;
       }
     }
   }

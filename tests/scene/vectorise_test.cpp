@@ -370,7 +370,8 @@ TEST(Vectorise, BlockedRunsAreEachRowsMaximalRuns) {
             expected.emplace_back(y, x, x + 1);
           }
         }
-      for (const BlockedRun& r : blocked_runs(m)) found.emplace_back(r.row, r.first, r.last);
+      for (const BlockedRun& r : blocked_runs(blocked_bits(m)))
+        found.emplace_back(r.row, r.first, r.last);
       EXPECT_EQ(found, expected) << "width " << width << " seed " << seed;
     }
 }
