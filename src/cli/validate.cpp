@@ -272,13 +272,14 @@ void print_text(const Summary& s, std::ostream& out) {
     row("outline", outline);
     row("loaded in", format_number(s.load_ms, 3) + " ms");
   }
-  // A map's obstacles are its blocked cells, and are better called so; a simplified map's
-  // obstacles also hold the fill polygons of the simplification.
+  // A map's obstacles are its blocked cells, a row's run of them each, and are better called
+  // so; a simplified map's obstacles also hold the fill polygons of the simplification.
   const std::size_t fills = s.vectorisation ? s.vectorisation->fills : 0;
-  std::string obstacles = s.cell_map ? plural(s.obstacles - fills, "blocked cell", "blocked cells")
-                          : s.map    ? plural(s.obstacles - fills, "rectangle of blocked cells",
-                                              "rectangles of blocked cells")
-                                     : plural(s.obstacles, "obstacle", "obstacles");
+  std::string obstacles =
+      s.cell_map ? plural(s.obstacles - fills, "run of blocked cells", "runs of blocked cells")
+      : s.map
+          ? plural(s.obstacles - fills, "rectangle of blocked cells", "rectangles of blocked cells")
+          : plural(s.obstacles, "obstacle", "obstacles");
   if (fills > 0) obstacles += " and " + plural(fills, "fill polygon", "fill polygons");
   obstacles += ", " + plural(s.obstacle_vertices, "vertex", "vertices");
   if (s.obstacle_holes > 0) obstacles += ", " + plural(s.obstacle_holes, "hole", "holes");

@@ -147,6 +147,17 @@ TEST_F(MapsCli, ValidateReportsTheMapAndItsOutline) {
   EXPECT_EQ(bad.exit_code, 2);
 }
 
+// A MovingAI map's obstacles are its rows' runs of blocked cells, and are counted as such: here
+// one run of four in the first row (T W O @), two single cells in the second.
+TEST_F(MapsCli, ValidateCountsAMapsRunsOfBlockedCells) {
+  const fs::path map =
+      write("runs.map", "type octile\nheight 2\nwidth 8\nmap\nGSTWO@.G\n@.@.....\n");
+  const RunResult r = run({"validate", map.string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("  obstacles   3 runs of blocked cells, 12 vertices"), std::string::npos)
+      << r.out;
+}
+
 TEST_F(MapsCli, RadiusOnAMapInflatesByCellsUnlessAskedForExact) {
   const std::string map = (scenes / "ros" / "turtlebot3_world.yaml").string();
   const json cells = json::parse(run({"--radius", "0.22", "validate", map, "--json"}).out);
