@@ -29,81 +29,74 @@ namespace {
 // parity of the crossings, as free space locates points) is its cell's in the map.
 bool outline_of_free_cells(std::span<const BoundaryRing> rings, const CellMap& cells) {
   const std::int64_t w = cells.width, h = cells.height;
-  if (w == 0 || h == 0)
-    return std::all_of(rings.begin(), rings.end(),
-                       [](const BoundaryRing& r) { return r.points.empty(); });
-  // The free cells a bit each, row y (from the bottom, cells with lower corners at height y) at
-  // free_rows[(y + 1) * words], with an empty row below and above the map and a clear word past
-  // each row's end.
-  const std::size_t words = std::size_t(w + 63) / 64 + 1;
-  std::vector<std::uint64_t> free_rows(std::size_t(h + 2) * words, 0);
-  const auto row = [&](std::int64_t y) { return free_rows.data() + std::size_t(y + 1) * words; };
-  for (std::int64_t y = 0; y < h; ++y)
-    pack_zero_bytes(cells.blocked.data() + std::size_t((h - 1 - y) * w), std::size_t(w), row(y));
+  // The cell whose lower-left corner is (x, y) in the scene.
   const auto free = [&](std::int64_t x, std::int64_t y) {
-    return x >= 0 && x < w && ((row(y)[std::size_t(x) / 64] >> (std::size_t(x) % 64)) & 1u) != 0;
+    return x >= 0 && y >= 0 && x < w && y < h && !cells.is_blocked(int(x), int(h - 1 - y));
   };
   // Within [0, hi] a double converts to an integer exactly when it is one (no libm floor).
   const auto whole = [](double v, std::int64_t hi) {
     return v >= 0.0 && v <= double(hi) && v == double(std::int64_t(v));
   };
-  // The unit sides seen so far, a bit each: vertical side (x, y)-(x, y + 1) at bit y * (w + 1) +
-  // x, horizontal side (x, y)-(x + 1, y) at bit x of row y (words a row).
+  // The unit sides seen so far, a bit each.
   std::vector<std::uint64_t> vertical((std::size_t(w + 1) * std::size_t(h) + 63) / 64, 0);
-  std::vector<std::uint64_t> horizontal(std::size_t(h + 1) * words, 0);
+  std::vector<std::uint64_t> horizontal((std::size_t(w) * std::size_t(h + 1) + 63) / 64, 0);
+  const auto seen_before = [](std::vector<std::uint64_t>& sides, std::size_t i) {
+    const std::uint64_t bit = std::uint64_t{1} << (i % 64);
+    const bool seen = (sides[i / 64] & bit) != 0;
+    sides[i / 64] |= bit;
+    return seen;
+  };
   std::size_t covered = 0;
   for (const BoundaryRing& ring : rings) {
     const std::vector<Point>& at = ring.points;
     for (std::size_t i = 0; i < at.size(); ++i) {
-      const Point p = at[i], q = at[i + 1 < at.size() ? i + 1 : 0];
+      const Point p = at[i], q = at[(i + 1) % at.size()];
       if (!whole(p.x, w) || !whole(p.y, h) || !whole(q.x, w) || !whole(q.y, h) || p == q ||
           (p.x != q.x && p.y != q.y))
         return false;
       const auto x0 = std::int64_t(p.x), y0 = std::int64_t(p.y);
       const auto x1 = std::int64_t(q.x), y1 = std::int64_t(q.y);
-      if (x0 == x1) {  // vertical sides, each between the cells west and east of it
-        for (std::int64_t y = std::min(y0, y1); y < std::max(y0, y1); ++y) {
-          const std::size_t side = std::size_t(y * (w + 1) + x0);
-          const std::uint64_t bit = std::uint64_t{1} << (side % 64);
-          if (free(x0 - 1, y) == free(x0, y) || (vertical[side / 64] & bit) != 0) return false;
-          vertical[side / 64] |= bit;
+      if (x0 == x1) {  // a vertical side between the cells west and east of it
+        const std::int64_t step = y1 > y0 ? 1 : -1;
+        for (std::int64_t y = y0; y != y1; y += step) {
+          const std::int64_t row = step > 0 ? y : y - 1;
+          if (free(x0 - 1, row) == free(x0, row) ||
+              seen_before(vertical, std::size_t(row * (w + 1) + x0)))
+            return false;
+          ++covered;
         }
-        covered += std::size_t(std::abs(y1 - y0));
-      } else {  // horizontal sides, between the cells south and north of them: a word at a time
-        const std::uint64_t *south = row(y0 - 1), *north = row(y0);
-        std::uint64_t* seen = horizontal.data() + std::size_t(y0) * words;
-        for (auto x = std::size_t(std::min(x0, x1)), end = std::size_t(std::max(x0, x1));
-             x < end;) {
-          const std::size_t bit = x % 64, n = std::min<std::size_t>(64 - bit, end - x);
-          const std::uint64_t mask = (n == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << n) - 1)
-                                     << bit;
-          const std::size_t k = x / 64;
-          if (((south[k] ^ north[k]) & mask) != mask || (seen[k] & mask) != 0) return false;
-          seen[k] |= mask;
-          x += n;
+      } else {  // a horizontal side between the cells south and north of it
+        const std::int64_t step = x1 > x0 ? 1 : -1;
+        for (std::int64_t x = x0; x != x1; x += step) {
+          const std::int64_t column = step > 0 ? x : x - 1;
+          if (free(column, y0 - 1) == free(column, y0) ||
+              seen_before(horizontal, std::size_t(y0 * w + column)))
+            return false;
+          ++covered;
         }
-        covered += std::size_t(std::abs(x1 - x0));
       }
     }
   }
-  // Sides between a free cell and a blocked one or the edge, each once: along each row the
-  // changes between neighbours and its two ends (the clear bits either side), across rows the
-  // changes between a row and the one below (the empty rows outside the map included); 64 cells
-  // a word.
+  // Sides between a free cell and a blocked one or the edge, each once: along each map row the
+  // changes between neighbours and its two ends, across rows the changes between a row and the
+  // one before it, and the free cells of the first and last rows; 64 cells a word.
+  if (w == 0 || h == 0) return covered == 0;
+  const std::size_t words = (std::size_t(w) + 63) / 64;
+  std::vector<std::uint64_t> row(words + 1, 0), before(words + 1, 0);  // a zero word past the end
   std::size_t sides = 0;
-  for (std::int64_t y = 0; y <= h; ++y) {
-    const std::uint64_t *at = row(y), *below = row(y - 1);
-    if (y < h) sides += std::size_t(at[0] & 1u);  // the row's west end
-    for (std::size_t i = 0; i + 1 < words; ++i) {
-      if (y < h) {
-        // Cell x against cell x + 1: the last cell against the clear bit past the row is its
-        // east end.
-        const std::uint64_t next = (at[i] >> 1u) | (at[i + 1] << 63u);
-        sides += std::size_t(std::popcount(at[i] ^ next));
-      }
-      sides += std::size_t(std::popcount(at[i] ^ below[i]));
+  for (std::int64_t cy = 0; cy < h; ++cy) {
+    pack_zero_bytes(cells.blocked.data() + std::size_t(cy * w), std::size_t(w), row.data());
+    sides += std::size_t(row[0] & 1u);  // the row's west end
+    for (std::size_t i = 0; i < words; ++i) {
+      // Cell x against cell x + 1: the last cell against the clear bit past the row is its east
+      // end.
+      const std::uint64_t next = (row[i] >> 1u) | (row[i + 1] << 63u);
+      sides += std::size_t(std::popcount(row[i] ^ next));
+      sides += std::size_t(std::popcount(row[i] ^ before[i]));  // the row before, or the edge
     }
+    std::swap(row, before);
   }
+  for (std::size_t i = 0; i < words; ++i) sides += std::size_t(std::popcount(before[i]));
   return covered == sides;
 }
 
