@@ -33,14 +33,9 @@ class Tracer {
         horizontal_done_(std::size_t(h_ + 1) * words_, 0) {
     // Lattice row y holds the cells with lower-left corners at height y: map row H-1-y. The
     // rows below 0 and at H (outside the map) stay blocked, as do the bits past a row's end.
-    const std::uint64_t last =
-        w_ % 64 == 0 ? ~std::uint64_t{0} : (std::uint64_t{1} << unsigned(w_ % 64)) - 1;
-    for (int y = 0; y < h_; ++y) {
-      const std::uint64_t* blocked = cells.row(h_ - 1 - y);
-      std::uint64_t* free = free_.data() + std::size_t(y + 1) * words_;
-      for (std::size_t i = 0; i < words_; ++i) free[i] = ~blocked[i];
-      if (words_ > 0) free[words_ - 1] &= last;
-    }
+    for (int y = 0; y < h_; ++y)
+      complement_bits(cells.row(h_ - 1 - y), std::size_t(w_),
+                      free_.data() + std::size_t(y + 1) * words_);
   }
 
   // Every ring, each started from the first untraced horizontal side in row-major order (every

@@ -20,7 +20,6 @@ struct BlockedBits {
   std::size_t words = 0;  // per row: (width + 63) / 64
   std::vector<std::uint64_t> bits;
 
-  BlockedBits() = default;
   BlockedBits(int w, int h)
       : width(w), height(h), words((std::size_t(w) + 63) / 64), bits(std::size_t(h) * words, 0) {}
   const std::uint64_t* row(int cy) const { return bits.data() + std::size_t(cy) * words; }

@@ -44,6 +44,20 @@ TEST(Bits, PackingZeroBytesSetsTheOthersBits) {
   }
 }
 
+// Into another array, from words whose bits past n are set too (a row's padding is ignored).
+TEST(Bits, ComplementSetsTheClearBitsBeforeN) {
+  std::mt19937_64 rng(4);
+  for (std::size_t n = 0; n <= 200; ++n) {
+    std::vector<std::uint64_t> from((n + 63) / 64 + 1);
+    for (std::uint64_t& w : from) w = rng();
+    std::vector<std::uint64_t> to((n + 63) / 64 + 1, 0x5555555555555555u);
+    complement_bits(from.data(), n, to.data());
+    for (std::size_t i = 0; i < ((n + 63) / 64) * 64; ++i)
+      ASSERT_EQ(bit(to, i), i < n && !bit(from, i)) << "n " << n << " bit " << i;
+    EXPECT_EQ(to.back(), 0x5555555555555555u) << "n " << n << ": a word past the last written";
+  }
+}
+
 TEST(Bits, BytePerBitUndoesPacking) {
   for (unsigned b = 0; b < 256; ++b) {
     const std::uint64_t spread = byte_per_bit(b);

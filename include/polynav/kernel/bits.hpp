@@ -43,13 +43,19 @@ inline void pack_nonzero_bytes(const unsigned char* bytes, std::size_t n, std::u
   words[i / 64] = word;
 }
 
+/// Writes bit i of `to` set when bit i of `from` is clear, for i < n, and the rest of the last
+/// word clear: (n + 63) / 64 words (`to` may be `from`). A map's free cells from its blocked ones.
+inline void complement_bits(const std::uint64_t* from, std::size_t n, std::uint64_t* to) {
+  const std::size_t count = (n + 63) / 64;
+  for (std::size_t i = 0; i < count; ++i) to[i] = ~from[i];
+  if (n % 64 != 0) to[count - 1] &= (std::uint64_t{1} << (n % 64)) - 1;
+}
+
 /// The same for the zero bytes: bit i set when bytes[i] is zero (a free cell of a map's blocked
 /// bytes), the rest of the last word clear.
 inline void pack_zero_bytes(const unsigned char* bytes, std::size_t n, std::uint64_t* words) {
   pack_nonzero_bytes(bytes, n, words);
-  const std::size_t count = (n + 63) / 64;
-  for (std::size_t i = 0; i < count; ++i) words[i] = ~words[i];
-  if (n % 64 != 0) words[count - 1] &= (std::uint64_t{1} << (n % 64)) - 1;
+  complement_bits(words, n, words);
 }
 
 namespace detail {
