@@ -691,6 +691,59 @@ TEST(AStarRandom, SparseRecordsGiveTheDenseSearchsAnswers) {
   EXPECT_GT(dropped, graph_count / 50);
 }
 
+// The same graph asking, at every expansion, for the node's parent the way jump point search
+// does (ParentReadingGraph); Sparse picks the sparse records as well.
+template <bool Sparse>
+struct ParentReadingView {
+  static constexpr bool sparse_search = Sparse;
+  static constexpr bool reads_parent = true;
+  const CsrGraph* graph;
+  const AStar* astar;
+  std::vector<std::pair<NodeId, NodeId>>* asked;  // (parent_of_expanded, parent_of) per expansion
+  std::size_t node_count() const { return graph->node_count(); }
+  template <class F>
+  void for_each_neighbour(NodeId n, F&& f) const {
+    asked->emplace_back(astar->parent_of_expanded(n), astar->parent_of(n));
+    graph->for_each_neighbour(n, f);
+  }
+};
+static_assert(ParentReadingGraph<ParentReadingView<true>> && !ParentReadingGraph<CsrGraph>);
+static_assert(ParentReadingGraph<AugmentedGraph<ParentReadingView<false>>> &&
+              !ParentReadingGraph<AugmentedGraph<CsrGraph>>);
+
+TEST(AStarRandom, TheParentOfTheExpandedNodeIsItsParent) {
+  // Read without a look-up during the expansion, parent_of_expanded must be parent_of at every
+  // expansion of dense and sparse searches and, after a search, for every node (the latest
+  // expanded one included); the searches alternate so each starts from the other's leftovers.
+  AStar astar;
+  SearchResult out;
+  std::uint64_t expansions = 0, with_parent = 0;
+  for (std::uint64_t seed = 0; seed < graph_count / 3 && !HasFailure(); ++seed) {
+    const Instance in = random_instance(seed + 950000);
+    std::mt19937_64 rng(seed);
+    Heuristics hs;
+    const Query q = random_query(in, rng, 2, hs);
+    const std::vector<double> h = hs.scaled_exact(1.0);
+    std::vector<std::pair<NodeId, NodeId>> asked;
+    SCOPED_TRACE(::testing::Message() << "seed " << seed << " start " << q.start);
+    if (seed % 2 == 0) {
+      astar.search(ParentReadingView<false>{&in.graph, &astar, &asked}, q.start, q.goals, table(h),
+                   {}, out);
+    } else {
+      astar.search(ParentReadingView<true>{&in.graph, &astar, &asked}, q.start, q.goals, table(h),
+                   {}, out);
+    }
+    EXPECT_EQ(asked.size(), out.stats.expanded);
+    for (const auto& [read, parent] : asked) {
+      EXPECT_EQ(read, parent);
+      with_parent += parent != no_node;
+    }
+    for (NodeId v = 0; v < in.n; ++v) EXPECT_EQ(astar.parent_of_expanded(v), astar.parent_of(v));
+    expansions += asked.size();
+  }
+  EXPECT_GT(with_parent, expansions / 2);
+}
+
 TEST(AStarRandom, BeamSearchIsRefusedWithTheBinaryHeapRule) {
   const Instance in = random_instance(3);
   SearchOptions options;

@@ -290,6 +290,12 @@ class BasicAStar {
     return r != no_node && nodes_[r].g < std::numeric_limits<double>::infinity() ? info_[r].parent
                                                                                  : no_node;
   }
+  /// parent_of(n), read without a look-up while a ParentReadingGraph expands n: such a graph
+  /// asks for every node it expands, and a sparse search would otherwise find n's record through
+  /// its hash table again.
+  NodeId parent_of_expanded(NodeId n) const noexcept {
+    return n == expanded_ ? info_[expanded_record_].parent : parent_of(n);
+  }
   /// The path from the latest start to n (empty if n was not reached), into path.
   void path_to(NodeId n, std::vector<NodeId>& path) const {
     path.clear();
@@ -434,6 +440,7 @@ class BasicAStar {
     }
     heap_.clear();
     entries_.clear();
+    expanded_ = no_node;
     if (++generation_ == 0) {
       for (Node& r : nodes_) r.stamp = 0;
       generation_ = 1;
@@ -752,6 +759,10 @@ class BasicAStar {
       const NodeId current = node_of<sparse>(r);
       c.current = current;
       c.current_g = rc.g;
+      if constexpr (ParentReadingGraph<G>) {
+        expanded_ = current;
+        expanded_record_ = r;
+      }
       listener.examine(current);
       ++c.st.expanded;
       graph.for_each_neighbour(current, relax);
@@ -791,8 +802,10 @@ class BasicAStar {
   static constexpr std::size_t no_position = std::size_t(-1);
   std::size_t probed_ = no_position;  // the entry of the node being relaxed
   std::vector<std::uint32_t> slot_at_;
-  Ref used_ = 0;         // records made by the latest search, if sparse
-  bool sparse_ = false;  // whether the latest search was sparse
+  NodeId expanded_ = no_node;  // the node being expanded (or the latest one)
+  Ref expanded_record_ = 0;    // its record
+  Ref used_ = 0;               // records made by the latest search, if sparse
+  bool sparse_ = false;        // whether the latest search was sparse
   Stamp generation_ = 0;
   SearchResult scratch_;
 };

@@ -83,6 +83,16 @@ concept SparseSearchGraph = SearchGraph<G> && requires {
   requires G::sparse_search;
 };
 
+/// A SearchGraph whose successors of a node depend on the node's parent in the search (jump
+/// point search prunes by the direction of arrival, taut paths turn round corners only). Such a
+/// graph declares `static constexpr bool reads_parent = true;` and A* then keeps the record of
+/// the node it expands at hand, so that BasicAStar::parent_of_expanded needs no look-up; other
+/// graphs' searches do not pay for it.
+template <class G>
+concept ParentReadingGraph = SearchGraph<G> && requires {
+  requires G::reads_parent;
+};
+
 namespace detail {
 
 // Asks the processor to bring the cache line holding p closer; nothing where unsupported.
@@ -199,6 +209,8 @@ class AugmentedGraph {
  public:
   /// Searched as sparsely as the base graph (SparseSearchGraph).
   static constexpr bool sparse_search = SparseSearchGraph<Base>;
+  /// Reads parents as the base graph does (ParentReadingGraph): the base nodes keep their ids.
+  static constexpr bool reads_parent = ParentReadingGraph<Base>;
 
   /// Wraps base (kept by reference).
   explicit AugmentedGraph(const Base& base)

@@ -525,22 +525,22 @@ void JumpPointGrid::Graph::successors(search::NodeId n) const {
                                                               int k) const {
   if (k < 4) {
     if (const int steps = straight(n, x, y, k); steps > 0)
-      add(x, y, x + steps * dx_of[k], y + steps * dy_of[k]);
+      add_run(std::int64_t(n) + steps * offset_[k], 0, steps);
   } else if (plus_) {
     diagonal_plus(n, x, y, k);
   } else {
     switch (k) {
       case 4:
-        diagonal<4>(x, y);
+        diagonal<4>(n, x, y);
         break;
       case 5:
-        diagonal<5>(x, y);
+        diagonal<5>(n, x, y);
         break;
       case 6:
-        diagonal<6>(x, y);
+        diagonal<6>(n, x, y);
         break;
       default:
-        diagonal<7>(x, y);
+        diagonal<7>(n, x, y);
         break;
     }
   }
@@ -549,7 +549,7 @@ void JumpPointGrid::Graph::successors(search::NodeId n) const {
 unsigned JumpPointGrid::Graph::directions(search::NodeId n, int x, int y) const {
   // The pruned directions by the direction of arrival (build_prune_table). A jump that bends
   // arrives along its straight run, the longer side of its box.
-  const search::NodeId p = astar_->parent_of(n);
+  const search::NodeId p = astar_->parent_of_expanded(n);
   int arrival = 8;  // a start: every direction
   if (p < cells_) {
     int px = 0, py = 0;
@@ -563,7 +563,8 @@ unsigned JumpPointGrid::Graph::directions(search::NodeId n, int x, int y) const 
   return grid_->prune_[arrival][grid_->neighbourhood(x, y)];
 }
 
-int JumpPointGrid::Graph::goal_along(int x, int y, int k, int range) const {
+[[gnu::always_inline]] inline int JumpPointGrid::Graph::goal_along(int x, int y, int k,
+                                                                   int range) const {
   int best = 0;
   for (const Cell& g : goals_) {
     int d = 0;
@@ -611,7 +612,7 @@ int JumpPointGrid::Graph::straight(search::NodeId n, int x, int y, int k) const 
 }
 
 template <int K>
-void JumpPointGrid::Graph::diagonal(int x, int y) const {
+void JumpPointGrid::Graph::diagonal(search::NodeId n, int x, int y) const {
   // Step along the diagonal; from each cell, a straight jump along each component that finds a
   // jump point or a goal gives a successor (Harabor and Grastien 2011, with the intermediate
   // diagonal cell pruned). A goal on the diagonal ends it: the goal is expanded like any node.
@@ -627,6 +628,7 @@ void JumpPointGrid::Graph::diagonal(int x, int y) const {
   const std::uint64_t* row = g.row(y);
   const std::uint64_t* column = g.column(x);
   int cx = x, cy = y;
+  std::int64_t cell = n;  // (cx, cy)
   // Only goals in this diagonal's quadrant can stop it or its straight jumps.
   bool goals_ahead = false;
   for (const Cell& goal : goals_)
@@ -635,6 +637,7 @@ void JumpPointGrid::Graph::diagonal(int x, int y) const {
   while ((here & ahead) != 0 && (next & self) != 0 && (next & ahead) != 0) {
     cx += dx;
     cy += dy;
+    cell += offset_[K];
     row += dy * rw;
     column += dx * cw;
     if (goals_ahead)
@@ -650,11 +653,13 @@ void JumpPointGrid::Graph::diagonal(int x, int y) const {
     if (!window_ends<east>(m, up, down, 0, rx))
       rx = scan_line<east>(row, row + rw, row - rw, cx + (east ? 63 : -63), 63);
     const int gx = goals_ahead ? goal_along(cx, cy, along_x, std::abs(rx)) : 0;
-    if (const int steps = gx != 0 ? gx : rx; steps > 0) add(x, y, cx + steps * dx, cy);
+    if (const int steps = gx != 0 ? gx : rx; steps > 0)
+      add_run(cell + steps * offset_[along_x], (cx - x) * dx, steps);
     if (gx != 0 && reach_goal()) return;
     const int ry = scan_line<north>(column, column - cw, column + cw, cy);
     const int gy = goals_ahead ? goal_along(cx, cy, along_y, std::abs(ry)) : 0;
-    if (const int steps = gy != 0 ? gy : ry; steps > 0) add(x, y, cx, cy + steps * dy);
+    if (const int steps = gy != 0 ? gy : ry; steps > 0)
+      add_run(cell + steps * offset_[along_y], (cx - x) * dx, steps);
     if (gy != 0 && reach_goal()) return;
     here = m;
     next = north ? up : down;
@@ -671,10 +676,14 @@ void JumpPointGrid::Graph::diagonal_plus(search::NodeId n, int x, int y, int k) 
   const int components[2] = {dx > 0 ? 0 : 2, dy > 0 ? 1 : 3};
   std::int64_t c = n;
   int step = 0;
+  // Only goals strictly inside this diagonal's quadrant can be reached from it.
+  bool goals_ahead = false;
+  for (const Cell& goal : goals_)
+    goals_ahead = goals_ahead || ((goal.x - x) * dx > 0 && (goal.y - y) * dy > 0);
   for (;;) {
     const int j = g.jump_distance(search::NodeId(c), k);
     const int reach = std::abs(j);
-    for (const Cell& goal : goals_) {
+    for (const Cell& goal : goals_ahead ? goals_ : std::span<const Cell>{}) {
       const int ax = (goal.x - x) * dx, ay = (goal.y - y) * dy;
       if (ax <= 0 || ay <= 0) continue;
       const int t = std::min(ax, ay);
@@ -694,10 +703,9 @@ void JumpPointGrid::Graph::diagonal_plus(search::NodeId n, int x, int y, int k) 
     if (j <= 0) return;
     c += std::int64_t(j) * offset_[k];
     step += j;
-    const int cx = x + step * dx, cy = y + step * dy;
     for (const int s : components) {
       const int r = g.jump_distance(search::NodeId(c), s);
-      if (r > 0) add(x, y, cx + r * dx_of[s], cy + r * dy_of[s]);
+      if (r > 0) add_run(c + r * offset_[s], step, r);
     }
   }
 }

@@ -189,6 +189,8 @@ class JumpPointGrid final : public Discretisation {
 
     /// A search reaches jump points only, few of the cells (search::SparseSearchGraph).
     static constexpr bool sparse_search = true;
+    /// The pruning reads the direction a node was reached in (search::ParentReadingGraph).
+    static constexpr bool reads_parent = true;
 
     std::size_t node_count() const { return cells_; }
 
@@ -209,9 +211,9 @@ class JumpPointGrid final : public Discretisation {
     unsigned directions(search::NodeId n, int x, int y) const;
     // Steps to the successor in straight direction k, 0 for none.
     int straight(search::NodeId n, int x, int y, int k) const;
-    // The successors along diagonal direction K, into found_.
+    // The successors along diagonal direction K from n = (x, y), into found_.
     template <int K>
-    void diagonal(int x, int y) const;
+    void diagonal(search::NodeId n, int x, int y) const;
     void diagonal_plus(search::NodeId n, int x, int y, int k) const;
     // Adds cell (tx, ty), reached from (x, y) diagonally and then straight, to found_.
     void add(int x, int y, int tx, int ty) const {
@@ -219,6 +221,12 @@ class JumpPointGrid final : public Discretisation {
       const int lo = ex < ey ? ex : ey, hi = ex < ey ? ey : ex;
       found_.push_back({search::NodeId(std::uint32_t(ty) * split_.width() + std::uint32_t(tx)),
                         lo * diagonal_cost_ + (hi - lo) * straight_cost_});
+    }
+    // Adds the cell `diagonal` diagonal moves and then `straight` straight moves from the node
+    // being expanded: its octile cost without working the moves out from the cells again.
+    void add_run(std::int64_t cell, int diagonal, int straight) const {
+      found_.push_back(
+          {search::NodeId(cell), diagonal * diagonal_cost_ + straight * straight_cost_});
     }
     // Notes that a jump reached a goal, whose successor is the last the jump adds; with one goal
     // that ends the expansion (successors()): true then, and the jump stops.

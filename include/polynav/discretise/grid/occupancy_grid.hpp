@@ -215,14 +215,13 @@ class OccupancyGrid final : public Discretisation {
     double operator()(search::NodeId n) const {
       int nx = 0, ny = 0;
       split_(n, nx, ny);
-      if (targets_.size() == 1)
-        return grid_->heuristic_cells(std::abs(nx - targets_[0].x), std::abs(ny - targets_[0].y)) *
-               scale_;
-      double best = INFINITY;
-      for (const Target& t : targets_)
-        best = std::min(
-            best, grid_->heuristic_cells(std::abs(nx - t.x), std::abs(ny - t.y)) * scale_ + t.cost);
-      return best;
+      if (octile_) {
+        // The usual case, inline: heuristic_cells's octile case for the one target.
+        const int dx = std::abs(nx - targets_[0].x), dy = std::abs(ny - targets_[0].y);
+        const int hi = std::max(dx, dy), lo = std::min(dx, dy);
+        return (double(hi - lo) * straight_ + double(lo) * diagonal_) * scale_;
+      }
+      return towards(nx, ny);
     }
     /// search::TieBreak::rank (grid.ties=line): twice the area of the triangle of n with the
     /// start and goal nodes, in cells squared, an exact integer: how far n lies from the straight
@@ -242,8 +241,22 @@ class OccupancyGrid final : public Discretisation {
       int x, y;
       double cost;
     };
+    // Any heuristic, any number of targets.
+    [[gnu::noinline]] double towards(int nx, int ny) const {
+      if (targets_.size() == 1)
+        return grid_->heuristic_cells(std::abs(nx - targets_[0].x), std::abs(ny - targets_[0].y)) *
+               scale_;
+      double best = INFINITY;
+      for (const Target& t : targets_)
+        best = std::min(
+            best, grid_->heuristic_cells(std::abs(nx - t.x), std::abs(ny - t.y)) * scale_ + t.cost);
+      return best;
+    }
     const OccupancyGrid* grid_ = nullptr;
     double scale_ = 1.0;
+    // The octile heuristic towards one target: its move lengths, read without the grid.
+    bool octile_ = false;
+    double straight_ = 0.0, diagonal_ = 0.0;
     CellSplit split_;
     // One inline target, a query's usual goal: making the estimate allocates nothing.
     boost::container::small_vector<Target, 1> targets_;
@@ -278,6 +291,9 @@ class OccupancyGrid final : public Discretisation {
       e.split_(a.node, x, y);
       e.targets_.push_back({x, y, a.cost});
     }
+    e.octile_ = options_.heuristic == GridHeuristic::octile && e.targets_.size() == 1;
+    e.straight_ = straight_;
+    e.diagonal_ = diagonal_;
     return e;
   }
 

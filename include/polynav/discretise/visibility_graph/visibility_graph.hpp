@@ -193,10 +193,13 @@ class VisibilityGraph final : public Discretisation {
    public:
     TautGraph(const VisibilityGraph& graph, const search::AStar& astar)
         : graph_(&graph), astar_(&astar) {}
+    /// The taut arcs depend on the node's parent (search::ParentReadingGraph).
+    static constexpr bool reads_parent = true;
     std::size_t node_count() const { return graph_->node_count(); }
     template <class F>
     void for_each_neighbour(search::NodeId n, F&& f) const {
-      for (const search::Arc& a : graph_->taut_arcs(n, astar_->parent_of(n))) f(a.to, a.cost);
+      for (const search::Arc& a : graph_->taut_arcs(n, astar_->parent_of_expanded(n)))
+        f(a.to, a.cost);
     }
     void prefetch(search::NodeId n) const { graph_->graph_.prefetch(n); }
 
