@@ -91,8 +91,8 @@ bool window_ends(std::uint64_t m, std::uint64_t u, std::uint64_t d, int steps, i
 // The jump from the free cell at position p, `steps` cells from where the scan started: > 0 a
 // jump point that far from the start, else -(the distance to the last free cell).
 template <bool Forward>
-[[gnu::always_inline]] inline int scan_line(const std::uint64_t* mid, const std::uint64_t* a, const std::uint64_t* b, int p,
-              int steps = 0) {
+[[gnu::always_inline]] inline int scan_line(const std::uint64_t* mid, const std::uint64_t* a,
+                                            const std::uint64_t* b, int p, int steps = 0) {
   for (int q = p;; q += Forward ? 63 : -63, steps += 63) {
     int result = 0;
     if (window_ends<Forward>(window<Forward>(mid, q), window<Forward>(a, q), window<Forward>(b, q),
