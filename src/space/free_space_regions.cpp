@@ -215,7 +215,7 @@ void FreeSpace::for_each_piece(Point a, Point b, F&& f) const {
 double FreeSpace::segment_cost(Point a, Point b) const {
   if (a == b) return 0.0;  // an end on its node's own point, the grid's usual attachment
   const double length = distance(a, b);
-  if (!weighted() || length == 0.0) return length;
+  if (!weighted()) return length;
   double cost = 0.0;
   for_each_piece(
       a, b, [&](double t0, double t1, Point mid) { cost += cost_at(mid) * (t1 - t0) * length; });

@@ -217,9 +217,9 @@ class OccupancyGrid final : public Discretisation {
       split_(n, nx, ny);
       if (octile_) {
         // The usual case, inline: heuristic_cells's octile case for the one target.
-        const int dx = std::abs(nx - targets_[0].x), dy = std::abs(ny - targets_[0].y);
-        const int hi = std::max(dx, dy), lo = std::min(dx, dy);
-        return (double(hi - lo) * straight_ + double(lo) * diagonal_) * scale_;
+        return octile_length(std::abs(nx - targets_[0].x), std::abs(ny - targets_[0].y), straight_,
+                             diagonal_) *
+               scale_;
       }
       return towards(nx, ny);
     }
@@ -404,6 +404,11 @@ class OccupancyGrid final : public Discretisation {
   }
 
  private:
+  // The length of an open-grid octile path over dx, dy cells with these move lengths.
+  static double octile_length(int dx, int dy, double straight, double diagonal) {
+    const int hi = std::max(dx, dy), lo = std::min(dx, dy);
+    return double(hi - lo) * straight + double(lo) * diagonal;
+  }
   // The heuristic's lower bound of the cost of dx, dy cells, before the cheapest multiplier.
   // Inline: every node a search reaches evaluates it once.
   double heuristic_cells(int dx, int dy) const;
@@ -480,7 +485,7 @@ inline double OccupancyGrid::heuristic_cells(int dx, int dy) const {
     case GridHeuristic::manhattan:
       return double(dx + dy) * straight_;
     case GridHeuristic::octile:
-      return double(hi - lo) * straight_ + double(lo) * diagonal_;
+      return octile_length(dx, dy, straight_, diagonal_);
     case GridHeuristic::chebyshev:
       return double(hi) * straight_;
     case GridHeuristic::euclidean:
