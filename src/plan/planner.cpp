@@ -118,6 +118,8 @@ void Planner::prepare(std::unique_ptr<Method> method, const Planner* before) {
   if (before) {
     const std::lock_guard lock(before->pool_mutex_);
     lent.swap(before->pool_);
+    if (std::unique_ptr<QueryWorkspace> spare = before->spare_.take())
+      lent.push_back(std::move(spare));
   }
   for (std::unique_ptr<QueryWorkspace>& old : lent) {
     auto workspace = std::make_unique<QueryWorkspace>();
@@ -159,7 +161,9 @@ void Planner::warm_up() {
   query_options_.search = search;
 }
 
-Planner::WorkspaceLease::WorkspaceLease(const Planner& planner) : planner_(&planner) {
+Planner::WorkspaceLease::WorkspaceLease(const Planner& planner)
+    : planner_(&planner), workspace_(planner.spare_.take()) {
+  if (workspace_) return;
   {
     const std::lock_guard lock(planner.pool_mutex_);
     if (!planner.pool_.empty()) {
@@ -173,8 +177,10 @@ Planner::WorkspaceLease::WorkspaceLease(const Planner& planner) : planner_(&plan
 }
 
 Planner::WorkspaceLease::~WorkspaceLease() {
+  std::unique_ptr<QueryWorkspace> rest = planner_->spare_.give(std::move(workspace_));
+  if (!rest) return;
   const std::lock_guard lock(planner_->pool_mutex_);
-  planner_->pool_.push_back(std::move(workspace_));
+  planner_->pool_.push_back(std::move(rest));
 }
 
 std::string Planner::check_point(Point& p, const char* name) const {

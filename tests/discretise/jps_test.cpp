@@ -7,7 +7,9 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -319,6 +321,67 @@ TEST(JumpPointSearch, AJumpThatReachesTheGoalIsTheNodesOnlySuccessor) {
       EXPECT_EQ(j.stats.generated, 1u);
     }
   }
+}
+
+// A query whose start's jump reaches the goal is answered without the search
+// (JumpPointGrid::Graph::start_reaches_goal): with the same nodes, points, cost and counts as the
+// search, which a time limit forces (a search reads the clock before its first expansion). A
+// query whose start's jump stops short is searched from the successors that jump found: the same
+// answers again. The limits still hold: a cost limit below the path's cost or no expansion at
+// all leave it unfound.
+TEST(JumpPointSearch, AStartThatReachesTheGoalIsAnsweredWithoutTheSearch) {
+  QueryOptions searched;
+  searched.search.max_time = std::chrono::hours(1);
+  std::size_t direct = 0, queries = 0;
+  for (unsigned seed = 200; seed <= 223; ++seed) {
+    const Scene scene = map_scene(random_map(seed));
+    const FreeSpace space(scene);
+    const OccupancyGrid grid(space, GridOptions{});
+    std::mt19937 rng(seed);
+    const std::vector<Point> points = query_points(space, grid, rng, 60);
+    for (const GridSearch search : {GridSearch::jps, GridSearch::jps_plus}) {
+      const JumpPointGrid jumping(space, GridOptions{}, {search});
+      ASSERT_TRUE(jumping.jumps()) << jumping.fallback();
+      QueryWorkspace fast, slow;
+      for (std::size_t i = 0; i + 1 < points.size(); i += 2) {
+        const Point s = points[i], g = points[i + 1];
+        SCOPED_TRACE(::testing::Message()
+                     << "seed " << seed << ", " << to_string(search) << ", (" << s.x << ", " << s.y
+                     << ") -> (" << g.x << ", " << g.y << ")");
+        const RawPath a = find_path(jumping, s, g, {}, fast);
+        const RawPath b = find_path(jumping, s, g, searched, slow);
+        ++queries;
+        ASSERT_EQ(a.status, b.status) << a.message << " / " << b.message;
+        EXPECT_EQ(a.nodes, b.nodes);
+        EXPECT_EQ(a.points, b.points);
+        EXPECT_EQ(a.graph_cost, b.graph_cost);
+        EXPECT_EQ(a.stats.expanded, b.stats.expanded);
+        EXPECT_EQ(a.stats.generated, b.stats.generated);
+        if (a.status != search::SearchStatus::found || a.stats.heap_pushes != 0) continue;
+        // Answered without the search, which always queues its start.
+        ++direct;
+        EXPECT_GT(b.stats.heap_pushes, 0u);
+        EXPECT_EQ(a.nodes.size(), 2u);
+        // The cost limit applies to the cost between the two nodes, the octile distance.
+        const Point p0 = jumping.node_position(a.nodes[0]), p1 = jumping.node_position(a.nodes[1]);
+        const double ex = std::abs(p1.x - p0.x), ey = std::abs(p1.y - p0.y);
+        const double octile = std::min(ex, ey) * std::sqrt(2.0) + std::abs(ex - ey);
+        QueryOptions limited;
+        limited.search.max_cost = 2.0 * octile;
+        const RawPath within = find_path(jumping, s, g, limited, fast);
+        EXPECT_EQ(within.status, search::SearchStatus::found);
+        EXPECT_EQ(within.stats.heap_pushes, 0u);
+        limited.search.max_cost = 0.5 * octile;
+        EXPECT_NE(find_path(jumping, s, g, limited, fast).status, search::SearchStatus::found);
+        QueryOptions none;
+        none.search.max_expansions = 0;
+        EXPECT_NE(find_path(jumping, s, g, none, fast).status, search::SearchStatus::found);
+      }
+    }
+  }
+  // The shortcut was taken, and not always.
+  EXPECT_GT(direct, queries / 20) << direct << " of " << queries;
+  EXPECT_LT(direct, queries) << direct << " of " << queries;
 }
 
 // The MovingAI optimal lengths (printed to 6 significant digits), with every path checked by the

@@ -11,6 +11,7 @@
 /// attachments, and whatever a method searched its own way keeps there (QueryWorkspace::state).
 
 #include <algorithm>
+#include <chrono>
 #include <concepts>
 #include <limits>
 #include <memory>
@@ -313,6 +314,46 @@ void run_search(const D& d, const G& graph, search::NodeId s, std::span<const se
   }
 }
 
+// A graph whose search its start's expansion may decide, and says so without the search (jump
+// point search: JumpPointGrid::Graph::start_reaches_goal).
+template <class G>
+concept DecidedAtStart = requires(const G& g, search::NodeId start) {
+  { g.start_reaches_goal(start) } -> std::same_as<std::optional<double>>;
+};
+
+// Answers a search from start to goal without one, into out as the search would, when the graph
+// says its start's expansion ends it (the goal its one successor, at that cost) and nothing in
+// the options could end the search otherwise: a valid weight, no beam, no time limit (a search
+// reads the clock before its first expansion), room for one expansion, and the cost within
+// max_cost; nor when the expanded nodes are recorded. Returns whether it answered.
+template <class G>
+bool decide_at_start(const G& graph, search::NodeId start, search::NodeId goal,
+                     const QueryOptions& options, search::SearchResult& out) {
+  if constexpr (DecidedAtStart<G>) {
+    const search::SearchOptions& o = options.search;
+    if (options.record_expanded || !(o.weight >= 1.0) || o.beam_search() ||
+        o.max_time != std::chrono::nanoseconds::max() || o.max_expansions < 1)
+      return false;
+    const std::optional<double> cost = graph.start_reaches_goal(start);
+    if (!cost || !(*cost <= o.max_cost)) return false;
+    out.reset();
+    out.status = search::SearchStatus::found;
+    out.path.push_back(start);
+    out.path.push_back(goal);
+    out.cost = *cost;
+    out.start = start;
+    out.reached = goal;
+    out.reached_h = 0.0;
+    out.node_count = graph.node_count();
+    out.stats.expanded = 1;   // the start's jumps, made without the open list
+    out.stats.generated = 1;  // the goal
+    return true;
+  } else {
+    (void)graph, (void)start, (void)goal, (void)options, (void)out;
+    return false;
+  }
+}
+
 // A* from an extra start node (the arcs of ws.from) to one extra node per goal (the arcs of
 // ws.goal_arcs[i], and direct[i] straight from the start where the method has one), without
 // copying the graph; fills out and returns the index of the goal reached (goals.size() when
@@ -405,6 +446,7 @@ RawPath find_path(const D& d, Point start, Point goal, const QueryOptions& optio
   const search::SearchResult& result = ws.result;
   const std::span<const search::NodeId> target(&to[0].node, 1);
   detail::with_search_graph(d, ws, target, [&](const auto& graph) {
+    if (detail::decide_at_start(graph, ws.from[0].node, target[0], options, ws.result)) return;
     detail::run_search(d, graph, ws.from[0].node, target,
                        detail::heuristic_of(d, ws.from, to, goal), options, ws, out);
   });

@@ -8,6 +8,7 @@
 ///   if (r.found()) for (polynav::Point p : r.waypoints) use(p);
 /// @endcode
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <future>
@@ -253,6 +254,33 @@ class Planner {
   std::vector<Smoother> smoothers_;  // PlanOptions::smoother, then also_smooth
   QueryOptions query_options_;
   double build_ms_ = 0.0;
+  // One idle workspace, taken and given back without the pool's lock: a program that plans on
+  // one thread at a time never takes it (an uncontended lock and unlock, twice a query, were a
+  // tenth of a short grid query).
+  class SpareWorkspace {
+   public:
+    SpareWorkspace() = default;
+    SpareWorkspace(const SpareWorkspace&) = delete;
+    SpareWorkspace& operator=(const SpareWorkspace&) = delete;
+    ~SpareWorkspace() { delete slot_.load(std::memory_order_acquire); }
+    // The spare workspace, or null when another query holds it (or none was given back yet).
+    std::unique_ptr<QueryWorkspace> take() {
+      return std::unique_ptr<QueryWorkspace>(slot_.exchange(nullptr, std::memory_order_acquire));
+    }
+    // Keeps w as the spare when there is none, else hands it back.
+    std::unique_ptr<QueryWorkspace> give(std::unique_ptr<QueryWorkspace> w) {
+      QueryWorkspace* empty = nullptr;
+      if (slot_.compare_exchange_strong(empty, w.get(), std::memory_order_release,
+                                        std::memory_order_relaxed))
+        (void)w.release();
+      return w;
+    }
+
+   private:
+    std::atomic<QueryWorkspace*> slot_{nullptr};
+  };
+  mutable SpareWorkspace spare_;
+  // The other idle workspaces.
   mutable std::mutex pool_mutex_;
   mutable std::vector<std::unique_ptr<QueryWorkspace>> pool_;
 };

@@ -487,38 +487,60 @@ JumpPointGrid::Graph::Graph(const JumpPointGrid& grid, const search::AStar& asta
   for (int k = 0; k < 8; ++k) offset_[k] = std::int64_t(dy_of[k]) * w + dx_of[k];
 }
 
-void JumpPointGrid::Graph::successors(search::NodeId n) const {
+[[gnu::always_inline]] inline bool JumpPointGrid::Graph::jump_to_goal(search::NodeId n, int x,
+                                                                      int y, unsigned& dirs) const {
+  // A jump reaches the goal only along a shortest grid route from n (diagonally, then straight:
+  // the octile distance, a lower bound of every grid path), so no other successor of n leads to
+  // the goal more cheaply than that jump: the goal is then n's one successor. Only the direction
+  // of the goal's octant can reach it, and it goes first: a query whose goal its start sees this
+  // way expands nothing else and queues nothing else.
+  const Cell goal = goals_[0];
+  const unsigned side = unsigned(goal.x > x) | unsigned(goal.x < x) << 1u |
+                        unsigned(goal.y > y) << 2u | unsigned(goal.y < y) << 3u;
+  const unsigned octant = octant_of[side] & dirs;
+  if (octant == 0) return false;
+  dirs &= ~octant;
+  reached_goal_ = false;
+  jump(n, x, y, std::countr_zero(octant));  // stops where it reaches the goal (reach_goal)
+  if (!reached_goal_) return false;
+  const Successor only = found_.back();  // the goal, added last
   found_.clear();
+  found_.push_back(only);
+  return true;
+}
+
+void JumpPointGrid::Graph::successors(search::NodeId n) const {
   int x = 0, y = 0;
   split_(n, x, y);
-  unsigned dirs = directions(n, x, y);
-  if (goals_.size() == 1) {
-    // A jump reaches the goal only along a shortest grid route from n (diagonally, then
-    // straight: the octile distance, a lower bound of every grid path), so no other successor
-    // of n leads to the goal more cheaply than that jump: the goal is then n's one successor.
-    // Only the direction of the goal's octant can reach it, and it goes first: a query whose
-    // goal its start sees this way expands nothing else and queues nothing else.
-    const Cell goal = goals_[0];
-    const unsigned side = unsigned(goal.x > x) | unsigned(goal.x < x) << 1u |
-                          unsigned(goal.y > y) << 2u | unsigned(goal.y < y) << 3u;
-    if (const unsigned octant = octant_of[side] & dirs; octant != 0) {
-      const int k = std::countr_zero(octant);
-      dirs &= ~octant;
-      reached_goal_ = false;
-      jump(n, x, y, k);  // stops where it reaches the goal (reach_goal), added last
-      if (reached_goal_) {
-        const Successor only = found_.back();
-        found_.clear();
-        found_.push_back(only);
-        return;
-      }
-    }
+  unsigned dirs = 0;
+  if (n == primed_) {
+    // start_reaches_goal made this expansion's jump towards the goal: its successors are in
+    // found_ already, and the other directions are left.
+    primed_ = search::no_node;
+    dirs = primed_dirs_;
+  } else {
+    found_.clear();
+    dirs = directions(n, x, y);
+    if (goals_.size() == 1 && jump_to_goal(n, x, y, dirs)) return;
   }
   while (dirs != 0) {
     const int k = std::countr_zero(dirs);
     dirs &= dirs - 1;
     jump(n, x, y, k);
   }
+}
+
+std::optional<double> JumpPointGrid::Graph::start_reaches_goal(search::NodeId start) const {
+  if (goals_.size() != 1) return std::nullopt;
+  found_.clear();
+  int x = 0, y = 0;
+  split_(start, x, y);
+  unsigned dirs = grid_->prune_[8][grid_->neighbourhood(x, y)];  // a start's: every direction
+  if (jump_to_goal(start, x, y, dirs)) return found_.back().cost;
+  // The search that follows expands the start first: it takes over these successors.
+  primed_ = start;
+  primed_dirs_ = dirs;
+  return std::nullopt;
 }
 
 [[gnu::always_inline]] inline void JumpPointGrid::Graph::jump(search::NodeId n, int x, int y,

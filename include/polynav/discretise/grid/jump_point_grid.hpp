@@ -202,9 +202,22 @@ class JumpPointGrid final : public Discretisation {
       for (const Successor& s : found_) f(s.node, s.cost);
     }
 
+    /// The cost of the jump from `start` that reaches the one goal, when the start's jump
+    /// towards the goal's octant does: the goal is then the start's only successor, and a
+    /// search from the start returns start, goal at that cost after expanding the start alone.
+    /// Nothing otherwise (several goals, the goal the start itself, or a jump that stops short);
+    /// then the start's first expansion in a search of this graph keeps that jump's successors
+    /// rather than jumping again. Needs no search, so that the query driver answers such a
+    /// query without one (discretise/query.hpp).
+    std::optional<double> start_reaches_goal(search::NodeId start) const;
+
    private:
     // Fills found_ with the successors of n.
     void successors(search::NodeId n) const;
+    // With one goal: jumps from n = (x, y) towards the goal's octant when `dirs` (the directions
+    // worth following) holds it, and takes it out of dirs. True when the jump reaches the goal:
+    // then found_ holds the goal alone, n's one successor.
+    bool jump_to_goal(search::NodeId n, int x, int y, unsigned& dirs) const;
     // Adds the successors of n = (x, y) in direction k (move bits) to found_.
     void jump(search::NodeId n, int x, int y, int k) const;
     // The directions worth following from n (move bits), from the direction n was reached in.
@@ -246,7 +259,11 @@ class JumpPointGrid final : public Discretisation {
     std::span<const Cell> goals_;        // in buffers
     std::vector<Successor>& found_;      // the successors of the node being expanded
     mutable bool reached_goal_ = false;  // a jump of this expansion reached a goal
-    CellSplit split_;                    // and the grid's width
+    // The start whose jump towards the goal start_reaches_goal made, short of the goal, and its
+    // directions still to follow: its expansion starts from there.
+    mutable search::NodeId primed_ = search::no_node;
+    mutable unsigned primed_dirs_ = 0;
+    CellSplit split_;  // and the grid's width
     std::size_t cells_;
     bool plus_;
     std::int64_t offset_[8];
