@@ -10,7 +10,7 @@ shift || true
 targets=()
 for t in "$@"; do targets+=(--target "$t"); done
 
-packages=(build-essential cmake ccache libcgal-dev libgmp-dev libmpfr-dev libboost-dev
+packages=(build-essential cmake ccache lld libcgal-dev libgmp-dev libmpfr-dev libboost-dev
           libboost-graph-dev libyaml-cpp-dev nlohmann-json3-dev libcli11-dev libgtest-dev
           libgmock-dev libbenchmark-dev clang-format librsvg2-bin libstb-dev libgeos-dev
           pybind11-dev python3-dev python3-numpy python3-pytest python3-distributed python3-pandas
