@@ -134,7 +134,7 @@ void Planner::prepare(std::unique_ptr<Method> method, const Planner* before) {
 
 void Planner::warm_up() {
   // A fresh process's first query otherwise pays for its first touch of the query code and of
-  // the memory it allocates: ten to thirty times a warm query. The query runs between two free
+  // the memory it allocates: ten to thirty times a warm query. A query runs between two free
   // node positions from a sample of nodes spread over the whole graph (on a map whose first
   // rows are walls too), the second the nearest to the first, its search held to a few hundred
   // expansions, so that its cost stays small on any map; the free space and the method are left
@@ -157,6 +157,12 @@ void Planner::warm_up() {
   if (!to) return;
   const search::SearchOptions search = query_options_.search;
   query_options_.search.max_expansions = std::min<std::uint64_t>(search.max_expansions, 256);
+  (void)plan(*from, *to);
+  // Two nearby nodes often make a query that its start decides, answered without the search
+  // (decide_at_start in discretise/query.hpp); a time limit makes the driver search it, so that
+  // the search is warmed too.
+  query_options_.search.max_time =
+      std::min<std::chrono::nanoseconds>(search.max_time, std::chrono::hours(1));
   (void)plan(*from, *to);
   query_options_.search = search;
 }

@@ -10,6 +10,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 namespace polynav {
 
@@ -34,7 +37,18 @@ inline void pack_nonzero_bytes(const unsigned char* bytes, std::size_t n, std::u
   std::size_t i = 0;
   for (; i + 64 <= n; i += 64) {
     std::uint64_t word = 0;
+#if defined(__SSE2__)
+    // Sixteen bytes compared with zero at once, their sixteen answers gathered into a mask (the
+    // x86-64 baseline): a quarter of the instructions of the multiply below, on a map's
+    // hundreds of thousands of cells.
+    for (unsigned k = 0; k < 4; ++k) {
+      const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(bytes + i + 16 * k));
+      const auto zero = unsigned(_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_setzero_si128())));
+      word |= std::uint64_t(~zero & 0xffffu) << (16 * k);
+    }
+#else
     for (unsigned k = 0; k < 8; ++k) word |= nonzero_byte_bits(bytes + i + 8 * k) << (8 * k);
+#endif
     words[i / 64] = word;
   }
   if (i == n) return;
