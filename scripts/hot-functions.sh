@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
-# Writes src/cli/hot-functions.txt: the tool's functions that its common commands run, in the
-# order they first run, for the link to lay out together (src/cli/CMakeLists.txt). Runs each
-# command below under valgrind's callgrind (Debian: valgrind) on a Release build of the tool.
+# Writes src/cli/hot-functions.txt: the tool's functions that its common commands run, for the
+# link to lay out together (src/cli/CMakeLists.txt): those the first command below runs, then
+# those the second adds, and so on, so that a map's scenario, the commonest run, keeps its code
+# in the fewest pages; within each command's share sorted by name, so that the list changes only
+# where the code does. Runs each command under valgrind's callgrind (Debian: valgrind) on a
+# Release build of the tool.
 #   scripts/hot-functions.sh [path/to/polynav]   (default: build/release/src/cli/polynav)
 # Rerun it when the commands' code has moved a lot: names the list holds that the code no longer
 # has are passed over, and functions it does not list are laid out after it, as before.
@@ -33,14 +36,15 @@ for c in "${commands[@]}"; do
   i=$((i + 1))
 done
 
-# A callgrind file names each function where it first counts it (fn=, cfn=), with its object
-# (ob=, cob=); the tool's functions in that order, each once, over the commands in turn.
+# A callgrind file names every function that ran (fn=, cfn=) with its object (ob=, cob=); the
+# tool's named ones (callgrind writes a function without a symbol as its address), each once.
 /usr/bin/python3 - "$tool" "$out" "$work"/*.out <<'EOF'
 import sys
 tool, out, files = sys.argv[1], sys.argv[2], sys.argv[3:]
 names, seen = [], set()
 for path in sorted(files, key=lambda p: int(p.rsplit("/", 1)[1].split(".")[0])):
     ob = cob = None
+    added = set()
     for line in open(path, errors="replace"):
         key, _, value = line.rstrip("\n").partition("=")
         if key == "ob":
@@ -51,9 +55,10 @@ for path in sorted(files, key=lambda p: int(p.rsplit("/", 1)[1].split(".")[0])):
             obj = ob if key == "fn" or cob is None else cob
             if key == "cfn":
                 cob = None
-            if obj == tool and value not in seen:
-                seen.add(value)
-                names.append(value)
+            if obj == tool and not value.startswith("0x") and value not in seen:
+                added.add(value)
+    names += sorted(added - seen)
+    seen |= added
 with open(out, "w") as f:
     f.write("".join(n + "\n" for n in names))
 print(f"hot-functions: {len(names)} functions into {out}")
