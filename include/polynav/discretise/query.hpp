@@ -324,18 +324,23 @@ concept DecidedAtStart = requires(const G& g, search::NodeId start) {
 // Answers a search from start to goal without one, into out as the search would, when the graph
 // says its start's expansion ends it (the goal its one successor, at that cost) and nothing in
 // the options could end the search otherwise: a valid weight, no beam, no time limit (a search
-// reads the clock before its first expansion), room for one expansion, and the cost within
-// max_cost; nor when the expanded nodes are recorded. Returns whether it answered.
+// reads the clock before its first expansion), and, as the search's own budget says, valid
+// limits, room for one expansion and the cost within max_cost; nor when the expanded nodes are
+// recorded. The budget's clock gives the time, where the options ask for it. Returns whether it
+// answered.
 template <class G>
 bool decide_at_start(const G& graph, search::NodeId start, search::NodeId goal,
                      const QueryOptions& options, search::SearchResult& out) {
   if constexpr (DecidedAtStart<G>) {
     const search::SearchOptions& o = options.search;
     if (options.record_expanded || !(o.weight >= 1.0) || o.beam_search() ||
-        o.max_time != std::chrono::nanoseconds::max() || o.max_expansions < 1)
+        o.max_time != std::chrono::nanoseconds::max())
       return false;
+    const search::SearchBudget budget = search::budget_of(o);
+    if (!budget.valid(out) || budget.before_expansion(0) != search::SearchLimit::none)
+      return false;  // the search then writes out whole
     const std::optional<double> cost = graph.start_reaches_goal(start);
-    if (!cost || !(*cost <= o.max_cost)) return false;
+    if (!cost || budget.beyond_cost(*cost)) return false;
     out.reset();
     out.status = search::SearchStatus::found;
     out.path.push_back(start);
@@ -347,6 +352,7 @@ bool decide_at_start(const G& graph, search::NodeId start, search::NodeId goal,
     out.node_count = graph.node_count();
     out.stats.expanded = 1;   // the start's jumps, made without the open list
     out.stats.generated = 1;  // the goal
+    out.stats.elapsed = budget.elapsed();
     return true;
   } else {
     (void)graph, (void)start, (void)goal, (void)options, (void)out;

@@ -22,6 +22,8 @@ namespace {
 // 5 north-west, 6 south-west, 7 south-east.
 constexpr int dx_of[8] = {1, 0, -1, 0, 1, -1, -1, 1};
 constexpr int dy_of[8] = {0, 1, 0, -1, 1, 1, -1, -1};
+// The row of JumpPointGrid::prune_ for a start, a node reached from no direction.
+constexpr int start_arrival = 8;
 // The direction of (dx, dy), indexed [dy + 1][dx + 1]; -1 for (0, 0).
 constexpr int direction_of[3][3] = {{6, 3, 7}, {2, -1, 0}, {5, 1, 4}};
 
@@ -223,7 +225,7 @@ void JumpPointGrid::build_prune_table() {
       const bool sides = k < 4 || (free(dx_of[k], 0) && free(0, dy_of[k]));
       if (free(dx_of[k], dy_of[k]) && sides) moves |= bit(k);
     }
-    prune_[8][mask] = static_cast<std::uint8_t>(moves);
+    prune_[start_arrival][mask] = static_cast<std::uint8_t>(moves);
     for (int k = 0; k < 8; ++k) {
       const int dx = dx_of[k], dy = dy_of[k];
       unsigned want = bit(k);
@@ -535,7 +537,7 @@ std::optional<double> JumpPointGrid::Graph::start_reaches_goal(search::NodeId st
   found_.clear();
   int x = 0, y = 0;
   split_(start, x, y);
-  unsigned dirs = grid_->prune_[8][grid_->neighbourhood(x, y)];  // a start's: every direction
+  unsigned dirs = grid_->prune_[start_arrival][grid_->neighbourhood(x, y)];
   if (jump_to_goal(start, x, y, dirs)) return found_.back().cost;
   // The search that follows expands the start first: it takes over these successors.
   primed_ = start;
@@ -572,7 +574,7 @@ unsigned JumpPointGrid::Graph::directions(search::NodeId n, int x, int y) const 
   // The pruned directions by the direction of arrival (build_prune_table). A jump that bends
   // arrives along its straight run, the longer side of its box.
   const search::NodeId p = astar_->parent_of_expanded(n);
-  int arrival = 8;  // a start: every direction
+  int arrival = start_arrival;
   if (p < cells_) {
     int px = 0, py = 0;
     split_(p, px, py);
