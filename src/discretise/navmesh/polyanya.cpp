@@ -620,7 +620,7 @@ void Polyanya::search(Point start, std::span<const Point> goals,
       stop = budget.before_expansion(out.stats.expanded);
       if (stop != search::SearchLimit::none) break;
       ++out.stats.expanded;
-      const PolyanyaNode n = ws.nodes[current];
+      const PolyanyaNode& n = ws.nodes[current];  // pool nodes never move
       if (record_expanded) out.expanded.push_back(0.5 * (n.left + n.right));
       ws.successors.clear();
       expand(n, current, start, goals, weight, ws);

@@ -46,6 +46,7 @@
 
 #include "polynav/discretise/navmesh/partition.hpp"
 #include "polynav/geometry.hpp"
+#include "polynav/kernel/block_vector.hpp"
 #include "polynav/search/astar.hpp"
 #include "polynav/search/search_result.hpp"
 
@@ -88,7 +89,7 @@ struct PolyanyaNode {
 
 /// The search state of one query at a time; keep one per thread (Polyanya::prepare sizes it).
 struct PolyanyaWorkspace {
-  std::vector<PolyanyaNode> nodes;  // every node generated this query, by index
+  BlockVector<PolyanyaNode> nodes;  // every node kept this query, by index; they never move
   struct Entry {
     double f, g;
     std::uint32_t node;
