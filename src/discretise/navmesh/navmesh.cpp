@@ -225,6 +225,7 @@ void NavMesh::build_vertex_nodes(bool through_pinches) {
     }
     corner_node_[c] = node[root];
   }
+  node_at_.shrink_to_fit();  // kept as long as the mesh
   node_corner_first_.assign(node_at_.size() + 1, 0);
   for (std::size_t c = 0; c < corners; ++c) ++node_corner_first_[corner_node_[c] + 1];
   for (std::size_t n = 1; n < node_corner_first_.size(); ++n)

@@ -429,8 +429,15 @@ void NavPartition::order_by_place() {
   const std::vector<std::size_t> first = std::exchange(polygon_first_, {0});
   const std::vector<double> cost = std::exchange(cost_, {}), height = std::exchange(height_, {});
   const std::vector<std::uint8_t> exact = std::exchange(exact_, {});
-  centre_.clear();  // add_polygon computes each again, the same
+  centre_ = {};  // add_polygon computes each again, the same
+  // Sized exactly: these arrays live as long as the mesh, and grown one polygon at a time they
+  // would keep up to twice the room (aurora's 34,816 polygons: 1.3 MB unused).
   points_.reserve(points.size());
+  polygon_first_.reserve(polygons + 1);
+  cost_.reserve(polygons);
+  height_.reserve(polygons);
+  exact_.reserve(polygons);
+  centre_.reserve(polygons);
   std::vector<std::uint32_t> new_id(polygons);
   for (std::uint32_t i = 0; i < polygons; ++i) {
     const std::uint32_t old = order[i];
@@ -525,6 +532,7 @@ void NavPartition::join_vertices() {
       corners_[c].vertex = corners_[root].vertex;
     }
   }
+  vertex_at_.shrink_to_fit();  // kept as long as the mesh
 }
 
 std::int64_t NavPartition::portal_between(std::uint32_t p, std::uint32_t q) const {

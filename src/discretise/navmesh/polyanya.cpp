@@ -46,25 +46,27 @@ constexpr double root_margin = 1e-10;
 
 }  // namespace
 
-Polyanya::Polyanya(const NavPartition& mesh) : partition_(&mesh) {
-  const std::size_t polygons = mesh.polygon_count();
+Polyanya::Polyanya(const NavPartition& mesh)
+    : partition_(&mesh), at_(mesh.corner_points().data()) {
+  const std::size_t polygons = mesh.polygon_count(), corners = mesh.corner_count();
   first_.reserve(polygons + 1);
+  polygon_.reserve(corners);
+  vertex_.reserve(corners);
+  next_.reserve(corners);
   for (std::size_t i = 0; i < polygons; ++i) {
-    const std::span<const Point> ring = mesh.polygon(i);
-    const auto first = std::uint32_t(at_.size());
+    const auto first = std::uint32_t(mesh.first_corner(i)), m = std::uint32_t(mesh.polygon(i).size());
     first_.push_back(first);
-    for (std::size_t k = 0; k < ring.size(); ++k) {
-      at_.push_back(ring[k]);
+    for (std::uint32_t k = 0; k < m; ++k) {
       polygon_.push_back(std::uint32_t(i));
       vertex_.push_back(mesh.corner_vertex(first + k));
-      next_.push_back(k + 1 == ring.size() ? first : std::uint32_t(at_.size()));
+      next_.push_back(k + 1 == m ? first : first + k + 1);
     }
   }
-  first_.push_back(std::uint32_t(at_.size()));
+  first_.push_back(std::uint32_t(corners));
 
   // Across each edge, the corner of the other polygon where the same edge starts: it runs the
   // other way there, from this edge's end point to its start point.
-  opposite_.assign(at_.size(), -1);
+  opposite_.assign(corners, -1);
   for (std::size_t i = 0; i < polygons; ++i) {
     for (std::uint32_t c = first_[i]; c < first_[i + 1]; ++c) {
       const std::int64_t q = mesh.neighbour(i, c - first_[i]);

@@ -132,6 +132,8 @@ class NavPartition {
   /// Polygon i's first corner; first_corner(polygon_count()) is corner_count().
   std::size_t first_corner(std::size_t i) const { return polygon_first_[i]; }
   Point corner_point(std::size_t c) const { return points_[c]; }
+  /// Every corner's point, by corner index.
+  std::span<const Point> corner_points() const { return points_; }
   std::uint32_t corner_polygon(std::size_t c) const { return corners_[c].polygon; }
   /// The portal across the edge from corner c to the next corner of its polygon, or -1.
   std::int32_t corner_portal(std::size_t c) const { return corners_[c].portal; }

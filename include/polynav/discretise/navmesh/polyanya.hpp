@@ -148,7 +148,8 @@ class Polyanya {
   bool dead_end(std::uint32_t from, std::uint32_t to, const PolyanyaWorkspace& ws) const;
 
   const NavPartition* partition_;
-  std::vector<Point> at_;             // per corner (polygon by polygon, counter-clockwise)
+  // Per corner (polygon by polygon, counter-clockwise): the partition's own points, not a copy.
+  const Point* at_ = nullptr;
   std::vector<std::uint32_t> first_;  // polygon i's corners: first_[i] .. first_[i + 1]
   std::vector<std::uint32_t> next_;   // the next corner of the same polygon
   std::vector<std::uint32_t> polygon_;
