@@ -46,15 +46,15 @@ constexpr double root_margin = 1e-10;
 
 }  // namespace
 
-Polyanya::Polyanya(const NavPartition& mesh)
-    : partition_(&mesh), at_(mesh.corner_points().data()) {
+Polyanya::Polyanya(const NavPartition& mesh) : partition_(&mesh), at_(mesh.corner_points().data()) {
   const std::size_t polygons = mesh.polygon_count(), corners = mesh.corner_count();
   first_.reserve(polygons + 1);
   polygon_.reserve(corners);
   vertex_.reserve(corners);
   next_.reserve(corners);
   for (std::size_t i = 0; i < polygons; ++i) {
-    const auto first = std::uint32_t(mesh.first_corner(i)), m = std::uint32_t(mesh.polygon(i).size());
+    const auto first = std::uint32_t(mesh.first_corner(i)),
+               m = std::uint32_t(mesh.polygon(i).size());
     first_.push_back(first);
     for (std::uint32_t k = 0; k < m; ++k) {
       polygon_.push_back(std::uint32_t(i));
