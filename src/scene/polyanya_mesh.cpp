@@ -766,6 +766,9 @@ Scene parse_polyanya_mesh(std::string_view text, const std::string& file_name) {
   MeshFaces mesh;
   mesh.vertices = points;
   mesh.face_word = naming.face;
+  // Sized once: the scene keeps them as long as it lives.
+  mesh.written.reserve(free_faces);
+  mesh.faces.reserve(free_faces);
   for (Face& face : faces) {
     if (!face.traversable || face.flat) continue;
     mesh.written.push_back({std::uint32_t(face.index + naming.base), std::uint32_t(face.line)});
