@@ -62,9 +62,7 @@ void check_size(long long width, long long height, long long max_pixels, const c
   }
 }
 
-bool is_space(char c) {
-  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
-}
+using reader_text::is_space;
 
 class PgmReader {
  public:

@@ -71,12 +71,6 @@ std::string read_file(const std::filesystem::path& path, std::size_t max_bytes) 
   return text;
 }
 
-namespace {
-bool is_space(char c) {
-  return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f';
-}
-}  // namespace
-
 std::vector<Field> split_fields(std::string_view line) {
   std::vector<Field> fields;
   std::size_t i = 0;

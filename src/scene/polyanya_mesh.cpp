@@ -14,6 +14,7 @@
 #include <limits>
 #include <memory>
 #include <optional>
+#include <span>
 #include <sstream>
 #include <string>
 #include <tuple>
@@ -58,28 +59,49 @@ struct Token {
 
 // The mesh format is whitespace-insensitive (FORMAT-mesh-v2.txt: "all recommended whitespace ...
 // can be replaced with any other space"), so it is read as a stream of tokens that remember their
-// line and column for messages. They are split a line at a time, as they are read (a mesh of a
-// million numbers kept as tokens took several times the file's memory); only their count is
-// taken up front, so that the header's counts can be checked against what the file holds.
+// line and column for messages, each found in the text when it is asked for (a mesh of a million
+// numbers kept as tokens took several times the file's memory, and splitting it into lines of
+// fields twice was a third of reading it). Only their count is taken up front, in one pass over
+// the bytes, so that the header's counts can be checked against what the file holds.
 //
 // What a token is read as (`what`) is named in messages only: a string, or a function making one
 // when a message needs it (a million vertices and faces are not named on the way).
 class TokenStream {
  public:
-  TokenStream(std::string_view text, std::string file) : file_(std::move(file)), lines_(text) {
-    reader_text::LineReader counter(text);
+  TokenStream(std::string_view text, std::string file) : file_(std::move(file)), text_(text) {
+    using reader_text::is_space;
+    // Lines end at '\n'; the last one needs none. The end of the file is located just after its
+    // last token, or at the start of its last line when that holds none.
+    int line = 1;
+    std::size_t line_start = 0;
     int last_line = 0;
-    while (const auto line = counter.next()) {
-      const std::vector<reader_text::Field> fields = reader_text::split_fields(*line);
-      total_ += fields.size();
-      if (!fields.empty()) {
-        last_line = counter.line_number();
-        end_column_ = fields.back().column + int(fields.back().text.size());
+    std::size_t last_end = 0, last_line_start = 0;
+    bool in_token = false;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+      const char c = text[i];
+      if (!is_space(c)) {
+        total_ += in_token ? 0 : 1;
+        in_token = true;
+        continue;
+      }
+      if (in_token) {
+        last_line = line;
+        last_end = i;
+        last_line_start = line_start;
+        in_token = false;
+      }
+      if (c == '\n') {
+        ++line;
+        line_start = i + 1;
       }
     }
-    end_line_ = counter.line_number();
-    // The end of the file is located just after its last token, or at the start of its last line.
-    if (last_line != end_line_) end_column_ = 1;
+    if (in_token) {
+      last_line = line;
+      last_end = text.size();
+      last_line_start = line_start;
+    }
+    end_line_ = text.empty() ? 0 : text.back() == '\n' ? line - 1 : line;
+    end_column_ = last_line == end_line_ && total_ > 0 ? int(last_end - last_line_start) + 1 : 1;
   }
 
   std::size_t remaining() const { return total_ - read_; }
@@ -91,13 +113,18 @@ class TokenStream {
                        "unexpected end of file: expected " + text_of(what) +
                            " (the file is truncated or the header's counts are too large)");
     }
-    while (field_ == fields_.size()) {
-      fields_ = reader_text::split_fields(lines_.next().value());
-      field_ = 0;
+    // A token is left, so the scans stop inside the text.
+    while (reader_text::is_space(text_[pos_])) {
+      if (text_[pos_] == '\n') {
+        ++line_;
+        line_start_ = pos_ + 1;
+      }
+      ++pos_;
     }
-    const reader_text::Field& f = fields_[field_++];
+    const std::size_t start = pos_;
+    while (pos_ < text_.size() && !reader_text::is_space(text_[pos_])) ++pos_;
     ++read_;
-    current_ = {f.text, lines_.line_number(), f.column};
+    current_ = {text_.substr(start, pos_ - start), line_, int(start - line_start_) + 1};
     return current_;
   }
 
@@ -145,9 +172,10 @@ class TokenStream {
   }
 
   std::string file_;
-  reader_text::LineReader lines_;
-  std::vector<reader_text::Field> fields_;  // the line being read
-  std::size_t field_ = 0;                   // the next of them
+  std::string_view text_;
+  std::size_t pos_ = 0;         // where the next token's search starts
+  int line_ = 1;                // the line holding pos_
+  std::size_t line_start_ = 0;  // where that line starts
   Token current_;
   std::size_t total_ = 0;
   std::size_t read_ = 0;
@@ -192,6 +220,29 @@ struct DirectedEdge {
     return a.to != b.to ? a.to < b.to : a.face < b.face;
   }
 };
+
+// The edges of each origin in a list sorted by origin: those of vertex v are
+// [first[v], first[v + 1]).
+std::vector<std::uint32_t> edges_by_origin(const std::vector<DirectedEdge>& sorted,
+                                           std::size_t vertex_count) {
+  std::vector<std::uint32_t> first(vertex_count + 1, 0);
+  for (const DirectedEdge& e : sorted) ++first[e.from + 1];
+  for (std::size_t v = 1; v <= vertex_count; ++v) first[v] += first[v - 1];
+  return first;
+}
+
+// Sorts edges as operator< orders them: by origin through a counting sort (O(edges) against
+// O(edges log edges), and the sort had been a tenth of reading a mesh), then each origin's few
+// edges.
+void sort_edges(std::vector<DirectedEdge>& edges, std::size_t vertex_count) {
+  std::vector<std::uint32_t> next = edges_by_origin(edges, vertex_count);
+  std::vector<DirectedEdge> sorted(edges.size());
+  for (const DirectedEdge& e : edges) sorted[next[e.from]++] = e;
+  // next[v] is now the end of v's edges, and the start of v + 1's.
+  for (std::size_t v = 0, begin = 0; v < vertex_count; begin = next[v++])
+    std::sort(sorted.begin() + std::ptrdiff_t(begin), sorted.begin() + std::ptrdiff_t(next[v]));
+  edges = std::move(sorted);
+}
 
 // "polygon 3" or "face 4", numbered as in the file.
 std::string face_label(const Face& f, const Naming& naming) {
@@ -314,44 +365,55 @@ bool clockwise_before(Point v, Point u, Point w1, Point w2) {
 
 // A vertex strictly inside a boundary edge (a T-junction) means the faces on the two sides do
 // not share that edge as the format requires; matching edges would then wall the faces off from
-// each other along it. Candidates are found through the boundary vertices sorted by x and by y,
-// scanning whichever range is shorter, so axis-parallel edges cost little.
+// each other along it. The points of an edge lie between its ends both in (x, y) order and in
+// (y, x) order, so the candidates are the boundary vertices between them in whichever order holds
+// fewer: for an edge along an axis, just the vertices on its line.
 void refuse_t_junctions(const std::vector<DirectedEdge>& boundary, const std::vector<Point>& points,
                         const std::vector<Face>& faces, const Naming& naming,
                         const std::string& file) {
-  std::vector<std::uint32_t> by_x;
-  for (const DirectedEdge& e : boundary) by_x.push_back(e.from);
-  std::sort(by_x.begin(), by_x.end());
-  by_x.erase(std::unique(by_x.begin(), by_x.end()), by_x.end());
-  std::vector<std::uint32_t> by_y = by_x;
-  std::sort(by_x.begin(), by_x.end(),
-            [&](std::uint32_t a, std::uint32_t b) { return points[a].x < points[b].x; });
-  std::sort(by_y.begin(), by_y.end(),
-            [&](std::uint32_t a, std::uint32_t b) { return points[a].y < points[b].y; });
-  const auto range = [&](const std::vector<std::uint32_t>& sorted, double lo, double hi,
-                         double Point::*axis) {
-    const auto first =
-        std::lower_bound(sorted.begin(), sorted.end(), lo,
-                         [&](std::uint32_t v, double t) { return points[v].*axis < t; });
-    const auto last = std::upper_bound(
-        first, sorted.end(), hi, [&](double t, std::uint32_t v) { return t < points[v].*axis; });
+  struct Listed {
+    Point at;
+    std::uint32_t id;
+  };
+  const auto xy_less = [](Point a, Point b) { return lex_less(a, b); };
+  const auto yx_less = [](Point a, Point b) { return a.y < b.y || (a.y == b.y && a.x < b.x); };
+  std::vector<std::uint32_t> ids;
+  ids.reserve(boundary.size());
+  for (const DirectedEdge& e : boundary) ids.push_back(e.from);
+  std::sort(ids.begin(), ids.end());
+  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+  std::vector<Listed> by_xy(ids.size());
+  for (std::size_t i = 0; i < ids.size(); ++i) by_xy[i] = {points[ids[i]], ids[i]};
+  std::vector<Listed> by_yx = by_xy;
+  std::sort(by_xy.begin(), by_xy.end(),
+            [&](const Listed& a, const Listed& b) { return xy_less(a.at, b.at); });
+  std::sort(by_yx.begin(), by_yx.end(),
+            [&](const Listed& a, const Listed& b) { return yx_less(a.at, b.at); });
+  // The vertices from lo to hi in `sorted`, ordered by `less`.
+  const auto range = [](const std::vector<Listed>& sorted, Point a, Point b, const auto& less) {
+    if (less(b, a)) std::swap(a, b);
+    const auto first = std::lower_bound(sorted.begin(), sorted.end(), a,
+                                        [&](const Listed& v, Point t) { return less(v.at, t); });
+    const auto last = std::upper_bound(first, sorted.end(), b,
+                                       [&](Point t, const Listed& v) { return less(t, v.at); });
     return std::make_pair(first, last);
   };
   for (const DirectedEdge& e : boundary) {
     const Point a = points[e.from];
     const Point b = points[e.to];
-    const auto xs = range(by_x, std::min(a.x, b.x), std::max(a.x, b.x), &Point::x);
-    const auto ys = range(by_y, std::min(a.y, b.y), std::max(a.y, b.y), &Point::y);
+    const auto xs = range(by_xy, a, b, xy_less);
+    const auto ys = range(by_yx, a, b, yx_less);
     const auto [first, last] = xs.second - xs.first <= ys.second - ys.first ? xs : ys;
     for (auto it = first; it != last; ++it) {
-      const Point p = points[*it];
-      if (*it == e.from || *it == e.to || p.x < std::min(a.x, b.x) || p.x > std::max(a.x, b.x) ||
-          p.y < std::min(a.y, b.y) || p.y > std::max(a.y, b.y) || orient(a, b, p) != collinear) {
+      const Point p = it->at;
+      if (it->id == e.from || it->id == e.to || p.x < std::min(a.x, b.x) ||
+          p.x > std::max(a.x, b.x) || p.y < std::min(a.y, b.y) || p.y > std::max(a.y, b.y) ||
+          orient(a, b, p) != collinear) {
         continue;
       }
       const Face& face = faces[std::size_t(e.face)];
       throw InputError({file, face.line, face.column, {}},
-                       vertex_name(*it, points, naming) + " lies inside the edge from " +
+                       vertex_name(it->id, points, naming) + " lies inside the edge from " +
                            format_point(a) + " to " + format_point(b) + " of " +
                            face_name(face, naming) +
                            ": faces must meet along whole edges (the mesh has a T-junction)");
@@ -548,14 +610,16 @@ Scene parse_polyanya_mesh(std::string_view text, const std::string& file_name) {
   // Vertices at the same coordinates are the same vertex of the free space.
   std::vector<std::uint32_t> canonical(points.size());
   {
-    std::vector<std::uint32_t> order(points.size());
-    for (std::uint32_t i = 0; i < order.size(); ++i) order[i] = i;
-    std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
-      return lex_less(points[a], points[b]) || (points[a] == points[b] && a < b);
+    // Sorted with their points beside them: a sort of ids reading points through them was a
+    // twentieth of reading a mesh.
+    std::vector<std::pair<Point, std::uint32_t>> order(points.size());
+    for (std::uint32_t i = 0; i < order.size(); ++i) order[i] = {points[i], i};
+    std::sort(order.begin(), order.end(), [](const auto& a, const auto& b) {
+      return lex_less(a.first, b.first) || (a.first == b.first && a.second < b.second);
     });
     for (std::size_t k = 0; k < order.size(); ++k) {
-      const bool same = k > 0 && points[order[k]] == points[order[k - 1]];
-      canonical[order[k]] = same ? canonical[order[k - 1]] : order[k];
+      const bool same = k > 0 && order[k].first == order[k - 1].first;
+      canonical[order[k].second] = same ? canonical[order[k - 1].second] : order[k].second;
     }
   }
 
@@ -619,12 +683,13 @@ Scene parse_polyanya_mesh(std::string_view text, const std::string& file_name) {
 
   // Faces: drop repeated consecutive vertices, refuse vertices visited twice, orient CCW, and
   // mark flat faces (they add no area to the union).
-  std::size_t free_faces = 0;
+  std::size_t free_faces = 0, free_corners = 0;
+  std::vector<std::uint32_t> sorted;
   for (Face& face : faces) {
     auto& v = face.vertices;
     v.erase(std::unique(v.begin(), v.end()), v.end());
     while (v.size() > 1 && v.front() == v.back()) v.pop_back();
-    auto sorted = v;
+    sorted.assign(v.begin(), v.end());
     std::sort(sorted.begin(), sorted.end());
     const auto repeat = std::adjacent_find(sorted.begin(), sorted.end());
     if (repeat != sorted.end()) {
@@ -634,7 +699,10 @@ Scene parse_polyanya_mesh(std::string_view text, const std::string& file_name) {
     }
     face.flat = !orient_face(face, points, naming, file_name);
     if (!face.flat && face.traversable) refuse_non_simple_face(face, points, naming, file_name);
-    if (!face.flat && face.traversable) ++free_faces;
+    if (!face.flat && face.traversable) {
+      ++free_faces;
+      free_corners += v.size();
+    }
   }
   if (free_faces == 0) {
     throw InputError({file_name, counts.line, counts.column, {}},
@@ -652,7 +720,7 @@ Scene parse_polyanya_mesh(std::string_view text, const std::string& file_name) {
       edges.push_back({v[i], v[(i + 1) % v.size()], int(f)});
     }
   }
-  std::sort(edges.begin(), edges.end());
+  sort_edges(edges, points.size());
   for (std::size_t i = 1; i < edges.size(); ++i) {
     if (edges[i].from == edges[i - 1].from && edges[i].to == edges[i - 1].to) {
       const Face& later = faces[std::size_t(edges[i].face)];
@@ -667,37 +735,52 @@ Scene parse_polyanya_mesh(std::string_view text, const std::string& file_name) {
       v3 ? check_neighbours(faces, sides, points, canonical, naming, in)
          : std::vector<std::pair<std::uint32_t, std::uint32_t>>{};
 
+  edges = {};
+
+  // The faces the scene keeps (traversable, of positive area), sized once as the scene keeps them,
+  // and what lies across each of their edges.
+  MeshFaces mesh;
+  mesh.face_word = naming.face;
+  mesh.first.reserve(free_faces + 1);
+  mesh.corners.reserve(free_corners);
+  mesh.written.reserve(free_faces);
+  std::vector<std::uint32_t> file_face;  // each kept face's index in `faces`
+  file_face.reserve(free_faces);
+  for (std::uint32_t f = 0; f < faces.size(); ++f) {
+    const Face& face = faces[f];
+    if (!face.traversable || face.flat) continue;
+    mesh.add_face(face.vertices);
+    mesh.written.push_back({std::uint32_t(face.index + naming.base), std::uint32_t(face.line)});
+    file_face.push_back(f);
+  }
+  mesh.walls = walls;
+  mesh.join_faces();
+
   // Boundary of the union of the traversable faces: a directed edge of a CCW face is on it when no
-  // other traversable face has its reverse; free space is on its left. A wall (version 3: a
-  // constrained edge between two traversable faces) stays in both directions, so the boundary
-  // goes along it and back, free on both sides.
-  std::erase_if(edges,
-                [&](const DirectedEdge& e) { return !faces[std::size_t(e.face)].traversable; });
+  // other traversable face has its reverse (no two faces have one directed edge: refused above);
+  // free space is on its left. A wall (version 3: a constrained edge between two traversable
+  // faces) stays in both directions, so the boundary goes along it and back, free on both sides.
   std::vector<DirectedEdge> boundary;
-  for (const DirectedEdge& e : edges) {
-    const auto reverse =
-        std::lower_bound(edges.begin(), edges.end(), DirectedEdge{e.to, e.from, 0});
-    const bool shared = reverse != edges.end() && reverse->from == e.to && reverse->to == e.from;
-    if (!shared ||
-        std::binary_search(walls.begin(), walls.end(),
-                           std::make_pair(std::min(e.from, e.to), std::max(e.from, e.to)))) {
-      boundary.push_back(e);
+  for (std::uint32_t m = 0; m < mesh.face_count(); ++m) {
+    for (std::uint32_t c = mesh.first[m]; c < mesh.first[m + 1]; ++c) {
+      if (mesh.across[c] >= 0) continue;
+      const std::uint32_t next = c + 1 == mesh.first[m + 1] ? mesh.first[m] : c + 1;
+      boundary.push_back({mesh.corners[c], mesh.corners[next], int(file_face[m])});
     }
   }
+  sort_edges(boundary, points.size());
 
   refuse_t_junctions(boundary, points, faces, naming, file_name);
   refuse_overlapping_faces(boundary, points, faces, naming, file_name);
 
   // Outgoing boundary edges of each vertex as ranges of `boundary` (sorted by origin), and the
   // number of boundary edges touching each vertex.
-  std::vector<std::uint32_t> first_out(points.size() + 1, 0);
+  const std::vector<std::uint32_t> first_out = edges_by_origin(boundary, points.size());
   std::vector<int> degree(points.size(), 0);
   for (const DirectedEdge& e : boundary) {
-    ++first_out[e.from + 1];
     ++degree[e.from];
     ++degree[e.to];
   }
-  for (std::size_t i = 1; i < first_out.size(); ++i) first_out[i] += first_out[i - 1];
 
   // Successor of each boundary edge u->v: the outgoing boundary edge at v met first rotating
   // clockwise from the ray v->u. That ray and the edge bound the free sector the incoming edge
@@ -763,24 +846,66 @@ Scene parse_polyanya_mesh(std::string_view text, const std::string& file_name) {
   // The bounds come from the vertices: checks of the scene as a whole (a scene too far from the
   // origin for its size) name the file.
   scene.bounds_where = {file_name, 0, 0, {}};
-  MeshFaces mesh;
-  mesh.vertices = points;
-  mesh.face_word = naming.face;
-  // Sized once: the scene keeps them as long as it lives.
-  mesh.written.reserve(free_faces);
-  mesh.faces.reserve(free_faces);
-  for (Face& face : faces) {
-    if (!face.traversable || face.flat) continue;
-    mesh.written.push_back({std::uint32_t(face.index + naming.base), std::uint32_t(face.line)});
-    mesh.faces.push_back(std::move(face.vertices));
-  }
-  mesh.walls = walls;
+  mesh.vertices = std::move(points);
   scene.mesh = std::make_shared<const MeshFaces>(std::move(mesh));
   return scene;
 }
 
 std::string MeshFaces::name(std::size_t f) const {
   return face_text(face_word, written[f].number, written[f].line);
+}
+
+void MeshFaces::add_face(std::span<const std::uint32_t> ids) {
+  corners.insert(corners.end(), ids.begin(), ids.end());
+  first.push_back(std::uint32_t(corners.size()));
+}
+
+void MeshFaces::join_faces() {
+  // The edges by their lower vertex (a counting sort), then within each vertex's few by the
+  // higher one and the face: the faces listing one edge are then next to each other, in order.
+  struct Side {
+    std::uint32_t hi, face, corner;
+    auto key() const { return std::tie(hi, face, corner); }
+  };
+  const auto ends = [&](std::uint32_t f, std::uint32_t c) {
+    const std::uint32_t a = corners[c], b = corners[c + 1 == first[f + 1] ? first[f] : c + 1];
+    return std::pair{std::min(a, b), std::max(a, b)};
+  };
+  const std::uint32_t ids =
+      corners.empty() ? 0 : *std::max_element(corners.begin(), corners.end()) + 1;
+  std::vector<std::uint32_t> start(std::size_t(ids) + 1, 0);
+  for (std::uint32_t f = 0; f < face_count(); ++f)
+    for (std::uint32_t c = first[f]; c < first[f + 1]; ++c) ++start[ends(f, c).first + 1];
+  for (std::size_t v = 1; v < start.size(); ++v) start[v] += start[v - 1];
+  std::vector<Side> sides(corners.size());
+  {
+    std::vector<std::uint32_t> next(start.begin(), start.end() - 1);
+    for (std::uint32_t f = 0; f < face_count(); ++f)
+      for (std::uint32_t c = first[f]; c < first[f + 1]; ++c) {
+        const auto [lo, hi] = ends(f, c);
+        sides[next[lo]++] = {hi, f, c};
+      }
+  }
+  across.assign(corners.size(), -1);
+  for (std::uint32_t lo = 0; lo + 1 < start.size(); ++lo) {
+    const auto bucket = sides.begin() + start[lo], bucket_end = sides.begin() + start[lo + 1];
+    std::sort(bucket, bucket_end, [](const Side& a, const Side& b) { return a.key() < b.key(); });
+    for (auto run = bucket; run != bucket_end;) {
+      const std::uint32_t hi = run->hi;
+      auto run_end = run;
+      while (run_end != bucket_end && run_end->hi == hi) ++run_end;
+      if (!std::binary_search(walls.begin(), walls.end(), std::pair{lo, hi})) {
+        // The first face of the run, and for the sides of that face the first other one.
+        const auto other =
+            std::find_if(run, run_end, [&](const Side& x) { return x.face != run->face; });
+        for (auto side = run; side != run_end; ++side) {
+          const auto across_face = side->face != run->face ? run : other;
+          if (across_face != run_end) across[side->corner] = std::int32_t(across_face->face);
+        }
+      }
+      run = run_end;
+    }
+  }
 }
 
 Scene read_polyanya_mesh(const std::filesystem::path& path) {

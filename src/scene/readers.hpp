@@ -62,6 +62,11 @@ namespace reader_text {
 // cannot be read or is larger (checked before reading when the size is known).
 std::string read_file(const std::filesystem::path& path, std::size_t max_bytes);
 
+// Whitespace between fields: space, tab, the line endings, vertical tab and form feed.
+inline bool is_space(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
+}
+
 // A whitespace-separated field of a line with its 1-based column.
 struct Field {
   std::string_view text;

@@ -89,7 +89,7 @@ TEST_P(NavMeshOnScene, PolygonsAreConvexFreeOfOneCostAndTileFreeSpace) {
     if (variant == 2) {
       EXPECT_EQ(mesh.stats().from_mesh, scene.mesh != nullptr);
       if (scene.mesh) {
-        EXPECT_EQ(mesh.polygon_count(), scene.mesh->faces.size());
+        EXPECT_EQ(mesh.polygon_count(), scene.mesh->face_count());
       }
     } else if (variant == 1) {
       EXPECT_LT(mesh.polygon_count(), mesh.stats().free_triangles);
@@ -611,7 +611,7 @@ TEST_P(NavMeshFromFaces, PolygonsAreTheFacesAndTileFreeSpace) {
   }
   const NavMesh mesh(space, options);
   EXPECT_TRUE(mesh.stats().from_mesh);
-  EXPECT_EQ(mesh.polygon_count(), scene.mesh->faces.size());
+  EXPECT_EQ(mesh.polygon_count(), scene.mesh->face_count());
   EXPECT_NE(mesh.summary().find("the mesh's faces"), std::string::npos) << mesh.summary();
   double area = 0;
   for (std::size_t i = 0; i < mesh.polygon_count(); ++i) {

@@ -110,7 +110,7 @@ TEST(NavPartition, MeshFilesHoldTheirInvariants) {
     options.source = NavMeshSource::mesh;
     const NavPartition faces(space, options);
     EXPECT_TRUE(faces.stats().from_mesh);
-    EXPECT_EQ(faces.polygon_count(), scene.mesh->faces.size());
+    EXPECT_EQ(faces.polygon_count(), scene.mesh->face_count());
     const std::vector<std::string> problems = faces.check(space);
     EXPECT_TRUE(problems.empty()) << problems.size() << " problems:" << joined(problems);
     options.source = NavMeshSource::rebuild;
@@ -155,9 +155,12 @@ Scene walled_square(bool wall_declared) {
   scene.free_boundary = {{{0, 0}, {2, 0}, {2, 3}, {2, 0}, {4, 0}, {4, 4}, {0, 4}}};
   MeshFaces mesh;
   mesh.vertices = {{0, 0}, {2, 0}, {2, 3}, {4, 0}, {4, 4}, {0, 4}};
-  mesh.faces = {{0, 1, 2, 5}, {1, 3, 4, 2}, {2, 4, 5}};
+  for (const std::vector<std::uint32_t>& face :
+       std::vector<std::vector<std::uint32_t>>{{0, 1, 2, 5}, {1, 3, 4, 2}, {2, 4, 5}})
+    mesh.add_face(face);
   mesh.written = {{0, 0}, {1, 0}, {2, 0}};
   if (wall_declared) mesh.walls = {{1, 2}};
+  mesh.join_faces();
   scene.mesh = std::make_shared<const MeshFaces>(mesh);
   return scene;
 }
@@ -186,8 +189,10 @@ TEST(NavPartition, TheCheckFindsPolygonsOverAHole) {
                          {{4, 4}, {4, 6}, {6, 6}, {6, 4}}};  // the hole, clockwise
   MeshFaces mesh;
   mesh.vertices = {{0, 0}, {10, 0}, {10, 10}, {0, 10}};
-  mesh.faces = {{0, 1, 2}, {0, 2, 3}};
+  mesh.add_face(std::vector<std::uint32_t>{0, 1, 2});
+  mesh.add_face(std::vector<std::uint32_t>{0, 2, 3});
   mesh.written = {{0, 0}, {1, 0}};
+  mesh.join_faces();
   scene.mesh = std::make_shared<const MeshFaces>(mesh);
   const FreeSpace space(scene);
   NavPartitionOptions options;

@@ -12,6 +12,7 @@
 #include <map>
 #include <random>
 #include <set>
+#include <span>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -236,6 +237,67 @@ TEST_P(MeshFile, BoundaryIsTheBoundaryOfTheUnionOfFaces) {
   for (const Point& p : mesh.vertices) box.expand(p);
   EXPECT_EQ(scene.bounds, (Ring{box.min, {box.max.x, box.min.y}, box.max, {box.min.x, box.max.y}}));
   EXPECT_TRUE(boundary_matches_faces(scene, mesh));
+}
+
+// What lies across each edge of each face, against a map of the faces' edges by their ends'
+// coordinates (not ids) and the walls the naive parser read: the other face listing the edge,
+// or none on the border and along a wall.
+TEST_P(MeshFile, AcrossEachEdgeIsTheOtherFaceListingIt) {
+  if (GetParam().empty()) GTEST_SKIP() << "no reference meshes: " << shared_dir << " is absent";
+  const Scene scene = read_polyanya_mesh(GetParam());
+  const PlainMesh plain = read_plain_mesh(GetParam());
+  const MeshFaces& mesh = *scene.mesh;
+  ASSERT_EQ(mesh.across.size(), mesh.corners.size());
+  ASSERT_EQ(mesh.first.back(), mesh.corners.size());
+  const auto undirected = [](Point a, Point b) { return std::min(key(a, b), key(b, a)); };
+  std::map<EdgeKey, std::vector<std::size_t>> faces_of;
+  for (std::size_t f = 0; f < mesh.face_count(); ++f) {
+    const std::span<const std::uint32_t> v = mesh.face(f);
+    for (std::size_t k = 0; k < v.size(); ++k)
+      faces_of[undirected(mesh.vertices[v[k]], mesh.vertices[v[(k + 1) % v.size()]])].push_back(f);
+  }
+  std::size_t joined = 0;
+  for (std::size_t f = 0; f < mesh.face_count(); ++f) {
+    const std::span<const std::uint32_t> v = mesh.face(f);
+    for (std::size_t k = 0; k < v.size(); ++k) {
+      const Point a = mesh.vertices[v[k]], b = mesh.vertices[v[(k + 1) % v.size()]];
+      const std::vector<std::size_t>& listing = faces_of[undirected(a, b)];
+      std::int32_t expected = -1;
+      if (plain.walls.count(key(a, b)) == 0) {
+        const auto other =
+            std::find_if(listing.begin(), listing.end(), [&](std::size_t g) { return g != f; });
+        if (other != listing.end()) expected = std::int32_t(*other);
+      }
+      EXPECT_EQ(mesh.across[mesh.first[f] + k], expected) << mesh.name(f) << " edge " << k;
+      joined += expected >= 0 ? 1 : 0;
+    }
+  }
+  // Every face of a mesh of more than one face has a neighbour.
+  if (mesh.face_count() > 1) {
+    EXPECT_GT(joined, 0u);
+  }
+}
+
+// Many faces round one vertex (a fan, as a convex polygon's triangulation from one corner gives):
+// each spoke joins its two triangles, the first and last spokes are the border, and a wall on a
+// spoke keeps its two triangles apart.
+TEST(MeshFaces, JoinFacesOfAFan) {
+  constexpr std::uint32_t n = 2000;  // triangles (0, k, k + 1)
+  MeshFaces mesh;
+  mesh.vertices.resize(n + 2);
+  for (std::uint32_t k = 1; k <= n; ++k) mesh.add_face(std::vector<std::uint32_t>{0, k, k + 1});
+  mesh.walls = {{0, 7}};
+  mesh.join_faces();
+  for (std::uint32_t f = 0; f < n; ++f) {
+    const std::size_t c = mesh.first[f];
+    // Corner 0 -> k (spoke k, shared with the triangle before), k -> k + 1 (the rim), k + 1 -> 0
+    // (spoke k + 1, shared with the one after).
+    const std::int32_t before = f == 0 || f + 1 == 7 ? -1 : std::int32_t(f - 1);
+    const std::int32_t after = f + 1 == n || f + 2 == 7 ? -1 : std::int32_t(f + 1);
+    EXPECT_EQ(mesh.across[c], before) << f;
+    EXPECT_EQ(mesh.across[c + 1], -1) << f;
+    EXPECT_EQ(mesh.across[c + 2], after) << f;
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(All, MeshFile, ::testing::ValuesIn(fixtures()), fixture_name);

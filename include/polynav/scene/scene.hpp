@@ -81,9 +81,15 @@ struct MeshFaces {
   /// vertex, and faces name only its first listing.
   std::vector<Point> vertices;
   /// The traversable faces of positive area, each counter-clockwise as indices into `vertices`,
-  /// in file order (faces of no area and blocked faces are left out). Faces meet along whole
+  /// in file order (faces of no area and blocked faces are left out): face f's corners are
+  /// corners[first[f] .. first[f + 1]) (face(f); add_face appends one). Faces meet along whole
   /// edges: two faces touching along an edge both list its two end vertices.
-  std::vector<std::vector<std::uint32_t>> faces;
+  std::vector<std::uint32_t> first{0};
+  std::vector<std::uint32_t> corners;
+  /// Per corner: the face across the edge from it to the next corner of its face, or -1 where
+  /// there is none (the border of free space) or the edge is one of the walls. join_faces sets
+  /// it; the mesh's reader and the navmesh method both go by it.
+  std::vector<std::int32_t> across;
   /// Where each face was written, for messages (name()): its number as the file counts them and
   /// the line its record starts on.
   struct Written {
@@ -100,6 +106,17 @@ struct MeshFaces {
   /// How messages name face f, as the file counts them: "face 4 (line 17)" (version 3) or
   /// "polygon 3 (line 12)" (versions 1 and 2). @pre f < written.size()
   std::string name(std::size_t f) const;
+
+  std::size_t face_count() const { return first.size() - 1; }
+  std::span<const std::uint32_t> face(std::size_t f) const {
+    return {corners.data() + first[f], first[f + 1] - first[f]};
+  }
+  /// Appends a face: its vertex ids, counter-clockwise.
+  void add_face(std::span<const std::uint32_t> ids);
+  /// Sets `across` from the faces and the walls: two faces listing one edge (its two end vertices,
+  /// either way round) are across it from each other unless it is a wall; with more than two, each
+  /// is across from the first other one in face order. O(corners).
+  void join_faces();
 };
 
 /// Waypoints placed in the scene file (the `waypoints` key, docs/scene-format.md): points a path

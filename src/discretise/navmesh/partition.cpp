@@ -42,10 +42,13 @@ std::string mesh_faces_problem(const FreeSpace& space, bool with_regions) {
   if (!mesh)
     return "the scene has no mesh faces: only scenes read from a navigation mesh (.mesh) with a "
            "point agent (radius 0) have them";
+  if (mesh->across.size() != mesh->corners.size())
+    return "the scene's mesh faces were never joined (MeshFaces::join_faces): what lies across "
+           "their edges is unknown";
   const std::vector<Point>& at = mesh->vertices;
   const bool regions = with_regions && space.weighted();
-  for (std::size_t f = 0; f < mesh->faces.size(); ++f) {
-    const std::vector<std::uint32_t>& v = mesh->faces[f];
+  for (std::size_t f = 0; f < mesh->face_count(); ++f) {
+    const std::span<const std::uint32_t> v = mesh->face(f);
     const std::size_t n = v.size();
     for (std::size_t k = 0; k < n; ++k) {
       if (exact::orientation(at[v[k]], at[v[(k + 1) % n]], at[v[(k + 2) % n]]) < 0)
@@ -354,48 +357,18 @@ void NavPartition::build_from_faces(const FreeSpace& space) {
   stats_.from_mesh = true;
   const MeshFaces& mesh = *space.mesh_faces();
   const std::vector<Point>& at = mesh.vertices;
-  const std::size_t n = mesh.faces.size();
+  const std::size_t n = mesh.face_count();
   std::vector<Point> ring;
-  for (const std::vector<std::uint32_t>& face : mesh.faces) {
+  std::vector<std::int64_t> others;
+  for (std::uint32_t f = 0; f < n; ++f) {
     ring.clear();
-    for (std::uint32_t v : face) ring.push_back(at[v]);
+    for (std::uint32_t v : mesh.face(f)) ring.push_back(at[v]);
     // The face lies in one cost and height (checked), so its vertex mean decides them; the
     // vertices are the file's own points.
     const Point centre = mean(ring);
     add_polygon(ring, space.cost_at(centre), space.height_at(centre), true);
-  }
-
-  // Adjacency: faces listing the same edge (as vertex ids) meet along it, unless it is a wall.
-  struct Side {
-    std::uint32_t lo, hi, face;
-  };
-  std::vector<Side> sides;
-  for (std::uint32_t f = 0; f < n; ++f) {
-    const std::vector<std::uint32_t>& v = mesh.faces[f];
-    for (std::size_t k = 0; k < v.size(); ++k) {
-      const std::uint32_t a = v[k], b = v[(k + 1) % v.size()];
-      sides.push_back({std::min(a, b), std::max(a, b), f});
-    }
-  }
-  std::sort(sides.begin(), sides.end(), [](const Side& x, const Side& y) {
-    return std::tie(x.lo, x.hi, x.face) < std::tie(y.lo, y.hi, y.face);
-  });
-  const auto across = [&](std::uint32_t f, std::uint32_t a, std::uint32_t b) -> std::int64_t {
-    const std::pair<std::uint32_t, std::uint32_t> key{std::min(a, b), std::max(a, b)};
-    if (std::binary_search(mesh.walls.begin(), mesh.walls.end(), key)) return -1;
-    auto it = std::lower_bound(sides.begin(), sides.end(), key, [](const Side& s, const auto& k) {
-      return std::pair{s.lo, s.hi} < k;
-    });
-    for (; it != sides.end() && it->lo == key.first && it->hi == key.second; ++it)
-      if (it->face != f) return it->face;
-    return -1;
-  };
-  std::vector<std::int64_t> others;
-  for (std::uint32_t f = 0; f < n; ++f) {
-    const std::vector<std::uint32_t>& v = mesh.faces[f];
-    others.clear();
-    for (std::size_t k = 0; k < v.size(); ++k)
-      others.push_back(across(f, v[k], v[(k + 1) % v.size()]));
+    // Adjacency: the faces across its edges, as the mesh's reader found them (walls are none).
+    others.assign(mesh.across.begin() + mesh.first[f], mesh.across.begin() + mesh.first[f + 1]);
     add_portals(f, others);
   }
 }
