@@ -366,8 +366,9 @@ bool clockwise_before(Point v, Point u, Point w1, Point w2) {
 // A vertex strictly inside a boundary edge (a T-junction) means the faces on the two sides do
 // not share that edge as the format requires; matching edges would then wall the faces off from
 // each other along it. The points of an edge lie between its ends both in (x, y) order and in
-// (y, x) order, so the candidates are the boundary vertices between them in whichever order holds
-// fewer: for an edge along an axis, just the vertices on its line.
+// (y, x) order, so the candidates are the boundary vertices strictly between them in whichever
+// order holds fewer: for an edge along an axis, just the vertices on its line. The ends' ranks
+// in each order give the range at once.
 void refuse_t_junctions(const std::vector<DirectedEdge>& boundary, const std::vector<Point>& points,
                         const std::vector<Face>& faces, const Naming& naming,
                         const std::string& file) {
@@ -375,45 +376,45 @@ void refuse_t_junctions(const std::vector<DirectedEdge>& boundary, const std::ve
     Point at;
     std::uint32_t id;
   };
-  const auto xy_less = [](Point a, Point b) { return lex_less(a, b); };
-  const auto yx_less = [](Point a, Point b) { return a.y < b.y || (a.y == b.y && a.x < b.x); };
   std::vector<std::uint32_t> ids;
-  ids.reserve(boundary.size());
-  for (const DirectedEdge& e : boundary) ids.push_back(e.from);
+  ids.reserve(2 * boundary.size());
+  for (const DirectedEdge& e : boundary) {
+    ids.push_back(e.from);
+    ids.push_back(e.to);
+  }
   std::sort(ids.begin(), ids.end());
   ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
   std::vector<Listed> by_xy(ids.size());
   for (std::size_t i = 0; i < ids.size(); ++i) by_xy[i] = {points[ids[i]], ids[i]};
   std::vector<Listed> by_yx = by_xy;
   std::sort(by_xy.begin(), by_xy.end(),
-            [&](const Listed& a, const Listed& b) { return xy_less(a.at, b.at); });
-  std::sort(by_yx.begin(), by_yx.end(),
-            [&](const Listed& a, const Listed& b) { return yx_less(a.at, b.at); });
-  // The vertices from lo to hi in `sorted`, ordered by `less`.
-  const auto range = [](const std::vector<Listed>& sorted, Point a, Point b, const auto& less) {
-    if (less(b, a)) std::swap(a, b);
-    const auto first = std::lower_bound(sorted.begin(), sorted.end(), a,
-                                        [&](const Listed& v, Point t) { return less(v.at, t); });
-    const auto last = std::upper_bound(first, sorted.end(), b,
-                                       [&](Point t, const Listed& v) { return less(t, v.at); });
-    return std::make_pair(first, last);
-  };
+            [](const Listed& a, const Listed& b) { return lex_less(a.at, b.at); });
+  std::sort(by_yx.begin(), by_yx.end(), [](const Listed& a, const Listed& b) {
+    return a.at.y < b.at.y || (a.at.y == b.at.y && a.at.x < b.at.x);
+  });
+  // Each boundary vertex's place in the two orders (its coordinates are its own: vertices at the
+  // same place are one).
+  std::vector<std::uint32_t> rank_xy(points.size()), rank_yx(points.size());
+  for (std::uint32_t i = 0; i < by_xy.size(); ++i) {
+    rank_xy[by_xy[i].id] = i;
+    rank_yx[by_yx[i].id] = i;
+  }
   for (const DirectedEdge& e : boundary) {
     const Point a = points[e.from];
     const Point b = points[e.to];
-    const auto xs = range(by_xy, a, b, xy_less);
-    const auto ys = range(by_yx, a, b, yx_less);
-    const auto [first, last] = xs.second - xs.first <= ys.second - ys.first ? xs : ys;
-    for (auto it = first; it != last; ++it) {
-      const Point p = it->at;
-      if (it->id == e.from || it->id == e.to || p.x < std::min(a.x, b.x) ||
-          p.x > std::max(a.x, b.x) || p.y < std::min(a.y, b.y) || p.y > std::max(a.y, b.y) ||
-          orient(a, b, p) != collinear) {
+    const auto [x0, x1] = std::minmax(rank_xy[e.from], rank_xy[e.to]);
+    const auto [y0, y1] = std::minmax(rank_yx[e.from], rank_yx[e.to]);
+    const bool along_x = x1 - x0 <= y1 - y0;
+    const std::vector<Listed>& order = along_x ? by_xy : by_yx;
+    for (std::uint32_t i = (along_x ? x0 : y0) + 1; i < (along_x ? x1 : y1); ++i) {
+      const Point p = order[i].at;
+      if (p.x < std::min(a.x, b.x) || p.x > std::max(a.x, b.x) || p.y < std::min(a.y, b.y) ||
+          p.y > std::max(a.y, b.y) || orient(a, b, p) != collinear) {
         continue;
       }
       const Face& face = faces[std::size_t(e.face)];
       throw InputError({file, face.line, face.column, {}},
-                       vertex_name(it->id, points, naming) + " lies inside the edge from " +
+                       vertex_name(order[i].id, points, naming) + " lies inside the edge from " +
                            format_point(a) + " to " + format_point(b) + " of " +
                            face_name(face, naming) +
                            ": faces must meet along whole edges (the mesh has a T-junction)");

@@ -178,26 +178,26 @@ class BelowOnSweepOrPoint : public BelowOnSweep {
 template <class MayMeet, class OnInsert>
 std::optional<std::pair<std::uint32_t, std::uint32_t>> sweep_edges(
     const std::vector<SweepEdge>& edges, const MayMeet& may_meet, const OnInsert& on_insert) {
+  // Each event carries its point's coordinates: compared in place, (x, y) order is the kernel's
+  // compare_xy on the same doubles, and the sort reads no edge but at ties.
   struct Event {
+    double x, y;
     std::uint32_t edge;
     bool insert;
   };
   std::vector<Event> events;
   events.reserve(2 * edges.size());
   for (std::uint32_t e = 0; e < edges.size(); ++e) {
-    events.push_back({e, true});
-    events.push_back({e, false});
+    events.push_back({edges[e].left.x(), edges[e].left.y(), e, true});
+    events.push_back({edges[e].right.x(), edges[e].right.y(), e, false});
   }
-  const auto where = [&](const Event& ev) -> const KPoint& {
-    return ev.insert ? edges[ev.edge].left : edges[ev.edge].right;
-  };
   const BelowOnSweep below_on_sweep(&edges);
   // At one point, removals come first: an edge ending where another starts is then never
   // compared with it, which is what consecutive ring edges need. Insertions there go bottom to
   // top, so each one's neighbour below is final when on_insert sees it.
   std::sort(events.begin(), events.end(), [&](const Event& a, const Event& b) {
-    const auto c = CGAL::compare_xy(where(a), where(b));
-    if (c != CGAL::EQUAL) return c == CGAL::SMALLER;
+    if (a.x != b.x) return a.x < b.x;
+    if (a.y != b.y) return a.y < b.y;
     if (a.insert != b.insert) return a.insert < b.insert;
     return a.insert && below_on_sweep(a.edge, b.edge);
   });
