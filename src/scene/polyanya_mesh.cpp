@@ -24,6 +24,7 @@
 
 #include "polynav/error.hpp"
 #include "polynav/kernel/exact.hpp"
+#include "polynav/kernel/memory.hpp"
 #include "polynav/number.hpp"
 #include "polynav/text.hpp"
 #include "readers.hpp"
@@ -736,7 +737,7 @@ Scene parse_polyanya_mesh(std::string_view text, const std::string& file_name) {
       v3 ? check_neighbours(faces, sides, points, canonical, naming, in)
          : std::vector<std::pair<std::uint32_t, std::uint32_t>>{};
 
-  edges = {};
+  release(edges);
 
   // The faces the scene keeps (traversable, of positive area), sized once as the scene keeps them,
   // and what lies across each of their edges.

@@ -4,6 +4,7 @@
 #include <numeric>
 
 #include "polynav/kernel/exact.hpp"
+#include "polynav/kernel/memory.hpp"
 
 namespace polynav::detail {
 namespace {
@@ -108,7 +109,7 @@ VertexStars::VertexStars(std::span<const Segment> edges, std::span<const std::ui
     if (points_.empty() || !(points_.back() == at)) points_.push_back(at);
     edge_start_[e] = std::uint32_t(points_.size() - 1);
   }
-  starts = {};
+  release(starts);
   // An edge's end is the next edge's start, except at the end of a ring.
   edge_end_.resize(edges.size());
   for (std::size_t e = 0; e < edges.size(); ++e)

@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "polynav/error.hpp"
+#include "polynav/kernel/memory.hpp"
 #include "polynav/search/abstraction.hpp"
 #include "polynav/search/graph.hpp"
 #include "polynav/space/free_space.hpp"
@@ -224,7 +225,7 @@ void HierarchicalGrid::build() {
         add_pair(n, to);
     });
   }
-  piece = {};
+  release(piece);
 
   // 3. The transitions, cluster by cluster.
   const auto by_cluster = [&](search::NodeId a, search::NodeId b) {
@@ -256,7 +257,7 @@ void HierarchicalGrid::build() {
     edges.push_back({ia, ib, arc_cost(grid_, a, b)});
     edges.push_back({ib, ia, arc_cost(grid_, b, a)});
   }
-  pairs = {};
+  release(pairs);
   search::AStar dijkstra;
   search::ReachableSet reached;
   for (std::uint32_t c = 0; c < clusters; ++c) {

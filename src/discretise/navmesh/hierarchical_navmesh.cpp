@@ -9,6 +9,7 @@
 #include <unordered_map>
 
 #include "polynav/error.hpp"
+#include "polynav/kernel/memory.hpp"
 #include "polynav/search/abstraction.hpp"
 #include "polynav/search/graph.hpp"
 #include "polynav/space/free_space.hpp"
@@ -138,7 +139,7 @@ void HierarchicalNavMesh::build() {
       ++regions;
     }
   }
-  square_of = {};
+  release(square_of);
 
   // 3. Transitions, region by region: with `all`, every node with an arc to another region;
   //    with `entrances`, for each pair of regions joined by arcs (an entrance), the arcs ordered

@@ -12,6 +12,7 @@
 #include "merge.hpp"
 #include "polynav/error.hpp"
 #include "polynav/kernel/exact.hpp"
+#include "polynav/kernel/memory.hpp"
 #include "polynav/space/free_space.hpp"
 #include "triangulate.hpp"
 
@@ -402,7 +403,7 @@ void NavPartition::order_by_place() {
   const std::vector<std::size_t> first = std::exchange(polygon_first_, {0});
   const std::vector<double> cost = std::exchange(cost_, {}), height = std::exchange(height_, {});
   const std::vector<std::uint8_t> exact = std::exchange(exact_, {});
-  centre_ = {};  // add_polygon computes each again, the same
+  release(centre_);  // add_polygon computes each again, the same
   // Sized exactly: these arrays live as long as the mesh, and grown one polygon at a time they
   // would keep up to twice the room (aurora's 34,816 polygons: 1.3 MB unused).
   points_.reserve(points.size());
