@@ -93,10 +93,10 @@ std::optional<Point> NavMesh::bend(std::uint32_t p, std::size_t k) const {
 
 void NavMesh::build_graph() {
   if (options_.search == NavMeshSearch::optimal) {
-    // Polyanya searches the polygons themselves: the vertex nodes name its turning points (one
-    // per vertex and free sector), and there are no arcs and no landmarks to compute.
-    build_vertex_nodes(false);
-    graph_ = search::CsrGraph(node_at_.size(), std::vector<search::Edge>{},
+    // Polyanya searches the polygons themselves: the vertex nodes are the partition's vertices
+    // (its turning points, one per point and free sector: corner_node), and there are no arcs
+    // and no landmarks to compute.
+    graph_ = search::CsrGraph(partition_->vertex_count(), std::vector<search::Edge>{},
                               search::Direction::undirected);
     return;
   }
@@ -274,7 +274,7 @@ void NavMesh::attach(Point p, AttachDirection direction, std::vector<Attachment>
   partition_->locate(p, found);
   const bool outgoing = direction == AttachDirection::from_point;
   const auto join = [&](search::NodeId node, bool check) {
-    const Point q = node_at_[node];
+    const Point q = node_position(node);
     const Point a = outgoing ? p : q, b = outgoing ? q : p;
     if (!motion_ok(a, b, check)) return;
     for (const Attachment& e : out)
@@ -292,7 +292,7 @@ void NavMesh::for_each_polygon_node(std::uint32_t poly, F&& f) const {
   if (options_.nodes == NavMeshNodes::vertices) {
     for (std::size_t c = partition_->first_corner(poly); c < partition_->first_corner(poly + 1);
          ++c)
-      f(corner_node_[c]);
+      f(corner_node(c));
     return;
   }
   if (portal_nodes_ > 0)
@@ -356,7 +356,8 @@ std::optional<std::vector<Segment>> NavMesh::corridor(Point start,
   const NavPartition& m = *partition_;
   std::vector<Segment> portals;
   if (options_.nodes == NavMeshNodes::vertices) {
-    if (!vertex_corridor(start, path, end, portals)) return std::nullopt;
+    // With search `optimal` there are no graph paths: Polyanya's carry the corridor it crossed.
+    if (optimal() || !vertex_corridor(start, path, end, portals)) return std::nullopt;
     NavPartition::trim_ends(start, end, portals);
     return portals;
   }
@@ -377,7 +378,7 @@ std::optional<std::vector<Segment>> NavMesh::corridor(Point start,
 
 std::int64_t NavMesh::corner_at(std::uint32_t poly, search::NodeId n) const {
   for (std::size_t c = partition_->first_corner(poly); c < partition_->first_corner(poly + 1); ++c)
-    if (corner_node_[c] == n) return std::int64_t(c);
+    if (corner_node(c) == n) return std::int64_t(c);
   return -1;
 }
 
@@ -489,9 +490,9 @@ Primitives NavMesh::primitives() const {
     const std::span<const Point> ring = polygon(i);
     out.regions.emplace_back(ring.begin(), ring.end());
   }
-  if (node_at_.size() <= 20000) {
-    for (std::size_t n = 0; n < node_at_.size(); ++n)
-      if (n >= portal_nodes_ || n % 2 == 0) out.nodes.push_back(node_at_[n]);
+  if (node_count() <= 20000) {
+    for (std::size_t n = 0; n < node_count(); ++n)
+      if (n >= portal_nodes_ || n % 2 == 0) out.nodes.push_back(node_position(search::NodeId(n)));
   }
   return out;
 }

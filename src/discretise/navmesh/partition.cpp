@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <numeric>
 #include <sstream>
 #include <tuple>
@@ -294,7 +295,10 @@ void NavPartition::add_polygon(std::span<const Point> ring, double cost, double 
   cost_.push_back(cost);
   height_.push_back(height);
   exact_.push_back(exact);
-  centre_.push_back(mean(ring));
+}
+
+Point NavPartition::polygon_centre(std::size_t i) const {
+  return mean(polygon(i));
 }
 
 void NavPartition::rebuild(const FreeSpace& space, const BuildClock& clock) {
@@ -331,7 +335,7 @@ void NavPartition::rebuild(const FreeSpace& space, const BuildClock& clock) {
   std::vector<Point> ring;
   for (std::uint32_t f = 0; f < n; ++f) {
     if (!free[f] || owner[f] != f) continue;
-    id[f] = std::int32_t(cost_.size());
+    id[f] = std::int32_t(polygon_count());
     ring.clear();
     bool given = true;
     for (std::uint32_t v : work[f].v) {
@@ -394,16 +398,15 @@ void NavPartition::add_portals(std::uint32_t p, const std::vector<std::int64_t>&
 
 void NavPartition::order_by_place() {
   // Polygons and portals in Morton order of their centres and midpoints.
-  const std::size_t polygons = cost_.size();
+  const std::size_t polygons = polygon_count();
   Box box;
   for (const Point& p : points_) box.expand(p);
   const std::vector<std::uint32_t> order =
-      morton_order(polygons, box, [&](std::size_t i) { return centre_[i]; });
+      morton_order(polygons, box, [&](std::size_t i) { return polygon_centre(i); });
   const std::vector<Point> points = std::exchange(points_, {});
   const std::vector<std::size_t> first = std::exchange(polygon_first_, {0});
   const std::vector<double> cost = std::exchange(cost_, {}), height = std::exchange(height_, {});
   const std::vector<std::uint8_t> exact = std::exchange(exact_, {});
-  release(centre_);  // add_polygon computes each again, the same
   // Sized exactly: these arrays live as long as the mesh, and grown one polygon at a time they
   // would keep up to twice the room (aurora's 34,816 polygons: 1.3 MB unused).
   points_.reserve(points.size());
@@ -411,7 +414,6 @@ void NavPartition::order_by_place() {
   cost_.reserve(polygons);
   height_.reserve(polygons);
   exact_.reserve(polygons);
-  centre_.reserve(polygons);
   std::vector<std::uint32_t> new_id(polygons);
   for (std::uint32_t i = 0; i < polygons; ++i) {
     const std::uint32_t old = order[i];
@@ -432,7 +434,17 @@ void NavPartition::order_by_place() {
 
 void NavPartition::index() {
   order_by_place();
-  const std::size_t polygons = cost_.size();
+  const std::size_t polygons = polygon_count();
+  // One cost and one height for every polygon are kept once.
+  const auto uniform = [](std::vector<double>& per_polygon, double& one) {
+    if (per_polygon.empty() || std::any_of(per_polygon.begin(), per_polygon.end(),
+                                           [&](double v) { return v != per_polygon.front(); }))
+      return;
+    one = per_polygon.front();
+    release(per_polygon);
+  };
+  uniform(cost_, one_cost_);
+  uniform(height_, one_height_);
   stats_.polygons = polygons;
   stats_.portals = portals_.size();
   portal_first_.assign(polygons + 1, 0);
@@ -464,13 +476,27 @@ void NavPartition::index() {
 
   // Point location: about one polygon per cell.
   Box box;
-  boxes_.assign(polygons, Box{});
+  std::vector<Box> boxes(polygons);
   for (std::size_t i = 0; i < polygons; ++i) {
-    for (const Point& p : polygon(i)) boxes_[i].expand(p);
-    box.expand(boxes_[i]);
+    for (const Point& p : polygon(i)) boxes[i].expand(p);
+    box.expand(boxes[i]);
   }
   locator_ = BoxIndex(box, polygons);
-  locator_.assign_boxes(boxes_);
+  locator_.assign_boxes(boxes);
+  // The float nearest a coordinate, stepped outwards when it lies inside (coordinates are at
+  // most 2^50, far inside the floats' range).
+  const auto down = [](double v) {
+    const float f = float(v);
+    return double(f) > v ? std::nextafter(f, -HUGE_VALF) : f;
+  };
+  const auto up = [](double v) {
+    const float f = float(v);
+    return double(f) < v ? std::nextafter(f, HUGE_VALF) : f;
+  };
+  boxes_.resize(polygons);
+  for (std::size_t i = 0; i < polygons; ++i)
+    boxes_[i] = {down(boxes[i].min.x), down(boxes[i].min.y), up(boxes[i].max.x),
+                 up(boxes[i].max.y)};
 }
 
 void NavPartition::join_vertices() {
@@ -520,10 +546,10 @@ void NavPartition::locate(Point p, std::vector<std::uint32_t>& out) const {
   if (locator_.empty()) return;
   for (const std::uint32_t i : locator_.ids_in(locator_.cell(p))) {
     // A cell lists every polygon whose box meets it: most boxes miss p, decided by comparisons
-    // (exactly, the box being closed) before any orientation test. Each edge from the corner
-    // before: a remainder per edge cost more than its test (every query locates its ends).
-    const Box& b = boxes_[i];
-    if (!b.contains(p)) continue;
+    // (with the box rounded outwards: never a polygon holding p) before any orientation test.
+    // Each edge from the corner before: a remainder per edge cost more than its test (every
+    // query locates its ends).
+    if (!boxes_[i].contains(p)) continue;
     const std::span<const Point> ring = polygon(i);
     bool inside = true;
     for (std::size_t k = 0, before = ring.size() - 1; k < ring.size() && inside; before = k++)
@@ -620,9 +646,11 @@ std::vector<std::string> NavPartition::check(const FreeSpace& space) const {
       problems.push_back(name("polygon", i) + "'s portal list is not the portals joining it");
 
   // In free space: the centre free, no boundary edge through the interior or along a portal.
-  for (std::size_t i = 0; i < polygons; ++i)
-    if (!space.is_free(centre_[i]))
-      problems.push_back(name("polygon", i) + "'s centre " + text(centre_[i]) + " is not free");
+  for (std::size_t i = 0; i < polygons; ++i) {
+    const Point centre = polygon_centre(i);
+    if (!space.is_free(centre))
+      problems.push_back(name("polygon", i) + "'s centre " + text(centre) + " is not free");
+  }
   std::vector<std::uint32_t> stamps;
   std::uint32_t stamp = 0;
   const Box whole = space.box();
@@ -655,7 +683,7 @@ std::vector<std::string> NavPartition::check(const FreeSpace& space) const {
     for (std::size_t k = 0; k < corners.size(); ++k)
       longest = std::max(longest, distance(corners[k], corners[(k + 1) % corners.size()]));
     if (std::abs(signed_area2(corners)) <= slack * longest) continue;
-    locate(centre_[i], found);
+    locate(polygon_centre(i), found);
     if (std::find(found.begin(), found.end(), i) == found.end())
       problems.push_back("point location does not find " + name("polygon", i) + " at its centre");
   }

@@ -89,8 +89,12 @@ class NavMesh final : public Discretisation {
 
   std::string_view method() const override { return "navmesh"; }
   std::string_view graph_noun() const override { return "navigation mesh"; }
-  std::size_t node_count() const override { return node_at_.size(); }
-  Point node_position(search::NodeId n) const override { return node_at_[n]; }
+  std::size_t node_count() const override {
+    return optimal() ? partition_->vertex_count() : node_at_.size();
+  }
+  Point node_position(search::NodeId n) const override {
+    return optimal() ? partition_->vertex_point(n) : node_at_[n];
+  }
   void attach(Point p, AttachDirection direction, std::vector<Attachment>& out) const override;
   std::string unattached_reason(std::string_view which) const override;
   /// Start and goal in one polygon: the straight segment between them.
@@ -166,7 +170,7 @@ class NavMesh final : public Discretisation {
   /// (a pinch point has one per side, unless gaps are open and a path may pass through it).
   /// Defined for `vertices` nodes and for search `optimal`.
   search::NodeId vertex_node(std::size_t i, std::size_t k) const {
-    return corner_node_[partition_->first_corner(i) + k];
+    return corner_node(partition_->first_corner(i) + k);
   }
   /// Whether queries are searched by Polyanya (NavMeshOptions::search).
   bool optimal() const { return options_.search == NavMeshSearch::optimal; }
@@ -207,6 +211,11 @@ class NavMesh final : public Discretisation {
   // sectors where FreeSpace lets a path pass from one to the other (space.gaps=open, where
   // blocked parts touch at a point).
   void build_vertex_nodes(bool through_pinches);
+  // The vertex node of corner c: with search `optimal`, the partition's vertex itself (nodes
+  // are joined through no pinch there, so the two numberings are one and nothing is kept).
+  search::NodeId corner_node(std::size_t c) const {
+    return optimal() ? partition_->corner_vertex(c) : corner_node_[c];
+  }
   void build_vertex_graph(std::vector<search::Edge>& edges);
   // The landmark bounds of a query (see heuristic()).
   search::LandmarkTarget landmark_target(std::span<const Attachment> starts,
@@ -223,7 +232,7 @@ class NavMesh final : public Discretisation {
   double min_cost_ = 1.0;
   bool directed_ = false;
   std::shared_ptr<const NavPartition> partition_;
-  // Per corner of the partition: its vertex node (vertices, and search optimal).
+  // Per corner of the partition: its vertex node (vertices; see corner_node).
   std::vector<search::NodeId> corner_node_;
   // Node numbering: portal nodes 0 .. portal_nodes_ - 1 (portals, portals+centres; 0 otherwise),
   // then the centres' nodes (centres, portals+centres).
@@ -232,7 +241,7 @@ class NavMesh final : public Discretisation {
   // node_corner_first_[n + 1]).
   std::vector<std::uint32_t> node_corner_first_;
   std::vector<std::uint32_t> node_corners_;
-  // The search graph.
+  // The search graph (empty with search `optimal`: node_position).
   std::vector<Point> node_at_;
   search::CsrGraph graph_;
   search::ComponentLabels components_;
