@@ -46,16 +46,21 @@ constexpr double root_margin = 1e-10;
 
 }  // namespace
 
-Polyanya::Polyanya(const NavPartition& mesh)
-    : partition_(&mesh), at_(mesh.corner_points().data()), corner_(mesh.corner_records().data()) {
+Polyanya::Polyanya(const NavPartition& mesh) : partition_(&mesh), at_(mesh.corner_points().data()) {
   const std::size_t polygons = mesh.polygon_count(), corners = mesh.corner_count();
   first_.reserve(polygons + 1);
+  polygon_.reserve(corners);
+  vertex_.reserve(corners);
   next_.reserve(corners);
   for (std::size_t i = 0; i < polygons; ++i) {
     const auto first = std::uint32_t(mesh.first_corner(i)),
                m = std::uint32_t(mesh.polygon(i).size());
     first_.push_back(first);
-    for (std::uint32_t k = 0; k < m; ++k) next_.push_back(k + 1 == m ? first : first + k + 1);
+    for (std::uint32_t k = 0; k < m; ++k) {
+      polygon_.push_back(std::uint32_t(i));
+      vertex_.push_back(mesh.corner_vertex(first + k));
+      next_.push_back(k + 1 == m ? first : first + k + 1);
+    }
   }
   first_.push_back(std::uint32_t(corners));
 
@@ -87,12 +92,12 @@ Polyanya::Polyanya(const NavPartition& mesh)
     for (std::uint32_t c = first_[i]; c < first_[i + 1]; ++c) {
       const std::uint32_t previous = c == first_[i] ? first_[i + 1] - 1 : c - 1;
       if (opposite_[c] < 0) {
-        first_ray[corner_[c].vertex] = at_[next_[c]];
-        has[corner_[c].vertex] |= 1;
+        first_ray[vertex_[c]] = at_[next_[c]];
+        has[vertex_[c]] |= 1;
       }
       if (opposite_[previous] < 0) {
-        last_ray[corner_[c].vertex] = at_[previous];
-        has[corner_[c].vertex] |= 2;
+        last_ray[vertex_[c]] = at_[previous];
+        has[vertex_[c]] |= 2;
       }
     }
   }
@@ -113,7 +118,7 @@ Polyanya::Polyanya(const NavPartition& mesh)
       peeled[i] = 1;
       for (std::uint32_t c = first_[i]; c < first_[i + 1]; ++c) {
         if (opposite_[c] < 0) continue;
-        const std::uint32_t j = corner_[std::size_t(opposite_[c])].polygon;
+        const std::uint32_t j = polygon_[std::size_t(opposite_[c])];
         if (peeled[j]) continue;
         pocket_exit_[i] = j;
         if (--left[j] == 1) peel.push_back(j);
@@ -155,7 +160,7 @@ inline Point Polyanya::point(std::uint32_t id, Point start) const {
 }
 
 inline bool Polyanya::keep_root(std::uint32_t corner, double g, PolyanyaWorkspace& ws) const {
-  const std::uint32_t v = corner_[corner].vertex;
+  const std::uint32_t v = vertex_[corner];
   if (ws.best_stamp[v] != ws.stamp) {
     ws.best_stamp[v] = ws.stamp;
     ws.best_g[v] = g;
@@ -225,9 +230,9 @@ void Polyanya::edge_on(std::uint32_t a, std::uint32_t b, Point root, double g, s
   // from the root to the edge). The polygon beyond is reached only by turning at the edge's nearer
   // end, where a path may turn there: root it there, seeing that polygon whole. Where the nearer
   // end is no turning point, that polygon is reached round it through the polygons on both sides.
-  if (dead_end(corner_[a].polygon, corner_[std::size_t(opposite_[a])].polygon, ws)) return;
+  if (dead_end(polygon_[a], polygon_[std::size_t(opposite_[a])], ws)) return;
   const std::uint32_t w = exact::collinear_between(root, at_[b], at_[a]) ? a : b;
-  if (!turn_[corner_[w].vertex]) return;
+  if (!turn_[vertex_[w]]) return;
   const double g2 = g + distance(root, at_[w]);
   if (!keep_root(w, g2, ws)) return;
   PolyanyaNode s;
@@ -249,7 +254,7 @@ void Polyanya::edge_on(std::uint32_t a, std::uint32_t b, Point root, double g, s
 void Polyanya::expand(const PolyanyaNode& n, std::uint32_t index, Point start,
                       std::span<const Point> goals, double weight, PolyanyaWorkspace& ws) const {
   const std::uint32_t d = n.edge;
-  const std::uint32_t poly = corner_[d].polygon;
+  const std::uint32_t poly = polygon_[d];
   const std::uint32_t first = first_[poly], m = first_[poly + 1] - first;
   // The polygon's corners counter-clockwise from the entry edge's right end: q(0) = next(d) is
   // the right end, q(m - 1) = d the left end; the other edges are q(c) -> q(c + 1).
@@ -264,7 +269,7 @@ void Polyanya::expand(const PolyanyaNode& n, std::uint32_t index, Point start,
   PolyanyaNode s;
   s.parent = index;
   const auto add = [&](PolyanyaNode& node) {
-    if (dead_end(poly, corner_[node.edge].polygon, ws)) return;
+    if (dead_end(poly, polygon_[node.edge], ws)) return;
     node.f = node.g + weight * heuristic(node, goals);
     ws.successors.push_back(node);
   };
@@ -304,11 +309,11 @@ void Polyanya::expand(const PolyanyaNode& n, std::uint32_t index, Point start,
       } else if (sr < 0) {
         const std::uint32_t w = q(0);
         const double g = n.g + distance(r, at_[w]);
-        if ((n.flags & right_vertex) && turn_[corner_[w].vertex] && keep_root(w, g, ws))
+        if ((n.flags & right_vertex) && turn_[vertex_[w]] && keep_root(w, g, ws))
           add_final(goal, w, at_[w], g);
       } else {
         const double g = n.g + distance(r, at_[d]);
-        if ((n.flags & left_vertex) && turn_[corner_[d].vertex] && keep_root(d, g, ws))
+        if ((n.flags & left_vertex) && turn_[vertex_[d]] && keep_root(d, g, ws))
           add_final(goal, d, at_[d], g);
       }
     }
@@ -402,12 +407,12 @@ void Polyanya::expand(const PolyanyaNode& n, std::uint32_t index, Point start,
   // reached by turning at the nearer end of each. Where the corner it enters at is a turning
   // point, the shadow's successors below turn there and see the same sides edge-on from it (the
   // same lengths, straight on); otherwise turn from the root itself.
-  if ((n.flags & right_vertex) && c_right >= 1 && !turn_[corner_[q(0)].vertex] &&
+  if ((n.flags & right_vertex) && c_right >= 1 && !turn_[vertex_[q(0)]] &&
       exact::orientation(ra, rb, at_[q(1)]) == 0) {
     for (std::uint32_t c = 1; c < c_right; ++c)
       if (opposite_[q(c)] >= 0) edge_on(q(c), q(c + 1), r, n.g, index, goals, weight, ws);
   }
-  if ((n.flags & left_vertex) && c_left + 2 <= m && !turn_[corner_[d].vertex] &&
+  if ((n.flags & left_vertex) && c_left + 2 <= m && !turn_[vertex_[d]] &&
       exact::orientation(la, lb, at_[q(m - 2)]) == 0) {
     for (std::uint32_t c = c_left; c + 2 < m; ++c)
       if (opposite_[q(c)] >= 0) edge_on(q(c), q(c + 1), r, n.g, index, goals, weight, ws);
@@ -417,7 +422,7 @@ void Polyanya::expand(const PolyanyaNode& n, std::uint32_t index, Point start,
   // end, when that end is a corner and a path may turn there. The new root sees the shadow's
   // edges from q(0) up to where the right ray left the polygon; the last piece's far end lies on
   // the old right ray, which runs through the new root (from the old root through it).
-  if ((n.flags & right_vertex) && c_right >= 1 && turn_[corner_[q(0)].vertex]) {
+  if ((n.flags & right_vertex) && c_right >= 1 && turn_[vertex_[q(0)]]) {
     const std::uint32_t w = q(0);
     const Point pw = at_[w];
     const double g = n.g + distance(r, pw);
@@ -453,7 +458,7 @@ void Polyanya::expand(const PolyanyaNode& n, std::uint32_t index, Point start,
   }
 
   // The same on the left of the projection, turning at the interval's left end q(m - 1) = d.
-  if ((n.flags & left_vertex) && c_left + 2 <= m && turn_[corner_[d].vertex]) {
+  if ((n.flags & left_vertex) && c_left + 2 <= m && turn_[vertex_[d]]) {
     const Point pw = at_[d];
     const double g = n.g + distance(r, pw);
     if (keep_root(d, g, ws)) {
@@ -574,7 +579,7 @@ void Polyanya::search(Point start, std::span<const Point> goals,
         }
         continue;
       }
-      if (dead_end(poly, corner_[std::size_t(opposite_[c])].polygon, ws)) continue;
+      if (dead_end(poly, polygon_[std::size_t(opposite_[c])], ws)) continue;
       PolyanyaNode n;
       n.parent = no_parent;
       n.root_id = start_id;
@@ -608,7 +613,7 @@ void Polyanya::search(Point start, std::span<const Point> goals,
       // Root-level pruning again: the root may have been reached more cheaply since.
       const PolyanyaNode& n = ws.nodes[top];
       if (n.root_id != start_id) {
-        const std::uint32_t v = corner_[n.root_id].vertex;
+        const std::uint32_t v = vertex_[n.root_id];
         if (ws.best_stamp[v] == ws.stamp && n.g > ws.best_g[v] * (1.0 + root_margin)) continue;
       }
     }

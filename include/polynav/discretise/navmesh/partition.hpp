@@ -100,14 +100,6 @@ class NavPartition {
     Point a, b;                         ///< polygon side[0] lies on the left of a -> b
     std::array<std::uint32_t, 2> side;  ///< the two polygons
   };
-  /// What a corner is: the portal across the edge from it to the next corner of its polygon
-  /// (or -1), its polygon and its vertex, together because walking round a vertex reads them
-  /// together.
-  struct Corner {
-    std::int32_t portal = -1;
-    std::uint32_t polygon = 0;
-    std::uint32_t vertex = 0;
-  };
 
   /// Builds the partition of space (which need not outlive it).
   /// @throws InputError (key "max_triangles") when the triangulation exceeds the budget, (key
@@ -142,8 +134,6 @@ class NavPartition {
   Point corner_point(std::size_t c) const { return points_[c]; }
   /// Every corner's point, by corner index.
   std::span<const Point> corner_points() const { return points_; }
-  /// Every corner's record, by corner index.
-  std::span<const Corner> corner_records() const { return corners_; }
   std::uint32_t corner_polygon(std::size_t c) const { return corners_[c].polygon; }
   /// The portal across the edge from corner c to the next corner of its polygon, or -1.
   std::int32_t corner_portal(std::size_t c) const { return corners_[c].portal; }
@@ -235,6 +225,14 @@ class NavPartition {
   // Portals of polygon i: portal_ids_[portal_first_[i] .. portal_first_[i + 1]).
   std::vector<std::uint32_t> portal_first_;
   std::vector<std::uint32_t> portal_ids_;
+  // Per corner (index into points_): the portal across the edge from it to the next corner (or
+  // -1), its polygon and its vertex, together because walking round a vertex reads them
+  // together.
+  struct Corner {
+    std::int32_t portal = -1;
+    std::uint32_t polygon = 0;
+    std::uint32_t vertex = 0;
+  };
   std::vector<Corner> corners_;
   std::vector<Point> vertex_at_;
   // Point location: the polygons by their boxes, and the boxes rounded outwards to floats (a

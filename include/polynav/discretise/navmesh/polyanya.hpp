@@ -152,12 +152,12 @@ class Polyanya {
   const Point* at_ = nullptr;
   std::vector<std::uint32_t> first_;  // polygon i's corners: first_[i] .. first_[i + 1]
   std::vector<std::uint32_t> next_;   // the next corner of the same polygon
-  // Per corner: its polygon and vertex, the partition's own records, not a copy.
-  const NavPartition::Corner* corner_ = nullptr;
+  std::vector<std::uint32_t> polygon_;
   // The corner of the polygon across edge c -> next(c) at which the same edge starts (so at
   // point next(c)); -1 for a wall.
   std::vector<std::int32_t> opposite_;
-  std::vector<std::uint8_t> turn_;  // per vertex: a path may turn there
+  std::vector<std::uint32_t> vertex_;  // the corner's vertex (NavPartition::corner_vertex)
+  std::vector<std::uint8_t> turn_;     // per vertex: a path may turn there
   // Per polygon of a pocket (a tree of polygons hanging off the rest of the mesh by one edge):
   // its neighbour on the way out of the pocket; -1 (as unsigned) elsewhere.
   std::vector<std::uint32_t> pocket_exit_;
