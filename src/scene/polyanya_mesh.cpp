@@ -370,26 +370,20 @@ bool clockwise_before(Point v, Point u, Point w1, Point w2) {
 // (y, x) order, so the candidates are the boundary vertices strictly between them in whichever
 // order holds fewer: for an edge along an axis, just the vertices on its line. The ends' ranks
 // in each order give the range at once.
+// `by_place` lists the canonical vertices in (x, y) order.
 void refuse_t_junctions(const std::vector<DirectedEdge>& boundary, const std::vector<Point>& points,
-                        const std::vector<Face>& faces, const Naming& naming,
-                        const std::string& file) {
+                        const std::vector<std::uint32_t>& by_place, const std::vector<Face>& faces,
+                        const Naming& naming, const std::string& file) {
   struct Listed {
     Point at;
     std::uint32_t id;
   };
-  std::vector<std::uint32_t> ids;
-  ids.reserve(2 * boundary.size());
-  for (const DirectedEdge& e : boundary) {
-    ids.push_back(e.from);
-    ids.push_back(e.to);
-  }
-  std::sort(ids.begin(), ids.end());
-  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
-  std::vector<Listed> by_xy(ids.size());
-  for (std::size_t i = 0; i < ids.size(); ++i) by_xy[i] = {points[ids[i]], ids[i]};
+  std::vector<std::uint8_t> on_boundary(points.size(), 0);
+  for (const DirectedEdge& e : boundary) on_boundary[e.from] = on_boundary[e.to] = 1;
+  std::vector<Listed> by_xy;
+  for (const std::uint32_t id : by_place)
+    if (on_boundary[id]) by_xy.push_back({points[id], id});
   std::vector<Listed> by_yx = by_xy;
-  std::sort(by_xy.begin(), by_xy.end(),
-            [](const Listed& a, const Listed& b) { return lex_less(a.at, b.at); });
   std::sort(by_yx.begin(), by_yx.end(), [](const Listed& a, const Listed& b) {
     return a.at.y < b.at.y || (a.at.y == b.at.y && a.at.x < b.at.x);
   });
@@ -610,7 +604,9 @@ Scene parse_polyanya_mesh(std::string_view text, const std::string& file_name) {
   }
 
   // Vertices at the same coordinates are the same vertex of the free space.
+  // The canonical vertices in (x, y) order are kept for the T-junction check.
   std::vector<std::uint32_t> canonical(points.size());
+  std::vector<std::uint32_t> by_place;
   {
     // Sorted with their points beside them: a sort of ids reading points through them was a
     // twentieth of reading a mesh.
@@ -622,6 +618,7 @@ Scene parse_polyanya_mesh(std::string_view text, const std::string& file_name) {
     for (std::size_t k = 0; k < order.size(); ++k) {
       const bool same = k > 0 && order[k].first == order[k - 1].first;
       canonical[order[k].second] = same ? canonical[order[k - 1].second] : order[k].second;
+      if (!same) by_place.push_back(order[k].second);
     }
   }
 
@@ -772,7 +769,8 @@ Scene parse_polyanya_mesh(std::string_view text, const std::string& file_name) {
   }
   sort_edges(boundary, points.size());
 
-  refuse_t_junctions(boundary, points, faces, naming, file_name);
+  refuse_t_junctions(boundary, points, by_place, faces, naming, file_name);
+  release(by_place);
   refuse_overlapping_faces(boundary, points, faces, naming, file_name);
 
   // Outgoing boundary edges of each vertex as ranges of `boundary` (sorted by origin), and the
