@@ -658,9 +658,10 @@ bool FreeSpace::line_of_sight(Point a, Point b) const {
 
   std::sort(contacts.begin(), contacts.end());
   contacts.erase(std::unique(contacts.begin(), contacts.end()), contacts.end());
+  thread_local std::vector<detail::Ray> star;
   for (std::uint32_t vertex : contacts) {
     const Point v = s.stars.position(vertex);
-    const std::span<const detail::Ray> rays = s.stars.rays(vertex);
+    const std::span<const detail::Ray> rays = s.stars.rays(vertex, star);
     if (rays.empty()) continue;
     const bool passes = v == a   ? detail::free_direction(v, b, rays)
                         : v == b ? detail::free_direction(v, a, rays)
@@ -686,12 +687,14 @@ bool FreeSpace::turn_is_free(Point from, Point w, Point to) const {
   // other edge through such a point is the way back along a wall.
   detail::Ray rays[4];
   std::size_t count = 0;
+  thread_local std::vector<detail::Ray> star;
   for (std::uint32_t e : s.grid.edges_in(s.grid.cell(w))) {
     const Point u = s.edges[e].a, v = s.edges[e].b;
     if (u == w)
-      return detail::turn_is_free(from, w, to, s.stars.rays(s.stars.start_of(e)), s.open_gaps);
+      return detail::turn_is_free(from, w, to, s.stars.rays(s.stars.start_of(e), star),
+                                  s.open_gaps);
     if (v == w)
-      return detail::turn_is_free(from, w, to, s.stars.rays(s.stars.end_of(e)), s.open_gaps);
+      return detail::turn_is_free(from, w, to, s.stars.rays(s.stars.end_of(e), star), s.open_gaps);
     if (count < 4 && exact::on_segment(u, v, w)) {
       rays[count++] = {v, true};
       rays[count++] = {u, false};

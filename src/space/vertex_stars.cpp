@@ -125,14 +125,19 @@ VertexStars::VertexStars(std::span<const Segment> edges, std::span<const std::ui
     ++offsets_[edge_end_[e] + 1];
   }
   for (std::size_t v = 1; v < offsets_.size(); ++v) offsets_[v] += offsets_[v - 1];
-  rays_.resize(offsets_.back());
-  std::vector<std::uint32_t> ray_component(rays_.size());
+  // The rays with their points while the stars are worked out (`full`), and as kept: the vertex
+  // each points to and whether it is outgoing (rays_).
+  std::vector<Ray> full(offsets_.back());
+  rays_.resize(full.size());
+  std::vector<std::uint32_t> ray_component(full.size());
   std::vector<std::uint32_t> next(offsets_.begin(), offsets_.end() - 1);
   for (std::size_t e = 0; e < edges.size(); ++e) {
     if (edges[e].a == edges[e].b) continue;
     const std::uint32_t out = next[edge_start_[e]]++, in = next[edge_end_[e]]++;
-    rays_[out] = {edges[e].b, true};
-    rays_[in] = {edges[e].a, false};
+    full[out] = {edges[e].b, true};
+    full[in] = {edges[e].a, false};
+    rays_[out] = 2 * edge_end_[e] + 1;
+    rays_[in] = 2 * edge_start_[e];
     ray_component[out] = ray_component[in] = component[e];
   }
 
@@ -146,13 +151,13 @@ VertexStars::VertexStars(std::span<const Segment> edges, std::span<const std::ui
   if (!open_gaps) corners_.reserve(points_.size());
   std::vector<std::uint32_t> order;
   std::vector<Ray> around;  // a vertex's rays in order, when it has more than two
-  std::vector<std::uint32_t> around_component;
+  std::vector<std::uint32_t> around_component, around_code;
   for (std::uint32_t v = 0; v < points_.size(); ++v) {
     const Point at = points_[v];
     const std::size_t first = offsets_[v], k = offsets_[v + 1] - first;
     if (k == 0) continue;
     // Two rays (most vertices) are in counter-clockwise order either way round.
-    const Ray* sorted = rays_.data() + first;
+    const Ray* sorted = full.data() + first;
     const std::uint32_t* sorted_component = ray_component.data() + first;
     if (k > 2) {
       order.resize(k);
@@ -161,18 +166,21 @@ VertexStars::VertexStars(std::span<const Segment> edges, std::span<const std::ui
       // clockwise of the wall ends at it and the one just counter-clockwise starts at the
       // outgoing one, both free.
       std::sort(order.begin(), order.end(), [&](std::uint32_t l, std::uint32_t r) {
-        if (counter_clockwise_before(at, rays_[l].toward, rays_[r].toward)) return true;
-        if (counter_clockwise_before(at, rays_[r].toward, rays_[l].toward)) return false;
-        return !rays_[l].outgoing && rays_[r].outgoing;
+        if (counter_clockwise_before(at, full[l].toward, full[r].toward)) return true;
+        if (counter_clockwise_before(at, full[r].toward, full[l].toward)) return false;
+        return !full[l].outgoing && full[r].outgoing;
       });
       around.clear();
       around_component.clear();
+      around_code.clear();
       for (std::uint32_t i : order) {
-        around.push_back(rays_[i]);
+        around.push_back(full[i]);
         around_component.push_back(ray_component[i]);
+        around_code.push_back(rays_[i]);
       }
-      std::copy(around.begin(), around.end(), rays_.begin() + std::ptrdiff_t(first));
-      sorted = rays_.data() + first;
+      std::copy(around.begin(), around.end(), full.begin() + std::ptrdiff_t(first));
+      std::copy(around_code.begin(), around_code.end(), rays_.begin() + std::ptrdiff_t(first));
+      sorted = full.data() + first;
       sorted_component = around_component.data();
     }
     for (std::size_t q = 0; q < k && open_gaps; ++q) {
