@@ -1,9 +1,11 @@
-// Polyanya `.mesh` files (versions 1 to 3): parse_polyanya_mesh(). On small meshes the free space
-// is built from the traced boundary, and a point strictly inside a traversable face (its vertices'
-// mean, when the exact test puts it inside) must be free.
+// Polyanya `.mesh` files (versions 1 to 3): parse_polyanya_mesh(). What lies across each face's
+// edge is another face listing that edge. On small meshes the free space is built from the traced
+// boundary, and a point strictly inside a traversable face (its vertices' mean, when the exact
+// test puts it inside) must be free.
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -22,7 +24,23 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const MeshFaces& mesh = *scene.mesh;
     if (mesh.vertices.size() > 2000) return;
     const FreeSpace space(scene);
-    for (const std::vector<std::uint32_t>& face : mesh.faces) {
+    fuzz::check(mesh.across.size() == mesh.corners.size());
+    for (std::size_t f = 0; f < mesh.face_count(); ++f) {
+      const std::span<const std::uint32_t> face = mesh.face(f);
+      // What lies across each edge is another face listing the same two vertices.
+      for (std::size_t k = 0; k < face.size(); ++k) {
+        const std::int32_t g = mesh.across[mesh.first[f] + k];
+        if (g < 0) continue;
+        fuzz::check(std::size_t(g) != f && std::size_t(g) < mesh.face_count());
+        const std::span<const std::uint32_t> other = mesh.face(std::size_t(g));
+        const std::uint32_t a = face[k], b = face[(k + 1) % face.size()];
+        bool listed = false;
+        for (std::size_t j = 0; j < other.size(); ++j) {
+          const std::uint32_t c = other[j], d = other[(j + 1) % other.size()];
+          listed = listed || (c == a && d == b) || (c == b && d == a);
+        }
+        fuzz::check(listed);
+      }
       Ring ring;
       Point sum;
       for (const std::uint32_t v : face) {
