@@ -9,8 +9,10 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <memory>
+#include <numbers>
 #include <optional>
 #include <random>
 #include <string>
@@ -320,6 +322,40 @@ TEST(Polyanya, ZeroWidthGapsAndWallsStayClosed) {
 }
 
 // arena.mesh with the Euclidean lengths Polyanya's authors' implementation reports (column 9).
+// A fan of 20,000 thin triangles round one point makes a convex half-disc: the shortest path
+// between two of its points is the straight segment, however many triangles it crosses. (Point
+// location over such faces coarsens its grid instead of listing each in thousands of cells.)
+TEST(Polyanya, AFanOfThinFacesIsCrossedStraight) {
+  constexpr int n = 20000;
+  constexpr double radius = 1000.0;
+  const fs::path path = fs::temp_directory_path() / "polynav-fan.mesh";
+  {
+    std::ofstream out(path);
+    out.precision(17);
+    out << "mesh\n2\n" << n + 2 << ' ' << n << "\n0 0 0\n";
+    for (int k = 0; k <= n; ++k) {
+      const double a = std::numbers::pi * k / n;
+      out << radius * std::cos(a) << ' ' << radius * std::sin(a) << " 0\n";
+    }
+    for (int k = 1; k <= n; ++k) out << "3 0 " << k << ' ' << k + 1 << " -1 -1 -1\n";
+  }
+  const Scene scene = load_scene(path);
+  fs::remove(path);
+  const Planner optimal(scene, optimal_options("mesh"));
+  std::mt19937 random(11);
+  std::uniform_real_distribution<double> along(1.0, 0.9 * radius), turn(0.01, 3.13);
+  for (int q = 0; q < 6; ++q) {
+    const auto at = [&] {
+      const double r = along(random), a = turn(random);
+      return Point{r * std::cos(a), r * std::sin(a)};
+    };
+    const Point a = at(), b = at();
+    const PlanResult p = optimal.plan(a, b);
+    ASSERT_EQ(p.status, search::SearchStatus::found) << text(a) << " to " << text(b);
+    EXPECT_NEAR(p.length, distance(a, b), 1e-9 * distance(a, b)) << text(a) << " to " << text(b);
+  }
+}
+
 TEST(Polyanya, ArenaLengthsAreTheScenarioOptimum) {
   for (const fs::path& dir : {bundled / "mesh", shared / "mesh"}) {
     if (!fs::exists(dir / "arena-euclidean.scen")) {

@@ -38,7 +38,7 @@ class BoxIndex {
   BoxIndex() = default;
   /// An index over `box` with about `cells` cells (at least one, at most 4096 a side), as near
   /// square as the box allows, listing nothing yet. An empty box makes an index with no cells.
-  BoxIndex(const Box& box, std::size_t cells) {
+  BoxIndex(const Box& box, std::size_t cells) : box_(box) {
     if (box.empty()) return;
     const double w = std::max(box.width(), 1e-300), h = std::max(box.height(), 1e-300);
     const double n = std::max(1.0, double(cells));
@@ -172,8 +172,23 @@ class BoxIndex {
     for (std::uint32_t id = 0; id < count; ++id)
       cells_of(id, [&](std::size_t cell) { items_[next[cell]++] = id; });
   }
-  /// Lists item i in every cell whose padded box meets boxes[i].
+  /// Lists item i in every cell whose padded box meets boxes[i]. Where the boxes are large against
+  /// the cells (long thin items: a fan of 200,000 triangles round one point listed each in tens
+  /// of thousands of cells), the grid is made four times coarser until the lists hold at most 64
+  /// entries an item on top of the cells, so that the index stays linear in the items.
   void assign_boxes(std::span<const Box> boxes) {
+    const auto fits = [&] {
+      const std::size_t most = 64 * boxes.size() + cell_count();
+      std::size_t listed = 0;
+      for (const Box& b : boxes) {
+        if (nx_ == 0) break;
+        listed += std::size_t(column_high(b.max.x) - column_low(b.min.x) + 1) *
+                  std::size_t(row_high(b.max.y) - row_low(b.min.y) + 1);
+        if (listed > most) return false;
+      }
+      return true;
+    };
+    while (cell_count() > 1 && !fits()) *this = BoxIndex(box_, cell_count() / 4);
     assign(boxes.size(), [&](std::uint32_t id, auto&& add) { for_each_cell(boxes[id], add); });
   }
   /// Lists segment i in every cell the walk along it visits, so that a walk along any segment
@@ -194,6 +209,8 @@ class BoxIndex {
     for_each_cell(b, [&](std::size_t cell) { added_[cell].push_back(id); });
   }
 
+  /// How many entries assign listed, over all cells.
+  std::size_t listed() const { return items_.size(); }
   /// The items assign listed in a cell, in increasing id order.
   std::span<const std::uint32_t> ids_in(std::size_t cell) const {
     return {items_.data() + offsets_[cell], items_.data() + offsets_[cell + 1]};
@@ -229,6 +246,7 @@ class BoxIndex {
   int row_low(double y) const { return row(y - margin_); }
   int row_high(double y) const { return row(y + margin_); }
 
+  Box box_;  // the box the cells cover
   Point origin_;
   double width_ = 1.0;
   double height_ = 1.0;
