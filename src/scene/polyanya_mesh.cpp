@@ -25,6 +25,7 @@
 #include "polynav/error.hpp"
 #include "polynav/kernel/exact.hpp"
 #include "polynav/kernel/memory.hpp"
+#include "polynav/kernel/place_order.hpp"
 #include "polynav/number.hpp"
 #include "polynav/text.hpp"
 #include "readers.hpp"
@@ -383,10 +384,11 @@ void refuse_t_junctions(const std::vector<DirectedEdge>& boundary, const std::ve
   std::vector<Listed> by_xy;
   for (const std::uint32_t id : by_place)
     if (on_boundary[id]) by_xy.push_back({points[id], id});
-  std::vector<Listed> by_yx = by_xy;
-  std::sort(by_yx.begin(), by_yx.end(), [](const Listed& a, const Listed& b) {
-    return a.at.y < b.at.y || (a.at.y == b.at.y && a.at.x < b.at.x);
-  });
+  std::vector<Listed> by_yx;
+  by_yx.reserve(by_xy.size());
+  for (const std::uint32_t i : place_order(
+           by_xy.size(), [&](std::size_t i) { return by_xy[i].at; }, true))
+    by_yx.push_back(by_xy[i]);
   // Each boundary vertex's place in the two orders (its coordinates are its own: vertices at the
   // same place are one).
   std::vector<std::uint32_t> rank_xy(points.size()), rank_yx(points.size());
@@ -608,17 +610,14 @@ Scene parse_polyanya_mesh(std::string_view text, const std::string& file_name) {
   std::vector<std::uint32_t> canonical(points.size());
   std::vector<std::uint32_t> by_place;
   {
-    // Sorted with their points beside them: a sort of ids reading points through them was a
-    // twentieth of reading a mesh.
-    std::vector<std::pair<Point, std::uint32_t>> order(points.size());
-    for (std::uint32_t i = 0; i < order.size(); ++i) order[i] = {points[i], i};
-    std::sort(order.begin(), order.end(), [](const auto& a, const auto& b) {
-      return lex_less(a.first, b.first) || (a.first == b.first && a.second < b.second);
-    });
+    // By place, equal points in file order (a comparison sort of them was a twentieth of reading
+    // a mesh).
+    const std::vector<std::uint32_t> order =
+        place_order(points.size(), [&](std::size_t i) { return points[i]; });
     for (std::size_t k = 0; k < order.size(); ++k) {
-      const bool same = k > 0 && order[k].first == order[k - 1].first;
-      canonical[order[k].second] = same ? canonical[order[k - 1].second] : order[k].second;
-      if (!same) by_place.push_back(order[k].second);
+      const bool same = k > 0 && points[order[k]] == points[order[k - 1]];
+      canonical[order[k]] = same ? canonical[order[k - 1]] : order[k];
+      if (!same) by_place.push_back(order[k]);
     }
   }
 

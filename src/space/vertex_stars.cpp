@@ -5,6 +5,7 @@
 
 #include "polynav/kernel/exact.hpp"
 #include "polynav/kernel/memory.hpp"
+#include "polynav/kernel/place_order.hpp"
 
 namespace polynav::detail {
 namespace {
@@ -97,19 +98,16 @@ bool turn_is_free(Point from, Point w, Point to, std::span<const Ray> rays, bool
 VertexStars::VertexStars(std::span<const Segment> edges, std::span<const std::uint32_t> component,
                          bool open_gaps) {
   // Vertices: the distinct edge starts (every end starts the ring's next edge), numbered in
-  // (x, y) order through one sort of the starts with their edges.
+  // (x, y) order (place_order) of the starts.
   const auto by_xy = [](Point l, Point r) { return l.x < r.x || (l.x == r.x && l.y < r.y); };
-  std::vector<std::pair<Point, std::uint32_t>> starts(edges.size());
-  for (std::size_t e = 0; e < edges.size(); ++e) starts[e] = {edges[e].a, std::uint32_t(e)};
-  std::sort(starts.begin(), starts.end(),
-            [&](const auto& l, const auto& r) { return by_xy(l.first, r.first); });
   edge_start_.resize(edges.size());
   points_.reserve(edges.size());
-  for (const auto& [at, e] : starts) {
+  for (const std::uint32_t e :
+       place_order(edges.size(), [&](std::size_t i) { return edges[i].a; })) {
+    const Point at = edges[e].a;
     if (points_.empty() || !(points_.back() == at)) points_.push_back(at);
     edge_start_[e] = std::uint32_t(points_.size() - 1);
   }
-  release(starts);
   // An edge's end is the next edge's start, except at the end of a ring.
   edge_end_.resize(edges.size());
   for (std::size_t e = 0; e < edges.size(); ++e)
