@@ -372,7 +372,7 @@ void NavPartition::build_from_faces(const FreeSpace& space) {
     // vertices are the file's own points.
     const Point centre = mean(ring);
     add_polygon(ring, space.cost_at(centre), space.height_at(centre), true);
-    // Adjacency: the faces across its edges, as the mesh's reader found them (walls are none).
+    // Adjacency: the faces across its edges as the mesh joined them (none along a wall).
     others.assign(mesh.across.begin() + mesh.first[f], mesh.across.begin() + mesh.first[f + 1]);
     add_portals(f, others);
   }
