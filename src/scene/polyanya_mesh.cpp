@@ -223,27 +223,32 @@ struct DirectedEdge {
   }
 };
 
-// The edges of each origin in a list sorted by origin: those of vertex v are
-// [first[v], first[v + 1]).
-std::vector<std::uint32_t> edges_by_origin(const std::vector<DirectedEdge>& sorted,
-                                           std::size_t vertex_count) {
-  std::vector<std::uint32_t> first(vertex_count + 1, 0);
-  for (const DirectedEdge& e : sorted) ++first[e.from + 1];
-  for (std::size_t v = 1; v <= vertex_count; ++v) first[v] += first[v - 1];
-  return first;
+// Sorts items by bucket(item), a number below `buckets`, with a counting sort (O(items) against
+// O(items log items): a comparison sort had been a tenth of reading a mesh), then each bucket's
+// few items by `less`. Returns where each bucket starts among the sorted items: bucket b's are
+// [start[b], start[b + 1]).
+template <class T, class Bucket, class Less>
+std::vector<std::uint32_t> bucket_sort(std::vector<T>& items, std::size_t buckets, Bucket bucket,
+                                       Less less) {
+  std::vector<std::uint32_t> start(buckets + 1, 0);
+  for (const T& item : items) ++start[bucket(item) + 1];
+  for (std::size_t b = 1; b <= buckets; ++b) start[b] += start[b - 1];
+  std::vector<T> sorted(items.size());
+  {
+    std::vector<std::uint32_t> next(start.begin(), start.end() - 1);
+    for (const T& item : items) sorted[next[bucket(item)]++] = item;
+  }
+  for (std::size_t b = 0; b < buckets; ++b)
+    std::sort(sorted.begin() + std::ptrdiff_t(start[b]),
+              sorted.begin() + std::ptrdiff_t(start[b + 1]), less);
+  items = std::move(sorted);
+  return start;
 }
 
-// Sorts edges as operator< orders them: by origin through a counting sort (O(edges) against
-// O(edges log edges), and the sort had been a tenth of reading a mesh), then each origin's few
-// edges.
-void sort_edges(std::vector<DirectedEdge>& edges, std::size_t vertex_count) {
-  std::vector<std::uint32_t> next = edges_by_origin(edges, vertex_count);
-  std::vector<DirectedEdge> sorted(edges.size());
-  for (const DirectedEdge& e : edges) sorted[next[e.from]++] = e;
-  // next[v] is now the end of v's edges, and the start of v + 1's.
-  for (std::size_t v = 0, begin = 0; v < vertex_count; begin = next[v++])
-    std::sort(sorted.begin() + std::ptrdiff_t(begin), sorted.begin() + std::ptrdiff_t(next[v]));
-  edges = std::move(sorted);
+// Sorts edges as operator< orders them; returns where each origin's edges start, as bucket_sort.
+std::vector<std::uint32_t> sort_edges(std::vector<DirectedEdge>& edges, std::size_t vertex_count) {
+  return bucket_sort(
+      edges, vertex_count, [](const DirectedEdge& e) { return e.from; }, std::less<>{});
 }
 
 // "polygon 3" or "face 4", numbered as in the file.
@@ -762,19 +767,18 @@ Scene parse_polyanya_mesh(std::string_view text, const std::string& file_name) {
   for (std::uint32_t m = 0; m < mesh.face_count(); ++m) {
     for (std::uint32_t c = mesh.first[m]; c < mesh.first[m + 1]; ++c) {
       if (mesh.across[c] >= 0) continue;
-      const std::uint32_t next = c + 1 == mesh.first[m + 1] ? mesh.first[m] : c + 1;
-      boundary.push_back({mesh.corners[c], mesh.corners[next], int(file_face[m])});
+      boundary.push_back(
+          {mesh.corners[c], mesh.corners[mesh.next_corner(m, c)], int(file_face[m])});
     }
   }
-  sort_edges(boundary, points.size());
+  // Outgoing boundary edges of each vertex: those of v are [first_out[v], first_out[v + 1]).
+  const std::vector<std::uint32_t> first_out = sort_edges(boundary, points.size());
 
   refuse_t_junctions(boundary, points, by_place, faces, naming, file_name);
   release(by_place);
   refuse_overlapping_faces(boundary, points, faces, naming, file_name);
 
-  // Outgoing boundary edges of each vertex as ranges of `boundary` (sorted by origin), and the
-  // number of boundary edges touching each vertex.
-  const std::vector<std::uint32_t> first_out = edges_by_origin(boundary, points.size());
+  // The number of boundary edges touching each vertex.
   std::vector<int> degree(points.size(), 0);
   for (const DirectedEdge& e : boundary) {
     ++degree[e.from];
@@ -818,6 +822,7 @@ Scene parse_polyanya_mesh(std::string_view text, const std::string& file_name) {
   Scene scene;
   std::vector<unsigned char> used(boundary.size(), 0);
   std::vector<std::uint32_t> chain;
+  Ring ring;
   for (std::uint32_t start = 0; start < boundary.size(); ++start) {
     if (used[start]) continue;
     chain.clear();
@@ -826,7 +831,7 @@ Scene parse_polyanya_mesh(std::string_view text, const std::string& file_name) {
       chain.push_back(boundary[e].from);
     }
     const std::size_t n = chain.size();
-    Ring ring;
+    ring.clear();
     for (std::size_t i = 0; i < n; ++i) {
       const Point prev = points[chain[(i + n - 1) % n]];
       const Point here = points[chain[i]];
@@ -835,7 +840,9 @@ Scene parse_polyanya_mesh(std::string_view text, const std::string& file_name) {
                             lex_less(prev, here) == lex_less(here, next);
       if (!straight) ring.push_back(here);
     }
-    scene.free_boundary.push_back(std::move(ring));
+    // Copied at its size: the scene keeps it (grown a point at a time, aurora's rings had held
+    // half as much room again).
+    scene.free_boundary.emplace_back(ring.begin(), ring.end());
   }
 
   Box box;
@@ -860,35 +867,27 @@ void MeshFaces::add_face(std::span<const std::uint32_t> ids) {
 }
 
 void MeshFaces::join_faces() {
-  // The edges by their lower vertex (a counting sort), then within each vertex's few by the
-  // higher one and the face: the faces listing one edge are then next to each other, in order.
+  // The sides by their lower vertex, then by the higher one and the face: the faces listing one
+  // edge are then next to each other, in face order.
   struct Side {
-    std::uint32_t hi, face, corner;
+    std::uint32_t lo, hi, face, corner;
     auto key() const { return std::tie(hi, face, corner); }
   };
-  const auto ends = [&](std::uint32_t f, std::uint32_t c) {
-    const std::uint32_t a = corners[c], b = corners[c + 1 == first[f + 1] ? first[f] : c + 1];
-    return std::pair{std::min(a, b), std::max(a, b)};
-  };
+  std::vector<Side> sides;
+  sides.reserve(corners.size());
+  for (std::uint32_t f = 0; f < face_count(); ++f)
+    for (std::uint32_t c = first[f]; c < first[f + 1]; ++c) {
+      const std::uint32_t a = corners[c], b = corners[next_corner(f, c)];
+      sides.push_back({std::min(a, b), std::max(a, b), f, c});
+    }
   const std::uint32_t ids =
       corners.empty() ? 0 : *std::max_element(corners.begin(), corners.end()) + 1;
-  std::vector<std::uint32_t> start(std::size_t(ids) + 1, 0);
-  for (std::uint32_t f = 0; f < face_count(); ++f)
-    for (std::uint32_t c = first[f]; c < first[f + 1]; ++c) ++start[ends(f, c).first + 1];
-  for (std::size_t v = 1; v < start.size(); ++v) start[v] += start[v - 1];
-  std::vector<Side> sides(corners.size());
-  {
-    std::vector<std::uint32_t> next(start.begin(), start.end() - 1);
-    for (std::uint32_t f = 0; f < face_count(); ++f)
-      for (std::uint32_t c = first[f]; c < first[f + 1]; ++c) {
-        const auto [lo, hi] = ends(f, c);
-        sides[next[lo]++] = {hi, f, c};
-      }
-  }
+  const std::vector<std::uint32_t> start = bucket_sort(
+      sides, ids, [](const Side& s) { return s.lo; },
+      [](const Side& a, const Side& b) { return a.key() < b.key(); });
   across.assign(corners.size(), -1);
-  for (std::uint32_t lo = 0; lo + 1 < start.size(); ++lo) {
+  for (std::uint32_t lo = 0; lo < ids; ++lo) {
     const auto bucket = sides.begin() + start[lo], bucket_end = sides.begin() + start[lo + 1];
-    std::sort(bucket, bucket_end, [](const Side& a, const Side& b) { return a.key() < b.key(); });
     for (auto run = bucket; run != bucket_end;) {
       const std::uint32_t hi = run->hi;
       auto run_end = run;

@@ -111,6 +111,10 @@ struct MeshFaces {
   std::span<const std::uint32_t> face(std::size_t f) const {
     return {corners.data() + first[f], first[f + 1] - first[f]};
   }
+  /// The corner after corner c of face f, going round it. @pre first[f] <= c < first[f + 1]
+  std::uint32_t next_corner(std::size_t f, std::uint32_t c) const {
+    return c + 1 == first[f + 1] ? first[f] : c + 1;
+  }
   /// Appends a face: its vertex ids, counter-clockwise.
   void add_face(std::span<const std::uint32_t> ids);
   /// Sets `across` from the faces and the walls: two faces listing one edge (its two end vertices,
