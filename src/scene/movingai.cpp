@@ -496,6 +496,8 @@ std::vector<Query> parse_scenario(std::string_view text, const std::string& file
     }
     queries.push_back(std::move(query));
   }
+  // Kept for the whole run: without the room the vector grew into (up to as much again).
+  queries.shrink_to_fit();
   return queries;
 }
 
