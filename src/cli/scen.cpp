@@ -8,6 +8,7 @@
 #include <iostream>
 #include <memory>
 #include <numeric>
+#include <optional>
 #include <sstream>
 
 #include "commands.hpp"
@@ -120,11 +121,14 @@ int run_scen(const ScenArgs& args, const SceneOptions& options) {
   const std::string not_reproducing = why_not_reproducing(plan, planner, scene, metric);
   const bool reproducing = not_reproducing.empty();
 
-  // The CSV is written whole at the end (write_output_file), never left half-written.
-  std::ostringstream csv;
+  // The CSV is streamed as queries are answered and kept only when the run gets to its end
+  // (OutputFile), never left half-written.
+  std::optional<OutputFile> csv_file;
   if (!args.csv.empty()) {
     check_output_path(args.csv, "--csv");
-    csv << "id,start_x,start_y,goal_x,goal_y,reference,status,length,cost,ratio,expanded,"
+    csv_file.emplace(args.csv);
+    csv_file->stream()
+        << "id,start_x,start_y,goal_x,goal_y,reference,status,length,cost,ratio,expanded,"
            "search_us,build_ms,versus_reference\n";
   }
   std::size_t found = 0, compared = 0;
@@ -162,15 +166,17 @@ int run_scen(const ScenArgs& args, const SceneOptions& options) {
         versus = "longer";
       }
     }
-    if (!args.csv.empty()) {
+    if (csv_file) {
       const double none = std::nan("");
-      csv << i << ',' << csv_number(q.start.x) << ',' << csv_number(q.start.y) << ','
-          << csv_number(q.goal.x) << ',' << csv_number(q.goal.y) << ','
-          << csv_number(q.reference_length.value_or(none)) << ',' << search::to_string(r.status)
-          << ',' << csv_number(r.found() ? r.length : none) << ','
-          << csv_number(r.found() ? r.cost : none) << ',' << csv_number(ratio) << ','
-          << r.stats.expanded << ',' << csv_number(us, 4) << ','
-          << csv_number(planner.build_ms(), 6) << ',' << versus << '\n';
+      csv_file->stream() << i << ',' << csv_number(q.start.x) << ',' << csv_number(q.start.y) << ','
+                         << csv_number(q.goal.x) << ',' << csv_number(q.goal.y) << ','
+                         << csv_number(q.reference_length.value_or(none)) << ','
+                         << search::to_string(r.status) << ','
+                         << csv_number(r.found() ? r.length : none) << ','
+                         << csv_number(r.found() ? r.cost : none) << ',' << csv_number(ratio) << ','
+                         << r.stats.expanded << ',' << csv_number(us, 4) << ','
+                         << csv_number(planner.build_ms(), 6) << ',' << versus << '\n';
+      csv_file->check();
     }
   }
 
@@ -208,8 +214,8 @@ int run_scen(const ScenArgs& args, const SceneOptions& options) {
   std::cout << "search     mean " << format_number(mean(search_us), 4) << " us, p95 "
             << format_number(p95, 4) << " us; build " << format_number(planner.build_ms(), 4)
             << " ms\n";
-  if (!args.csv.empty()) {
-    write_output_file(args.csv, csv.str());
+  if (csv_file) {
+    csv_file->commit();
     std::cout << "wrote " << args.csv << "\n";
   }
   if (!internal_errors.empty()) {
