@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <limits>
 #include <numeric>
 #include <sstream>
 #include <tuple>
@@ -290,8 +291,11 @@ NavPartition::NavPartition(const FreeSpace& space, NavPartitionOptions options)
 
 void NavPartition::add_polygon(std::span<const Point> ring, double cost, double height,
                                bool exact) {
+  // Corners are numbered in 32 bits (4 billion corners would need 64 GB for their points).
+  if (points_.size() + ring.size() > std::numeric_limits<std::uint32_t>::max())
+    throw InputError({"", 0, 0, {}}, "the navigation mesh has more than 2^32 - 1 polygon corners");
   points_.insert(points_.end(), ring.begin(), ring.end());
-  polygon_first_.push_back(points_.size());
+  polygon_first_.push_back(std::uint32_t(points_.size()));
   cost_.push_back(cost);
   height_.push_back(height);
   exact_.push_back(exact);
@@ -404,7 +408,7 @@ void NavPartition::order_by_place() {
   const std::vector<std::uint32_t> order =
       morton_order(polygons, box, [&](std::size_t i) { return polygon_centre(i); });
   const std::vector<Point> points = std::exchange(points_, {});
-  const std::vector<std::size_t> first = std::exchange(polygon_first_, {0});
+  const std::vector<std::uint32_t> first = std::exchange(polygon_first_, {0});
   const std::vector<double> cost = std::exchange(cost_, {}), height = std::exchange(height_, {});
   const std::vector<std::uint8_t> exact = std::exchange(exact_, {});
   // Sized exactly: these arrays live as long as the mesh, and grown one polygon at a time they

@@ -46,23 +46,21 @@ constexpr double root_margin = 1e-10;
 
 }  // namespace
 
-Polyanya::Polyanya(const NavPartition& mesh) : partition_(&mesh), at_(mesh.corner_points().data()) {
+Polyanya::Polyanya(const NavPartition& mesh)
+    : partition_(&mesh), at_(mesh.corner_points().data()), first_(mesh.corner_offsets().data()) {
   const std::size_t polygons = mesh.polygon_count(), corners = mesh.corner_count();
-  first_.reserve(polygons + 1);
   polygon_.reserve(corners);
   vertex_.reserve(corners);
   next_.reserve(corners);
   for (std::size_t i = 0; i < polygons; ++i) {
     const auto first = std::uint32_t(mesh.first_corner(i)),
                m = std::uint32_t(mesh.polygon(i).size());
-    first_.push_back(first);
     for (std::uint32_t k = 0; k < m; ++k) {
       polygon_.push_back(std::uint32_t(i));
       vertex_.push_back(mesh.corner_vertex(first + k));
       next_.push_back(k + 1 == m ? first : first + k + 1);
     }
   }
-  first_.push_back(std::uint32_t(corners));
 
   // Across each edge, the corner of the other polygon where the same edge starts: it runs the
   // other way there, from this edge's end point to its start point.
@@ -148,8 +146,8 @@ std::size_t Polyanya::turning_points() const {
 void Polyanya::prepare(PolyanyaWorkspace& ws) const {
   ws.best_g.assign(turn_.size(), 0.0);
   ws.best_stamp.assign(turn_.size(), 0);
-  ws.goal_stamp.assign(first_.size() - 1, 0);
-  ws.pocket_stamp.assign(first_.size() - 1, 0);
+  ws.goal_stamp.assign(partition_->polygon_count(), 0);
+  ws.pocket_stamp.assign(partition_->polygon_count(), 0);
   ws.stamp = 0;
 }
 
@@ -247,8 +245,7 @@ void Polyanya::edge_on(std::uint32_t a, std::uint32_t b, Point root, double g, s
   s.lb = b;
   s.rb = a;
   s.flags = left_vertex | right_vertex | root_on_edge;
-  s.f = s.g + weight * heuristic(s, goals);
-  ws.successors.push_back(s);
+  ws.successors.push_back({s, s.g + weight * heuristic(s, goals)});
 }
 
 void Polyanya::expand(const PolyanyaNode& n, std::uint32_t index, Point start,
@@ -270,19 +267,17 @@ void Polyanya::expand(const PolyanyaNode& n, std::uint32_t index, Point start,
   s.parent = index;
   const auto add = [&](PolyanyaNode& node) {
     if (dead_end(poly, polygon_[node.edge], ws)) return;
-    node.f = node.g + weight * heuristic(node, goals);
-    ws.successors.push_back(node);
+    ws.successors.push_back({node, node.g + weight * heuristic(node, goals)});
   };
   const auto add_final = [&](std::uint32_t goal, std::uint32_t root_id, Point root, double g) {
     PolyanyaNode f;
     f.parent = index;
     f.root_id = root_id;
     f.root = root;
-    f.edge = d;
-    f.g = f.f = g + distance(root, goals[goal]);
-    f.goal = goal;
+    f.edge = goal;
+    f.g = g + distance(root, goals[goal]);
     f.flags = final_node;
-    ws.successors.push_back(f);
+    ws.successors.push_back({f, f.g});
   };
   // A piece of edge a -> b (a = q(c)) seen from `root`: left end at b's side, right end at a's.
   const auto piece = [&](std::uint32_t a, std::uint32_t root_id, Point root, double g) {
@@ -506,7 +501,7 @@ void Polyanya::search(Point start, std::span<const Point> goals,
   out.goal = goals.size();
   out.stats = {};
   out.expanded.clear();
-  if (ws.goal_stamp.size() + 1 != first_.size()) prepare(ws);
+  if (ws.goal_stamp.size() != partition_->polygon_count()) prepare(ws);
   if (++ws.stamp == 0) {  // the stamps wrapped: forget every mark
     std::fill(ws.best_stamp.begin(), ws.best_stamp.end(), 0u);
     std::fill(ws.goal_stamp.begin(), ws.goal_stamp.end(), 0u);
@@ -535,14 +530,14 @@ void Polyanya::search(Point start, std::span<const Point> goals,
 
   const double weight = options.weight;
   bool cost_limited = false;
-  const auto push = [&](const PolyanyaNode& node) {
-    if (budget.beyond_cost(node.f)) {
+  const auto push = [&](const PolyanyaNode& node, double f) {
+    if (budget.beyond_cost(f)) {
       cost_limited = true;
       return;
     }
     const auto index = std::uint32_t(ws.nodes.size());
     ws.nodes.push_back(node);
-    ws.open.push_back({node.f, node.g, index});
+    ws.open.push_back({f, node.g, index});
     std::push_heap(ws.open.begin(), ws.open.end(), worse);
     ++out.stats.heap_pushes;
   };
@@ -558,11 +553,10 @@ void Polyanya::search(Point start, std::span<const Point> goals,
         f.parent = no_parent;
         f.root_id = start_id;
         f.root = start;
-        f.edge = first_[poly];
-        f.g = f.f = distance(start, goals[goal]);
-        f.goal = goal;
+        f.edge = goal;
+        f.g = distance(start, goals[goal]);
         f.flags = final_node;
-        push(f);
+        push(f, f.g);
       }
     }
     for (std::uint32_t c = first_[poly]; c < first_[poly + 1]; ++c) {
@@ -575,7 +569,7 @@ void Polyanya::search(Point start, std::span<const Point> goals,
           ws.successors.clear();
           edge_on(c, b, start, 0.0, no_parent, goals, weight, ws);
           out.stats.generated += ws.successors.size();
-          for (const PolyanyaNode& s : ws.successors) push(s);
+          for (const auto& s : ws.successors) push(s.node, s.f);
         }
         continue;
       }
@@ -592,9 +586,8 @@ void Polyanya::search(Point start, std::span<const Point> goals,
       n.rb = c;
       n.flags = left_vertex | right_vertex;
       n.g = 0.0;
-      n.f = weight * heuristic(n, goals);
       ++out.stats.generated;
-      push(n);
+      push(n, weight * heuristic(n, goals));
     }
   }
 
@@ -627,7 +620,7 @@ void Polyanya::search(Point start, std::span<const Point> goals,
       ws.successors.clear();
       expand(n, current, start, goals, weight, ws);
       out.stats.generated += ws.successors.size();
-      if (ws.successors.size() == 1 && !(ws.successors[0].flags & final_node)) {
+      if (ws.successors.size() == 1 && !(ws.successors[0].node.flags & final_node)) {
         // One way on: expand it now, without the open list (intermediate pruning). It is kept
         // in the pool as the parent of what it leads to.
         if (budget.beyond_cost(ws.successors[0].f)) {
@@ -635,10 +628,10 @@ void Polyanya::search(Point start, std::span<const Point> goals,
           break;
         }
         current = std::uint32_t(ws.nodes.size());
-        ws.nodes.push_back(ws.successors[0]);
+        ws.nodes.push_back(ws.successors[0].node);
         continue;
       }
-      for (const PolyanyaNode& s : ws.successors) push(s);
+      for (const auto& s : ws.successors) push(s.node, s.f);
       break;
     }
     if (stop != search::SearchLimit::none) break;
@@ -662,8 +655,8 @@ void Polyanya::search(Point start, std::span<const Point> goals,
   // seeing an edge that lies on a line through its apex, could not tell which end the path
   // takes).
   const PolyanyaNode& last = ws.nodes[found];
-  out.goal = last.goal;
-  out.points.push_back(goals[last.goal]);
+  out.goal = last.goal();
+  out.points.push_back(goals[last.goal()]);
   std::uint32_t root = no_parent, crossed = no_parent;
   for (std::uint32_t i = found; i != no_parent; i = ws.nodes[i].parent) {
     const PolyanyaNode& n = ws.nodes[i];
@@ -684,7 +677,7 @@ void Polyanya::search(Point start, std::span<const Point> goals,
   if (!(out.points.back() == start)) out.points.push_back(start);
   std::reverse(out.points.begin(), out.points.end());
   std::reverse(out.corridor.begin(), out.corridor.end());
-  NavPartition::trim_ends(start, goals[last.goal], out.corridor);
+  NavPartition::trim_ends(start, goals[last.goal()], out.corridor);
   if (out.points.size() == 1) out.points.push_back(out.points.front());  // start == goal
   out.length = polyline_length(out.points);
   out.status = search::SearchStatus::found;

@@ -131,6 +131,8 @@ class NavPartition {
   std::size_t corner_count() const { return points_.size(); }
   /// Polygon i's first corner; first_corner(polygon_count()) is corner_count().
   std::size_t first_corner(std::size_t i) const { return polygon_first_[i]; }
+  /// first_corner of every polygon and of polygon_count(), by polygon index.
+  std::span<const std::uint32_t> corner_offsets() const { return polygon_first_; }
   Point corner_point(std::size_t c) const { return points_[c]; }
   /// Every corner's point, by corner index.
   std::span<const Point> corner_points() const { return points_; }
@@ -214,7 +216,7 @@ class NavPartition {
   NavPartitionStats stats_;
   // Polygons: vertices in points_[polygon_first_[i] .. polygon_first_[i + 1]).
   std::vector<Point> points_;
-  std::vector<std::size_t> polygon_first_{0};
+  std::vector<std::uint32_t> polygon_first_{0};
   // Per polygon; empty when every polygon has one_cost_ (one_height_): the common case of a
   // scene without weighted regions, whose arrays were 0.56 MB of aurora's mesh.
   std::vector<double> cost_;

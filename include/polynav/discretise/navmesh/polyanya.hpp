@@ -71,20 +71,25 @@ struct PolyanyaResult {
   std::vector<Point> expanded;  ///< the middle of each expanded node's interval, when asked
 };
 
-/// One search node: a root and an interval on the edge by which a polygon is entered.
+/// One search node: a root and an interval on the edge by which a polygon is entered. Its
+/// priority (f = g + weight * h) is kept where nodes wait for their turn (the open list, a
+/// successor list), not here: the pool keeps every node of a query, up to tens of thousands
+/// (88 bytes each, against 104 with f and a goal of their own).
 struct PolyanyaNode {
   Point left, right;  ///< the interval's ends as the root sees them (rounded where constructed)
   Point root;
   double g = 0.0;             ///< length of the path from the start to the root
-  double f = 0.0;             ///< g + weight * h
   std::uint32_t root_id = 0;  ///< the root: a corner index, or the start
-  std::uint32_t edge = 0;     ///< corner index d: the interval lies on edge d -> next(d)
-  std::uint32_t parent = 0;   ///< the node it was generated from (index in the node pool)
+  /// Corner index d: the interval lies on edge d -> next(d). A final node, which lies on no
+  /// edge, holds the goal it reaches here instead (goal()).
+  std::uint32_t edge = 0;
+  std::uint32_t parent = 0;  ///< the node it was generated from (index in the node pool)
   /// Each end lies on the ray from point la (ra) through point lb (rb): corner indices or the
   /// start; decisions about the projection are orientation tests against these given points.
   std::uint32_t la = 0, lb = 0, ra = 0, rb = 0;
-  std::uint32_t goal = 0;  ///< a final node's goal
   std::uint8_t flags = 0;
+
+  std::uint32_t goal() const { return edge; }  ///< a final node's goal
 };
 
 /// The search state of one query at a time; keep one per thread (Polyanya::prepare sizes it).
@@ -94,8 +99,12 @@ struct PolyanyaWorkspace {
     double f, g;
     std::uint32_t node;
   };
-  std::vector<Entry> open;                  // binary heap on (f, then larger g)
-  std::vector<PolyanyaNode> successors;     // of the node being expanded
+  std::vector<Entry> open;  // binary heap on (f, then larger g)
+  struct Successor {
+    PolyanyaNode node;
+    double f;  // g + weight * h
+  };
+  std::vector<Successor> successors;        // of the node being expanded
   std::vector<double> best_g;               // per turning point (vertex node)
   std::vector<std::uint32_t> best_stamp;    // best_g[v] is current when equal to stamp
   std::vector<std::uint32_t> goal_stamp;    // per polygon: holds a goal when equal to stamp
@@ -150,8 +159,9 @@ class Polyanya {
   const NavPartition* partition_;
   // Per corner (polygon by polygon, counter-clockwise): the partition's own points, not a copy.
   const Point* at_ = nullptr;
-  std::vector<std::uint32_t> first_;  // polygon i's corners: first_[i] .. first_[i + 1]
-  std::vector<std::uint32_t> next_;   // the next corner of the same polygon
+  // Polygon i's corners: first_[i] .. first_[i + 1] (the partition's corner_offsets).
+  const std::uint32_t* first_ = nullptr;
+  std::vector<std::uint32_t> next_;  // the next corner of the same polygon
   std::vector<std::uint32_t> polygon_;
   // The corner of the polygon across edge c -> next(c) at which the same edge starts (so at
   // point next(c)); -1 for a wall.
