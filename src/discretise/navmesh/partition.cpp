@@ -383,8 +383,8 @@ void NavPartition::build_from_faces(const FreeSpace& space) {
 }
 
 void NavPartition::add_portals(std::uint32_t p, const std::vector<std::int64_t>& others) {
-  const std::span<const Point> ring = polygon(p);
-  const std::size_t m = ring.size();
+  const auto first = std::uint32_t(first_corner(p));
+  const std::size_t m = polygon(p).size();
   // Start at an edge that does not continue the run of the edge before it.
   std::size_t start = 0;
   while (start < m && others[start] >= 0 && others[start] == others[(start + m - 1) % m]) ++start;
@@ -395,7 +395,8 @@ void NavPartition::add_portals(std::uint32_t p, const std::vector<std::int64_t>&
     std::size_t len = 1;
     while (s + len < m && q >= 0 && others[(start + s + len) % m] == q) ++len;
     if (q > std::int64_t(p))
-      portals_.push_back({ring[e], ring[(e + len) % m], {p, std::uint32_t(q)}});
+      portals_.push_back(
+          {first + std::uint32_t(e), first + std::uint32_t((e + len) % m), {p, std::uint32_t(q)}});
     s += len;
   }
 }
@@ -425,13 +426,18 @@ void NavPartition::order_by_place() {
     add_polygon({points.data() + first[old], first[old + 1] - first[old]}, cost[old], height[old],
                 exact[old] != 0);
   }
-  const std::vector<Portal> portals = std::exchange(portals_, {});
+  // A portal's corners move with their polygon (side[0]), at the same places in it.
+  const std::vector<PortalCorners> portals = std::exchange(portals_, {});
   portals_.reserve(portals.size());
   for (const std::uint32_t k : morton_order(portals.size(), box, [&](std::size_t k) {
-         return 0.5 * (portals[k].a + portals[k].b);
+         return 0.5 * (points[portals[k].a] + points[portals[k].b]);
        })) {
-    Portal portal = portals[k];
+    PortalCorners portal = portals[k];
+    const std::uint32_t old_first = first[portal.side[0]];
     for (std::uint32_t& side : portal.side) side = new_id[side];
+    const std::uint32_t new_first = polygon_first_[portal.side[0]];
+    portal.a = portal.a - old_first + new_first;
+    portal.b = portal.b - old_first + new_first;
     portals_.push_back(portal);
   }
 }
@@ -452,7 +458,8 @@ void NavPartition::index() {
   stats_.polygons = polygons;
   stats_.portals = portals_.size();
   portal_first_.assign(polygons + 1, 0);
-  for (const Portal& k : portals_) ++portal_first_[k.side[0] + 1], ++portal_first_[k.side[1] + 1];
+  for (const PortalCorners& k : portals_)
+    ++portal_first_[k.side[0] + 1], ++portal_first_[k.side[1] + 1];
   for (std::size_t i = 1; i <= polygons; ++i) portal_first_[i] += portal_first_[i - 1];
   portal_ids_.resize(portal_first_.back());
   {
@@ -462,18 +469,21 @@ void NavPartition::index() {
   }
   // Each corner's polygon, and the portal across each edge: polygon side[0] runs from a to b
   // counter-clockwise along its portal, side[1] from b to a.
-  corners_.assign(points_.size(), Corner{});
+  corner_portal_.assign(points_.size(), -1);
+  corner_polygon_.assign(points_.size(), 0);
+  corner_vertex_.assign(points_.size(), 0);
   for (std::uint32_t i = 0; i < polygons; ++i) {
     const std::size_t first = polygon_first_[i], m = polygon_first_[i + 1] - first;
-    for (std::size_t c = first; c < first + m; ++c) corners_[c].polygon = i;
+    for (std::size_t c = first; c < first + m; ++c) corner_polygon_[c] = i;
     for (const std::uint32_t k : polygon_portals(i)) {
-      const Point from = portals_[k].side[0] == i ? portals_[k].a : portals_[k].b;
-      const Point to = portals_[k].side[0] == i ? portals_[k].b : portals_[k].a;
+      const Portal portal = this->portal(k);
+      const Point from = portal.side[0] == i ? portal.a : portal.b;
+      const Point to = portal.side[0] == i ? portal.b : portal.a;
       std::size_t j = 0;
       while (j < m && !(points_[first + j] == from)) ++j;
       for (std::size_t step = 0; j < m && step < m && !(points_[first + (j + step) % m] == to);
            ++step)
-        corners_[first + (j + step) % m].portal = std::int32_t(k);
+        corner_portal_[first + (j + step) % m] = std::int32_t(k);
     }
   }
   join_vertices();
@@ -511,7 +521,7 @@ void NavPartition::join_vertices() {
   for (std::uint32_t i = 0; i < polygon_count(); ++i) {
     const std::size_t first = polygon_first_[i], m = polygon_first_[i + 1] - first;
     for (std::size_t e = 0; e < m; ++e) {
-      const std::int32_t k = corners_[first + e].portal;
+      const std::int32_t k = corner_portal_[first + e];
       if (k < 0) continue;
       const std::uint32_t q = other_side(std::size_t(k), i);
       for (const std::size_t c : {first + e, first + (e + 1) % m}) {
@@ -530,10 +540,10 @@ void NavPartition::join_vertices() {
   for (std::size_t c = 0; c < corners; ++c) {
     const std::uint32_t root = sets.find(std::uint32_t(c));
     if (root == c) {
-      corners_[c].vertex = std::uint32_t(vertex_at_.size());
+      corner_vertex_[c] = std::uint32_t(vertex_at_.size());
       vertex_at_.push_back(points_[c]);
     } else {
-      corners_[c].vertex = corners_[root].vertex;
+      corner_vertex_[c] = corner_vertex_[root];
     }
   }
   vertex_at_.shrink_to_fit();  // kept as long as the mesh
@@ -615,7 +625,7 @@ std::vector<std::string> NavPartition::check(const FreeSpace& space) const {
   // names it.
   std::vector<std::uint32_t> listed(polygons, 0);  // portals naming the polygon as a side
   for (std::size_t k = 0; k < portal_count(); ++k) {
-    const Portal& p = portals_[k];
+    const Portal p = portal(k);
     if (p.side[0] == p.side[1] || p.side[0] >= polygons || p.side[1] >= polygons || p.a == p.b) {
       problems.push_back(name("portal", k) + " does not join two polygons along a segment");
       continue;
@@ -627,9 +637,9 @@ std::vector<std::string> NavPartition::check(const FreeSpace& space) const {
       const std::size_t first = polygon_first_[poly], m = polygon_first_[poly + 1] - first;
       std::size_t j = 0, run = 0, naming = 0;
       while (j < m && !(points_[first + j] == from)) ++j;
-      while (j < m && run < m && corners_[first + (j + run) % m].portal == std::int32_t(k)) ++run;
+      while (j < m && run < m && corner_portal_[first + (j + run) % m] == std::int32_t(k)) ++run;
       for (std::size_t c = first; c < first + m; ++c)
-        naming += corners_[c].portal == std::int32_t(k);
+        naming += corner_portal_[c] == std::int32_t(k);
       const std::span<const std::uint32_t> list = polygon_portals(poly);
       if (j == m || run == 0 || run != naming || !(points_[first + (j + run) % m] == to) ||
           std::find(list.begin(), list.end(), std::uint32_t(k)) == list.end())
@@ -638,11 +648,11 @@ std::vector<std::string> NavPartition::check(const FreeSpace& space) const {
     }
   }
   for (std::size_t c = 0; c < corner_count(); ++c) {
-    const std::int32_t k = corners_[c].portal;
+    const std::int32_t k = corner_portal_[c];
     if (k >= 0 && (std::size_t(k) >= portal_count() ||
-                   (portals_[std::size_t(k)].side[0] != corners_[c].polygon &&
-                    portals_[std::size_t(k)].side[1] != corners_[c].polygon)))
-      problems.push_back("a corner of " + name("polygon", corners_[c].polygon) + " names " +
+                   (portals_[std::size_t(k)].side[0] != corner_polygon_[c] &&
+                    portals_[std::size_t(k)].side[1] != corner_polygon_[c])))
+      problems.push_back("a corner of " + name("polygon", corner_polygon_[c]) + " names " +
                          name("portal", std::size_t(k)) + ", which does not join it");
   }
   for (std::size_t i = 0; i < polygons; ++i)
@@ -671,7 +681,7 @@ std::vector<std::string> NavPartition::check(const FreeSpace& space) const {
           problems.push_back(name("polygon", i) + " meets the boundary edge " + text(u) + " - " +
                              text(v) + " inside");
         for (const std::uint32_t k : polygon_portals(i))
-          if (portals_[k].side[0] == i && overlap(portals_[k].a, portals_[k].b, u, v))
+          if (portals_[k].side[0] == i && overlap(portal(k).a, portal(k).b, u, v))
             problems.push_back(name("portal", k) + " lies along the boundary edge " + text(u) +
                                " - " + text(v));
       });

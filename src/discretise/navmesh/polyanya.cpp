@@ -47,19 +47,17 @@ constexpr double root_margin = 1e-10;
 }  // namespace
 
 Polyanya::Polyanya(const NavPartition& mesh)
-    : partition_(&mesh), at_(mesh.corner_points().data()), first_(mesh.corner_offsets().data()) {
+    : partition_(&mesh),
+      at_(mesh.corner_points().data()),
+      polygon_(mesh.corner_polygons().data()),
+      vertex_(mesh.corner_vertices().data()),
+      first_(mesh.corner_offsets().data()) {
   const std::size_t polygons = mesh.polygon_count(), corners = mesh.corner_count();
-  polygon_.reserve(corners);
-  vertex_.reserve(corners);
   next_.reserve(corners);
   for (std::size_t i = 0; i < polygons; ++i) {
     const auto first = std::uint32_t(mesh.first_corner(i)),
                m = std::uint32_t(mesh.polygon(i).size());
-    for (std::uint32_t k = 0; k < m; ++k) {
-      polygon_.push_back(std::uint32_t(i));
-      vertex_.push_back(mesh.corner_vertex(first + k));
-      next_.push_back(k + 1 == m ? first : first + k + 1);
-    }
+    for (std::uint32_t k = 0; k < m; ++k) next_.push_back(k + 1 == m ? first : first + k + 1);
   }
 
   // Across each edge, the corner of the other polygon where the same edge starts: it runs the

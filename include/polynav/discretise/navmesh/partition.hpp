@@ -124,7 +124,7 @@ class NavPartition {
   /// The polygon across edge k of polygon i (from vertex k to vertex k + 1), or -1 where the
   /// edge is a wall or lies on the boundary of free space.
   std::int64_t neighbour(std::size_t i, std::size_t k) const {
-    const std::int32_t portal = corners_[polygon_first_[i] + k].portal;
+    const std::int32_t portal = corner_portal_[polygon_first_[i] + k];
     return portal < 0 ? -1 : std::int64_t(other_side(std::size_t(portal), std::uint32_t(i)));
   }
 
@@ -136,17 +136,23 @@ class NavPartition {
   Point corner_point(std::size_t c) const { return points_[c]; }
   /// Every corner's point, by corner index.
   std::span<const Point> corner_points() const { return points_; }
-  std::uint32_t corner_polygon(std::size_t c) const { return corners_[c].polygon; }
+  std::uint32_t corner_polygon(std::size_t c) const { return corner_polygon_[c]; }
   /// The portal across the edge from corner c to the next corner of its polygon, or -1.
-  std::int32_t corner_portal(std::size_t c) const { return corners_[c].portal; }
+  std::int32_t corner_portal(std::size_t c) const { return corner_portal_[c]; }
   /// The vertex (point and free sector) of corner c.
-  std::uint32_t corner_vertex(std::size_t c) const { return corners_[c].vertex; }
+  std::uint32_t corner_vertex(std::size_t c) const { return corner_vertex_[c]; }
+  /// corner_polygon and corner_vertex of every corner, by corner index.
+  std::span<const std::uint32_t> corner_polygons() const { return corner_polygon_; }
+  std::span<const std::uint32_t> corner_vertices() const { return corner_vertex_; }
 
   std::size_t vertex_count() const { return vertex_at_.size(); }
   Point vertex_point(std::size_t v) const { return vertex_at_[v]; }
 
   std::size_t portal_count() const { return portals_.size(); }
-  const Portal& portal(std::size_t k) const { return portals_[k]; }
+  Portal portal(std::size_t k) const {
+    const PortalCorners& p = portals_[k];
+    return {points_[p.a], points_[p.b], p.side};
+  }
   /// The portals of polygon i.
   std::span<const std::uint32_t> polygon_portals(std::size_t i) const {
     return {portal_ids_.data() + portal_first_[i], portal_first_[i + 1] - portal_first_[i]};
@@ -158,8 +164,9 @@ class NavPartition {
   /// Portal k as crossed leaving polygon `from`: Segment::a on the left, Segment::b on the right.
   Segment oriented(std::size_t k, std::uint32_t from) const {
     // Polygon side[0] lies on the left of a -> b: leaving it, b is on the left.
-    const Portal& p = portals_[k];
-    return p.side[0] == from ? Segment{p.b, p.a} : Segment{p.a, p.b};
+    const PortalCorners& p = portals_[k];
+    return p.side[0] == from ? Segment{points_[p.b], points_[p.a]}
+                             : Segment{points_[p.a], points_[p.b]};
   }
   /// The portal between polygons p and q, or -1.
   std::int64_t portal_between(std::uint32_t p, std::uint32_t q) const;
@@ -223,19 +230,24 @@ class NavPartition {
   std::vector<double> height_;
   double one_cost_ = 1.0, one_height_ = 0.0;
   std::vector<std::uint8_t> exact_;  // every vertex of the polygon is a given point
-  std::vector<Portal> portals_;
+  // A portal by the corners of polygon side[0] its ends lie at (16 bytes, not a Portal's 40).
+  struct PortalCorners {
+    std::uint32_t a, b;
+    std::array<std::uint32_t, 2> side;
+  };
+  std::vector<PortalCorners> portals_;
   // Portals of polygon i: portal_ids_[portal_first_[i] .. portal_first_[i + 1]).
   std::vector<std::uint32_t> portal_first_;
   std::vector<std::uint32_t> portal_ids_;
   // Per corner (index into points_): the portal across the edge from it to the next corner (or
   // -1), its polygon and its vertex, together because walking round a vertex reads them
   // together.
-  struct Corner {
-    std::int32_t portal = -1;
-    std::uint32_t polygon = 0;
-    std::uint32_t vertex = 0;
-  };
-  std::vector<Corner> corners_;
+  // Per corner: the portal across the edge to the next corner (-1: none), the corner's polygon
+  // and its vertex. Arrays of their own, so that Polyanya reads the polygons and vertices in
+  // place (corner_polygons, corner_vertices) as fast as from copies of its own.
+  std::vector<std::int32_t> corner_portal_;
+  std::vector<std::uint32_t> corner_polygon_;
+  std::vector<std::uint32_t> corner_vertex_;
   std::vector<Point> vertex_at_;
   // Point location: the polygons by their boxes, and the boxes rounded outwards to floats (a
   // quick and safe rejection: half the memory of exact ones, 0.56 MB on aurora's mesh).

@@ -157,17 +157,18 @@ class Polyanya {
   bool dead_end(std::uint32_t from, std::uint32_t to, const PolyanyaWorkspace& ws) const;
 
   const NavPartition* partition_;
-  // Per corner (polygon by polygon, counter-clockwise): the partition's own points, not a copy.
+  // The partition's own arrays, not copies. Per corner (polygon by polygon, counter-clockwise):
+  // its point, its polygon and its vertex (NavPartition::corner_vertex); per polygon, its first
+  // corner: polygon i's corners are first_[i] .. first_[i + 1].
   const Point* at_ = nullptr;
-  // Polygon i's corners: first_[i] .. first_[i + 1] (the partition's corner_offsets).
+  const std::uint32_t* polygon_ = nullptr;
+  const std::uint32_t* vertex_ = nullptr;
   const std::uint32_t* first_ = nullptr;
   std::vector<std::uint32_t> next_;  // the next corner of the same polygon
-  std::vector<std::uint32_t> polygon_;
   // The corner of the polygon across edge c -> next(c) at which the same edge starts (so at
   // point next(c)); -1 for a wall.
   std::vector<std::int32_t> opposite_;
-  std::vector<std::uint32_t> vertex_;  // the corner's vertex (NavPartition::corner_vertex)
-  std::vector<std::uint8_t> turn_;     // per vertex: a path may turn there
+  std::vector<std::uint8_t> turn_;  // per vertex: a path may turn there
   // Per polygon of a pocket (a tree of polygons hanging off the rest of the mesh by one edge):
   // its neighbour on the way out of the pocket; -1 (as unsigned) elsewhere.
   std::vector<std::uint32_t> pocket_exit_;
