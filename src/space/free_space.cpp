@@ -252,9 +252,7 @@ bool FreeSpace::Impl::cells_show_free(Point a, Point b) const {
 
 void FreeSpace::Impl::build_index() {
   if (open_gaps) join_components_at_pinches();
-  std::vector<std::uint32_t> edge_component(edges.size());
-  for (std::size_t e = 0; e < edges.size(); ++e) edge_component[e] = rings[edge_ring[e]].component;
-  stars = detail::VertexStars(edges, edge_component, open_gaps);
+  stars = detail::VertexStars(edges);
   build_references();
 }
 
@@ -1205,7 +1203,14 @@ const std::optional<Waypoints>& FreeSpace::waypoints() const {
   return impl_->waypoints;
 }
 const std::vector<Corner>& FreeSpace::corners() const {
-  return impl_->outlined().stars.corners();
+  const Impl& s = impl_->outlined();
+  std::call_once(s.corners_once, [&s] {
+    std::vector<std::uint32_t> edge_component(s.edges.size());
+    for (std::size_t e = 0; e < s.edges.size(); ++e)
+      edge_component[e] = s.rings[s.edge_ring[e]].component;
+    s.corners = s.stars.corners(edge_component, s.open_gaps);
+  });
+  return s.corners;
 }
 
 }  // namespace polynav

@@ -109,6 +109,10 @@ struct FreeSpace::Impl {
 
   detail::EdgeGrid grid;
   detail::VertexStars stars;
+  // The corners, worked out from the stars by the first corners() (only methods that bend round
+  // corners ask).
+  mutable std::once_flag corners_once;
+  mutable std::vector<Corner> corners;
   // Point location without long rays: each cell of the grid has a reference point of known
   // status. A point's status is its cell's reference status flipped once per edge crossing the
   // segment between them, and only the cell's own edges can cross that segment (the cell is

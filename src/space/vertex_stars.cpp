@@ -4,7 +4,6 @@
 #include <numeric>
 
 #include "polynav/kernel/exact.hpp"
-#include "polynav/kernel/memory.hpp"
 #include "polynav/kernel/place_order.hpp"
 
 namespace polynav::detail {
@@ -95,8 +94,7 @@ bool turn_is_free(Point from, Point w, Point to, std::span<const Ray> rays, bool
   return sector_free(from, to) || sector_free(to, from);
 }
 
-VertexStars::VertexStars(std::span<const Segment> edges, std::span<const std::uint32_t> component,
-                         bool open_gaps) {
+VertexStars::VertexStars(std::span<const Segment> edges) {
   // Vertices: the distinct edge starts (every end starts the ring's next edge), numbered in
   // (x, y) order (place_order) of the starts.
   const auto by_xy = [](Point l, Point r) { return l.x < r.x || (l.x == r.x && l.y < r.y); };
@@ -118,91 +116,94 @@ VertexStars::VertexStars(std::span<const Segment> edges, std::span<const std::ui
                             points_.begin());
   offsets_.assign(points_.size() + 1, 0);
   for (std::size_t e = 0; e < edges.size(); ++e) {
-    if (edges[e].a == edges[e].b) continue;  // a repeated point is no edge
+    if (edge_start_[e] == edge_end_[e]) continue;  // a repeated point is no edge
     ++offsets_[edge_start_[e] + 1];
     ++offsets_[edge_end_[e] + 1];
   }
   for (std::size_t v = 1; v < offsets_.size(); ++v) offsets_[v] += offsets_[v - 1];
-  // The rays with their points while the stars are worked out (`full`), and as kept: the vertex
-  // each points to and whether it is outgoing (rays_).
-  std::vector<Ray> full(offsets_.back());
-  rays_.resize(full.size());
-  std::vector<std::uint32_t> ray_component(full.size());
-  std::vector<std::uint32_t> next(offsets_.begin(), offsets_.end() - 1);
-  for (std::size_t e = 0; e < edges.size(); ++e) {
-    if (edges[e].a == edges[e].b) continue;
-    const std::uint32_t out = next[edge_start_[e]]++, in = next[edge_end_[e]]++;
-    full[out] = {edges[e].b, true};
-    full[in] = {edges[e].a, false};
-    rays_[out] = 2 * edge_end_[e] + 1;
-    rays_[in] = 2 * edge_start_[e];
-    ray_component[out] = ray_component[in] = component[e];
+  // The rays as kept: the vertex each points to and whether it is outgoing, in edge order at each
+  // vertex (place_ray); then sorted counter-clockwise where a vertex has more than two (two are
+  // in counter-clockwise order either way round).
+  rays_.resize(offsets_.back());
+  {
+    std::vector<std::uint32_t> next(offsets_.begin(), offsets_.end() - 1);
+    for_each_ray(
+        [&](std::uint32_t v, std::uint32_t code, std::uint32_t) { rays_[next[v]++] = code; });
   }
+  std::vector<std::uint32_t> around;
+  for (std::uint32_t v = 0; v < points_.size(); ++v) {
+    const std::size_t first = offsets_[v], k = offsets_[v + 1] - first;
+    if (k <= 2) continue;
+    const Point at = points_[v];
+    around.assign(rays_.begin() + std::ptrdiff_t(first), rays_.begin() + std::ptrdiff_t(first + k));
+    // Of two rays in one direction (a wall) the incoming one comes first: the sector just
+    // clockwise of the wall ends at it and the one just counter-clockwise starts at the outgoing
+    // one, both free.
+    std::sort(around.begin(), around.end(), [&](std::uint32_t l, std::uint32_t r) {
+      const Point tl = points_[l >> 1], tr = points_[r >> 1];
+      if (counter_clockwise_before(at, tl, tr)) return true;
+      if (counter_clockwise_before(at, tr, tl)) return false;
+      return !(l & 1u) && (r & 1u);
+    });
+    std::copy(around.begin(), around.end(), rays_.begin() + std::ptrdiff_t(first));
+  }
+}
 
-  // Rays counter-clockwise around each vertex, then its free sectors: from an outgoing ray to the
-  // next ray, which is incoming. A sector is wider than 180 degrees exactly when the boundary
-  // turns right there; a spike (both rays in one direction, nothing else at the point) has a free
-  // sector of 360 degrees.
-  // At most one corner per vertex with gaps closed (the sectors around a vertex make 360
-  // degrees, so one free sector at most is wider than 180): room for them all at once, of which
-  // only the pages written are touched, instead of regrowing.
-  if (!open_gaps) corners_.reserve(points_.size());
-  std::vector<std::uint32_t> order;
-  std::vector<Ray> around;  // a vertex's rays in order, when it has more than two
-  std::vector<std::uint32_t> around_component, around_code;
+std::vector<Corner> VertexStars::corners(std::span<const std::uint32_t> component,
+                                         bool open_gaps) const {
+  // Each ray's component: that of its edge. A vertex's rays were placed in edge order and kept
+  // so where it has two; where it has more they were sorted, and each is found by its code.
+  std::vector<std::uint32_t> ray_component(rays_.size());
+  {
+    std::vector<std::uint32_t> next(offsets_.begin(), offsets_.end() - 1);
+    std::vector<std::uint8_t> placed;
+    for_each_ray([&](std::uint32_t v, std::uint32_t code, std::uint32_t e) {
+      const std::uint32_t first = offsets_[v], k = offsets_[v + 1] - first;
+      if (k <= 2) {
+        ray_component[next[v]++] = component[e];
+        return;
+      }
+      if (placed.empty()) placed.assign(rays_.size(), 0);
+      for (std::uint32_t i = first; i < first + k; ++i) {
+        if (rays_[i] != code || placed[i]) continue;
+        placed[i] = 1;
+        ray_component[i] = component[e];
+        return;
+      }
+    });
+  }
+  // The sectors around each vertex, counter-clockwise: free from an outgoing ray to the next
+  // ray, which is incoming. A free sector is wider than 180 degrees exactly when the boundary
+  // turns right there; a spike (both rays in one direction, nothing else at the point) has a
+  // free sector of 360 degrees. At most one corner per vertex with gaps closed (the sectors
+  // around a vertex make 360 degrees, so one free sector at most is wider than 180).
+  std::vector<Corner> out;
+  std::vector<Ray> star;
   for (std::uint32_t v = 0; v < points_.size(); ++v) {
     const Point at = points_[v];
-    const std::size_t first = offsets_[v], k = offsets_[v + 1] - first;
-    if (k == 0) continue;
-    // Two rays (most vertices) are in counter-clockwise order either way round.
-    const Ray* sorted = full.data() + first;
-    const std::uint32_t* sorted_component = ray_component.data() + first;
-    if (k > 2) {
-      order.resize(k);
-      std::iota(order.begin(), order.end(), std::uint32_t(first));
-      // Of two rays in one direction (a wall) the incoming one comes first: the sector just
-      // clockwise of the wall ends at it and the one just counter-clockwise starts at the
-      // outgoing one, both free.
-      std::sort(order.begin(), order.end(), [&](std::uint32_t l, std::uint32_t r) {
-        if (counter_clockwise_before(at, full[l].toward, full[r].toward)) return true;
-        if (counter_clockwise_before(at, full[r].toward, full[l].toward)) return false;
-        return !full[l].outgoing && full[r].outgoing;
-      });
-      around.clear();
-      around_component.clear();
-      around_code.clear();
-      for (std::uint32_t i : order) {
-        around.push_back(full[i]);
-        around_component.push_back(ray_component[i]);
-        around_code.push_back(rays_[i]);
-      }
-      std::copy(around.begin(), around.end(), full.begin() + std::ptrdiff_t(first));
-      std::copy(around_code.begin(), around_code.end(), rays_.begin() + std::ptrdiff_t(first));
-      sorted = full.data() + first;
-      sorted_component = around_component.data();
-    }
+    const std::span<const Ray> sorted = rays(v, star);
+    const std::size_t k = sorted.size();
+    const std::uint32_t* sorted_component = ray_component.data() + offsets_[v];
     for (std::size_t q = 0; q < k && open_gaps; ++q) {
       // A blocked sector, from an incoming ray counter-clockwise to the next (outgoing) one: a
       // path may bend around it when it is narrower than 180 degrees (a wall's end included).
       const Ray& in = sorted[q];
-      const Ray& out = sorted[(q + 1) % k];
-      if (in.outgoing || !out.outgoing) continue;
-      const int o = exact::orientation(at, in.toward, out.toward);
-      if (o > 0 || (o == 0 && same_direction(at, in.toward, out.toward)))
-        corners_.push_back({at, in.toward, out.toward, sorted_component[q]});
+      const Ray& out_ray = sorted[(q + 1) % k];
+      if (in.outgoing || !out_ray.outgoing) continue;
+      const int o = exact::orientation(at, in.toward, out_ray.toward);
+      if (o > 0 || (o == 0 && same_direction(at, in.toward, out_ray.toward)))
+        out.push_back({at, in.toward, out_ray.toward, sorted_component[q]});
     }
     for (std::size_t q = 0; q < k && !open_gaps; ++q) {
-      const Ray& out = sorted[q];
+      const Ray& out_ray = sorted[q];
       const Ray& in = sorted[(q + 1) % k];
-      if (!out.outgoing || in.outgoing) continue;  // not a free sector (or malformed rings)
-      const int o = exact::orientation(at, out.toward, in.toward);
-      const bool spike = o == 0 && k == 2 && same_direction(at, out.toward, in.toward);
-      if (o < 0 || spike) corners_.push_back({at, in.toward, out.toward, sorted_component[q]});
+      if (!out_ray.outgoing || in.outgoing) continue;  // not a free sector (or malformed rings)
+      const int o = exact::orientation(at, out_ray.toward, in.toward);
+      const bool spike = o == 0 && k == 2 && same_direction(at, out_ray.toward, in.toward);
+      if (o < 0 || spike) out.push_back({at, in.toward, out_ray.toward, sorted_component[q]});
     }
   }
-  // Kept for the free space's life: without the room left over (a traced map has a corner at
-  // about every other vertex).
-  corners_.shrink_to_fit();
+  return out;
 }
 
 }  // namespace polynav::detail

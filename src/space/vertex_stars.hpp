@@ -47,11 +47,7 @@ class VertexStars {
  public:
   VertexStars() = default;
   /// @param edges directed boundary edges (free space on their left), ring by ring
-  /// @param component the free-space component of each edge
-  /// @param open_gaps blocked parts touching at a point leave the way between them open: the
-  ///        corners are then the convex corners of each blocked sector, pinches included
-  VertexStars(std::span<const Segment> edges, std::span<const std::uint32_t> component,
-              bool open_gaps);
+  explicit VertexStars(std::span<const Segment> edges);
 
   /// The vertex at the start of edge e (its end is the start of the next edge of the ring).
   std::uint32_t start_of(std::uint32_t e) const { return edge_start_[e]; }
@@ -65,9 +61,12 @@ class VertexStars {
     return out;
   }
   std::size_t size() const { return points_.size(); }
-  /// The corners: free sectors wider than 180 degrees (with open gaps: blocked sectors narrower
-  /// than 180 degrees), in the order of their vertices.
-  const std::vector<Corner>& corners() const { return corners_; }
+  /// The corners: free sectors wider than 180 degrees (with open gaps, blocked parts touching at
+  /// a point leaving the way between them open: blocked sectors narrower than 180 degrees,
+  /// pinches included), in the order of their vertices. Worked out when asked, not kept: only
+  /// some methods bend round corners (a traced map has one at about every other vertex).
+  /// @param component the free-space component of each edge
+  std::vector<Corner> corners(std::span<const std::uint32_t> component, bool open_gaps) const;
 
  private:
   std::vector<Point> points_;  // sorted by (x, y), unique
@@ -76,7 +75,18 @@ class VertexStars {
   // Per ray: the vertex it points to, times two, plus one when it is outgoing (4 bytes for a
   // Ray's 24: most of the stars of a mesh of 35,000 triangles were their rays).
   std::vector<std::uint32_t> rays_;
-  std::vector<Corner> corners_;
+
+  // Calls f(vertex, ray code, edge) for both rays of every edge, in edge order: the outgoing one
+  // at its start, the incoming one at its end. Edges of a repeated point have none.
+  template <class F>
+  void for_each_ray(F&& f) const {
+    for (std::uint32_t e = 0; e < edge_start_.size(); ++e) {
+      const std::uint32_t from = edge_start_[e], to = edge_end_[e];
+      if (from == to) continue;
+      f(from, 2 * to + 1, e);
+      f(to, 2 * from, e);
+    }
+  }
 };
 
 }  // namespace polynav::detail
