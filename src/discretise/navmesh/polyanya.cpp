@@ -243,7 +243,7 @@ void Polyanya::edge_on(std::uint32_t a, std::uint32_t b, Point root, double g, s
   s.lb = b;
   s.rb = a;
   s.flags = left_vertex | right_vertex | root_on_edge;
-  ws.successors.push_back({s, s.g + weight * heuristic(s, goals)});
+  ws.successors.emplace_back(s, s.g + weight * heuristic(s, goals));
 }
 
 void Polyanya::expand(const PolyanyaNode& n, std::uint32_t index, Point start,
@@ -265,7 +265,7 @@ void Polyanya::expand(const PolyanyaNode& n, std::uint32_t index, Point start,
   s.parent = index;
   const auto add = [&](PolyanyaNode& node) {
     if (dead_end(poly, polygon_[node.edge], ws)) return;
-    ws.successors.push_back({node, node.g + weight * heuristic(node, goals)});
+    ws.successors.emplace_back(node, node.g + weight * heuristic(node, goals));
   };
   const auto add_final = [&](std::uint32_t goal, std::uint32_t root_id, Point root, double g) {
     PolyanyaNode f;
@@ -275,7 +275,7 @@ void Polyanya::expand(const PolyanyaNode& n, std::uint32_t index, Point start,
     f.edge = goal;
     f.g = g + distance(root, goals[goal]);
     f.flags = final_node;
-    ws.successors.push_back({f, f.g});
+    ws.successors.emplace_back(f, f.g);
   };
   // A piece of edge a -> b (a = q(c)) seen from `root`: left end at b's side, right end at a's.
   const auto piece = [&](std::uint32_t a, std::uint32_t root_id, Point root, double g) {
