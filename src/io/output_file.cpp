@@ -38,13 +38,23 @@ void OutputFile::fail(const std::string& why) {
   throw InputError({path_.string(), 0, 0, key_}, "cannot write: " + why);
 }
 
-void OutputFile::check() {
+void OutputFile::write(std::string_view text) {
+  const std::string_view pending = pending_.view();
+  out_.write(pending.data(), std::streamsize(pending.size()));
+  pending_.str({});
+  out_.write(text.data(), std::streamsize(text.size()));
+  // errno holds the failed write's reason (EFBIG, ENOSPC) when the stream failed.
   if (!out_) fail(errno != 0 ? std::strerror(errno) : "the write failed");
 }
 
+void OutputFile::check() {
+  constexpr std::size_t piece = 64 * 1024;
+  if (pending_.view().size() >= piece) write({});
+}
+
 void OutputFile::commit() {
+  write({});
   out_.flush();
-  // errno still holds the failed write's reason (EFBIG, ENOSPC) when the stream failed.
   const int error = out_ ? 0 : errno;
   out_.close();
   if (error != 0 || !out_) fail(error != 0 ? std::strerror(error) : "the write failed");
@@ -57,7 +67,7 @@ void OutputFile::commit() {
 void write_output_file(const std::filesystem::path& path, std::string_view text,
                        const std::string& key) {
   OutputFile out(path, key);
-  out.stream().write(text.data(), std::streamsize(text.size()));
+  out.write(text);
   out.commit();
 }
 

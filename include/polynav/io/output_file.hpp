@@ -5,15 +5,17 @@
 
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <string>
 #include <string_view>
 
 namespace polynav {
 
 /// An output file written whole or not at all, as it is made: the text goes into `path` +
-/// ".partial" (streamed, so that a long table is never held in memory), which commit() renames
-/// over `path` once every byte is written and flushed. Destroyed without commit() (the run failed
-/// or was given up), the partial file is removed and `path` is left as it was.
+/// ".partial" in pieces of about 64 KB (so that a long table is never held whole in memory),
+/// which commit() renames over `path` once every byte is written and flushed. Destroyed without
+/// commit() (the run failed or was given up), the partial file is removed and `path` is left as
+/// it was.
 class OutputFile {
  public:
   /// Opens the partial file. @throws InputError (file `path`, key `key`) when it cannot be made
@@ -22,13 +24,18 @@ class OutputFile {
   OutputFile(const OutputFile&) = delete;
   OutputFile& operator=(const OutputFile&) = delete;
 
-  std::ostream& stream() { return out_; }
-  /// Throws as commit() would once a write has failed (the reason is the system's at that
-  /// write, which later calls would overwrite): a run writing row after row stops at the first
-  /// row that cannot be written.
+  /// Where the text is written; it reaches the file at check() and commit().
+  std::ostream& stream() { return pending_; }
+  /// Writes what the stream holds to the file once it is 64 KB or more, throwing as commit()
+  /// would when that write fails: a run writing row after row stops at the piece that cannot be
+  /// written, with that write's reason. (The pieces are written as text made in one go is: on
+  /// a file stream, a large write goes to the system directly.)
   void check();
-  /// Flushes the text and renames it over `path`. @throws InputError saying why it could not be
-  /// written (a full disk, a file size limit), the partial file removed
+  /// Writes what the stream holds, then `text`, to the file now (text made in one go, not
+  /// copied). @throws InputError as check()
+  void write(std::string_view text);
+  /// Writes the rest, flushes and renames the file over `path`. @throws InputError saying why it
+  /// could not be written (a full disk, a file size limit), the partial file removed
   void commit();
 
  private:
@@ -36,6 +43,7 @@ class OutputFile {
   std::filesystem::path path_, partial_;
   std::string key_;
   std::ofstream out_;
+  std::ostringstream pending_;
   bool committed_ = false;
 };
 
