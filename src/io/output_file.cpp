@@ -15,26 +15,24 @@ OutputFile::OutputFile(std::filesystem::path path, std::string key)
   partial_ = path_;
   partial_ += ".partial";
   out_.open(partial_, std::ios::binary | std::ios::trunc);
-  if (!out_) {
-    committed_ = true;  // nothing was made to remove
-    fail(std::strerror(errno));
-  }
+  if (!out_) fail(std::strerror(errno));
+  partial_made_ = true;
 }
 
 OutputFile::~OutputFile() {
-  if (committed_) return;
+  discard();
+}
+
+void OutputFile::discard() {
+  if (!partial_made_) return;
   out_.close();
   std::error_code ignored;
   std::filesystem::remove(partial_, ignored);
+  partial_made_ = false;
 }
 
 void OutputFile::fail(const std::string& why) {
-  if (!committed_) {
-    out_.close();
-    std::error_code ignored;
-    std::filesystem::remove(partial_, ignored);
-    committed_ = true;
-  }
+  discard();
   throw InputError({path_.string(), 0, 0, key_}, "cannot write: " + why);
 }
 
@@ -61,7 +59,7 @@ void OutputFile::commit() {
   std::error_code ec;
   std::filesystem::rename(partial_, path_, ec);
   if (ec) fail(ec.message());
-  committed_ = true;
+  partial_made_ = false;  // it is `path` now
 }
 
 void write_output_file(const std::filesystem::path& path, std::string_view text,

@@ -39,12 +39,14 @@ class OutputFile {
   void commit();
 
  private:
+  // Closes and removes the partial file, when there is one.
+  void discard();
   [[noreturn]] void fail(const std::string& why);
   std::filesystem::path path_, partial_;
   std::string key_;
   std::ofstream out_;
   std::ostringstream pending_;
-  bool committed_ = false;
+  bool partial_made_ = false;  // the partial file exists and is this object's to remove
 };
 
 /// Writes `text` to `path` whole or not at all: into `path` + ".partial", renamed over `path`
