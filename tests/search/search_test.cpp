@@ -224,14 +224,17 @@ TEST(Reuse, ManyQueriesMatchFreshSearches) {
   expect_reuse_matches_fresh<AStar>(1500);
 }
 
+// An 8-bit tag keeps its stamp in the 5 bits above its 3 flags (state, goal): the stamps wrap
+// every 31 queries.
+constexpr std::uint64_t uint8_cycle = 255 >> 3;
+
 TEST(Reuse, GenerationCounterWrapsSafely) {
-  // 8-bit stamps wrap every 255 queries.
   expect_reuse_matches_fresh<BasicAStar<std::uint8_t>>(1000);
 }
 
 // The adversarial case for stamping: a node last touched exactly one full counter cycle ago
 // carries the current stamp again, so the wrap must really clear the stamps. Queries on a large
-// graph every 255th query (the 8-bit counter's cycle), small ones in between.
+// graph every 31st query (the 8-bit counter's cycle), small ones in between.
 TEST(Reuse, StampsFromTheLastCycleDoNotLeakIntoTheNext) {
   std::mt19937_64 rng(5);
   std::uniform_real_distribution<double> cost(0.5, 2.0);
@@ -246,8 +249,8 @@ TEST(Reuse, StampsFromTheLastCycleDoNotLeakIntoTheNext) {
   BasicAStar<std::uint8_t> reused;
   SearchResult a, b;
   std::uint64_t compared = 0;
-  for (std::uint64_t q = 0; q < 1100 && !HasFailure(); ++q) {
-    const CsrGraph& g = q % 255 == 0 ? big : small;
+  for (std::uint64_t q = 0; q < 5 * uint8_cycle && !HasFailure(); ++q) {
+    const CsrGraph& g = q % uint8_cycle == 0 ? big : small;
     std::uniform_int_distribution<NodeId> node(0, static_cast<NodeId>(g.node_count() - 1));
     const NodeId start = node(rng), goal = node(rng);
     const NodeId goals[] = {goal};

@@ -176,10 +176,11 @@ struct ReachableSet {
 ///
 /// Data layout (why):
 /// - Search state lives in flat arrays indexed by NodeId, split by temperature. A 16-byte hot
-///   record (g, stamp, state) is read for every arc scanned; a 16-byte cold record (cached
-///   heuristic, parent) only when a node is opened or improved and when a path is traced. Most
-///   arcs lead to nodes already settled no cheaper, so the hot array alone decides them, four
-///   nodes to a cache line.
+///   record (g, parent, and a tag: stamp, state, goal) is read for every arc scanned and written
+///   when a node improves; the cached heuristic (8 bytes) is read only when a node is opened or
+///   improved. Most arcs lead to nodes already settled no cheaper, so the hot array alone
+///   decides them, four nodes to a cache line. With the heap's position, a dense search keeps
+///   28 bytes a node.
 /// - A SparseSearchGraph (jump point search) reaches few of its nodes, so its records are made
 ///   as the search reaches nodes, in that order, and found by node in a hash table (open
 ///   addressing, linear probing, at most half full; the next search clears the entries of the
@@ -190,8 +191,8 @@ struct ReachableSet {
 ///   Internally every record is named by its index (Ref): the node id itself in a dense search.
 /// - Records carry the generation stamp of the query that last touched them (warthog's "search
 ///   number"): a record whose stamp differs from the current generation is fresh, so nothing is
-///   cleared between queries. When the Stamp counter wraps, every stamp is zeroed once (O(V)
-///   every 2^32 queries with the default 32-bit Stamp).
+///   cleared between queries. The tag keeps the stamp above three flag bits; when the stamp
+///   wraps, every tag is zeroed once (O(V) every 2^29 queries with the default 32-bit Stamp).
 /// - The open list is an indexed 4-ary heap with decrease-key, keyed on f and then on the tie
 ///   rule (TieBreak: by default -g, so that the deeper node comes first). Where the compiler has
 ///   128-bit integers the key is packed into one, so that comparisons are branch-free. The
@@ -287,14 +288,14 @@ class BasicAStar {
   /// n's parent in the latest search; no_node for the start or an unreached node.
   NodeId parent_of(NodeId n) const noexcept {
     const Ref r = record_of(n);
-    return r != no_node && nodes_[r].g < std::numeric_limits<double>::infinity() ? info_[r].parent
+    return r != no_node && nodes_[r].g < std::numeric_limits<double>::infinity() ? nodes_[r].parent
                                                                                  : no_node;
   }
   /// parent_of(n), read without a look-up while a ParentReadingGraph expands n: such a graph
   /// asks for every node it expands, and a sparse search would otherwise find n's record through
   /// its hash table again.
   NodeId parent_of_expanded(NodeId n) const noexcept {
-    return n == expanded_ ? info_[expanded_record_].parent : parent_of(n);
+    return n == expanded_ ? nodes_[expanded_record_].parent : parent_of(n);
   }
   /// The path from the latest start to n (empty if n was not reached), into path.
   void path_to(NodeId n, std::vector<NodeId>& path) const {
@@ -310,7 +311,7 @@ class BasicAStar {
   /// (more are made as needed).
   void reserve_sparse(std::size_t n, std::size_t records) {
     records = std::min(n, records);
-    grow(records);
+    grow_records(records);
     reserve_slots(records);
   }
 
@@ -320,18 +321,19 @@ class BasicAStar {
 
   enum class State : std::uint8_t { unseen, open, closed, dropped };
 
-  // Read for every arc scanned: 16 bytes, four to a cache line.
+  // A record's tag: the stamp of the search that made it above these bits, whether its node is
+  // a goal, and its State.
+  static constexpr Stamp state_mask = 3, goal_flag = 4, flag_mask = 7;
+  // Read for every arc scanned: 16 bytes, four to a cache line; the parent is written with the
+  // g it goes with.
   struct Node {
     double g = 0.0;
-    Stamp stamp = 0;
-    State state = State::unseen;
-    bool goal = false;
-  };
-  // Read only when a node is opened or improved, and to follow a path back.
-  struct NodeInfo {
-    double h = 0.0;
     NodeId parent = no_node;
-    NodeId node = no_node;  // a sparse search's node of this record (in the padding)
+    Stamp tag = 0;
+    State state() const noexcept { return State(tag & state_mask); }
+    void set_state(State s) noexcept { tag = Stamp((tag & ~state_mask) | Stamp(s)); }
+    bool goal() const noexcept { return (tag & goal_flag) != 0; }
+    bool made_by(Stamp stamp) const noexcept { return Stamp(tag & ~flag_mask) == stamp; }
   };
 
   // The tie rule's part of the key of node n opened at cost g: smaller comes first. For doubles
@@ -398,7 +400,7 @@ class BasicAStar {
     std::vector<ReachedNode>* out;
     void examine(NodeId n) {
       const Ref r = self->record_of(n);
-      out->push_back(ReachedNode{n, self->nodes_[r].g, self->info_[r].parent});
+      out->push_back(ReachedNode{n, self->nodes_[r].g, self->nodes_[r].parent});
       inner->examine(n);
     }
     void relax(NodeId from, NodeId to, double g) { inner->relax(from, to, g); }
@@ -441,22 +443,33 @@ class BasicAStar {
     heap_.clear();
     entries_.clear();
     expanded_ = no_node;
-    if (++generation_ == 0) {
-      for (Node& r : nodes_) r.stamp = 0;
-      generation_ = 1;
+    stamp_ = Stamp(stamp_ + flag_mask + 1);
+    if (stamp_ == 0) {
+      for (Node& r : nodes_) r.tag = 0;
+      stamp_ = flag_mask + 1;
     }
   }
 
-  // Inline: a sparse search checks once per node it reaches.
+  // Room for n dense records.
   void grow(std::size_t n) {
     if (nodes_.size() < n) [[unlikely]]
-      grow_to(n);
+      grow_to(n, false);
   }
-  [[gnu::noinline]] void grow_to(std::size_t n) {
-    const std::size_t size = std::max(n, nodes_.size() + nodes_.size() / 2);
-    nodes_.resize(size);
-    info_.resize(size);
-    heap_.reserve_ids(size);
+  // Room for n sparse records, each with its node. Inline: a sparse search checks once per node
+  // it reaches.
+  void grow_records(std::size_t n) {
+    if (record_node_.size() < n) [[unlikely]]
+      grow_to(n, true);
+  }
+  [[gnu::noinline]] void grow_to(std::size_t n, bool records) {
+    const auto next = [n](std::size_t have) { return std::max(n, have + have / 2); };
+    if (nodes_.size() < n) {
+      const std::size_t size = next(nodes_.size());
+      nodes_.resize(size);
+      h_.resize(size);
+      heap_.reserve_ids(size);
+    }
+    if (records && record_node_.size() < n) record_node_.resize(next(record_node_.size()));
   }
 
   // Sparse searches: where node n's entry is in slots_, or the empty entry where it would go.
@@ -484,8 +497,8 @@ class BasicAStar {
     slot_shift_ = 64 - bits;
     slot_at_.resize(std::max(slot_at_.size(), records));
     for (Ref r = 0; r < used_; ++r) {
-      const std::size_t i = slot_position(info_[r].node);
-      slots_[i] = Slot{info_[r].node, r + 1};
+      const std::size_t i = slot_position(record_node_[r]);
+      slots_[i] = Slot{record_node_[r], r + 1};
       slot_at_[r] = std::uint32_t(i);
     }
   }
@@ -498,9 +511,9 @@ class BasicAStar {
       std::size_t i = at != no_position ? at : slot_position(n);
       if (const std::uint32_t s = slots_[i].record; s != 0) return s - 1;
       const Ref r = used_++;
-      grow(std::size_t{r} + 1);
+      grow_records(std::size_t{r} + 1);
+      record_node_[r] = n;
       if (2 * std::size_t{used_} > slots_.size()) [[unlikely]] {
-        info_[r].node = n;  // moved with the others, then filled in below
         reserve_slots(used_);
         i = slot_at_[r];
       } else {
@@ -508,17 +521,14 @@ class BasicAStar {
         slot_at_[r] = std::uint32_t(i);
       }
       slots_[i] = Slot{n, r + 1};
-      nodes_[r] = Node{std::numeric_limits<double>::infinity(), generation_, State::unseen, false};
-      info_[r] = NodeInfo{static_cast<double>(h(n)), no_node, n};
+      nodes_[r] = Node{std::numeric_limits<double>::infinity(), no_node, stamp_};
+      h_[r] = static_cast<double>(h(n));
       return r;
     } else {
       Node& r = nodes_[n];
-      if (r.stamp != generation_) {
-        r.g = std::numeric_limits<double>::infinity();
-        r.stamp = generation_;
-        r.state = State::unseen;
-        r.goal = false;
-        info_[n] = NodeInfo{static_cast<double>(h(n)), no_node};
+      if (!r.made_by(stamp_)) {
+        r = Node{std::numeric_limits<double>::infinity(), no_node, stamp_};
+        h_[n] = static_cast<double>(h(n));
       }
       return n;
     }
@@ -528,7 +538,7 @@ class BasicAStar {
   template <bool Sparse>
   NodeId node_of(Ref r) const noexcept {
     if constexpr (Sparse) {
-      return info_[r].node;
+      return record_node_[r];
     } else {
       return r;
     }
@@ -540,11 +550,11 @@ class BasicAStar {
       const std::uint32_t s = slot_of(n);
       return s != 0 ? s - 1 : no_node;
     }
-    return n < nodes_.size() && nodes_[n].stamp == generation_ ? n : no_node;
+    return n < nodes_.size() && nodes_[n].made_by(stamp_) ? n : no_node;
   }
 
   void build_path(NodeId end, std::vector<NodeId>& path) const {
-    for (NodeId n = end; n != no_node; n = info_[record_of(n)].parent) path.push_back(n);
+    for (NodeId n = end; n != no_node; n = nodes_[record_of(n)].parent) path.push_back(n);
     std::reverse(path.begin(), path.end());
   }
 
@@ -582,33 +592,33 @@ class BasicAStar {
     const Ref i = touch<C::sparse>(to, c.h, probed_);
     Node& r = nodes_[i];
     if (!(g < r.g)) return;
-    NodeInfo& info = info_[i];
-    if (g + info.h > c.max_cost) {
+    const double h = h_[i];
+    if (g + h > c.max_cost) {
       c.pruned = true;
       return;
     }
-    if (r.state == State::closed) {
+    if (r.state() == State::closed) {
       if (!c.reopen) return;
       ++c.st.reopened;
     }
     r.g = g;
-    info.parent = c.current;
+    r.parent = c.current;
     c.listener.relax(c.current, to, g);
     if (c.ties == TieBreak::binary_heap) [[unlikely]] {
-      ++(r.state == State::open ? c.st.heap_decreases : c.st.heap_pushes);
-      r.state = State::open;
-      push_entry(HeapEntry{g + c.weight * info.h, i});
-      track_best(c, i, info.h, g);
+      ++(r.state() == State::open ? c.st.heap_decreases : c.st.heap_pushes);
+      r.set_state(State::open);
+      push_entry(HeapEntry{g + c.weight * h, i});
+      track_best(c, i, h, g);
       return;
     }
-    const Key key = make_key(g + c.weight * info.h, tie_rank(c, to, g));
+    const Key key = make_key(g + c.weight * h, tie_rank(c, to, g));
     // A node whose key beats every open node is the next one expanded, so it bypasses the heap
     // and saves a push and a pop: on grids and meshes, with ties going to the larger g, this is
     // the common case of a search running down a plateau of equal f. Invariant: no key in the
     // heap is below c.next's, so nodes are expanded in the same order as without the bypass
     // (up to the order among equal keys, which the heap leaves open anyway).
     const KeyLess less;
-    if (r.state == State::open) {
+    if (r.state() == State::open) {
       ++c.st.heap_decreases;
       if (i == c.next) {
         if (less(key, c.next_key)) {
@@ -627,7 +637,7 @@ class BasicAStar {
         }
       }
     } else {
-      r.state = State::open;
+      r.set_state(State::open);
       ++c.st.heap_pushes;
       if (c.next != no_node ? less(key, c.next_key) : heap_.empty() || less(key, heap_.top_key())) {
         if (c.next != no_node) heap_.push(c.next, c.next_key);
@@ -639,11 +649,11 @@ class BasicAStar {
       if (heap_.size() + (c.next != no_node) > c.beam) {
         const Ref worst = heap_.worst();
         heap_.erase(worst);
-        nodes_[worst].state = State::dropped;
+        nodes_[worst].set_state(State::dropped);
         ++c.st.dropped;
       }
     }
-    track_best(c, i, info.h, g);
+    track_best(c, i, h, g);
   }
 
   // For the partial fallback: the reached node of least h (ties: the smaller g).
@@ -671,7 +681,7 @@ class BasicAStar {
         const HeapEntry e = entries_.back();
         entries_.pop_back();
         const Node& r = nodes_[e.node];
-        if (r.state == State::open && r.g + c.weight * info_[e.node].h == e.f) return e.node;
+        if (r.state() == State::open && r.g + c.weight * h_[e.node] == e.f) return e.node;
       }
       return no_node;
     }
@@ -711,13 +721,13 @@ class BasicAStar {
                             o.reopen_closed,
                             o.partial_fallback,
                             o.ties};
-    for (const NodeId goal : goals) nodes_[touch<sparse>(goal, h)].goal = true;
+    for (const NodeId goal : goals) nodes_[touch<sparse>(goal, h)].tag |= goal_flag;
     {
       const Ref s = touch<sparse>(start, h);
       Node& rs = nodes_[s];
       rs.g = 0.0;
-      rs.state = State::open;
-      const double f = o.weight * info_[s].h;
+      rs.set_state(State::open);
+      const double f = o.weight * h_[s];
       if (c.ties == TieBreak::binary_heap) {
         push_entry(HeapEntry{f, s});
       } else {
@@ -725,7 +735,7 @@ class BasicAStar {
       }
       ++c.st.heap_pushes;
       c.best = s;
-      c.best_h = info_[s].h;
+      c.best_h = h_[s];
     }
 
     const auto relax = [&](NodeId to, double cost) {
@@ -738,7 +748,7 @@ class BasicAStar {
       } else {
         if constexpr (GrowingGraph<G>) grow(std::size_t{to} + 1);
         const Node& r = nodes_[to];
-        if (r.stamp == generation_ && !(g < r.g)) return;
+        if (r.made_by(stamp_) && !(g < r.g)) return;
       }
       if constexpr (PrefetchingGraph<G>) graph.prefetch(to);
       improve(c, to, g);
@@ -749,8 +759,8 @@ class BasicAStar {
     for (Ref r = pop_open(c); r != no_node; r = pop_open(c)) {
       ++c.st.heap_pops;
       Node& rc = nodes_[r];
-      rc.state = State::closed;
-      if (rc.goal) {
+      rc.set_state(State::closed);
+      if (rc.goal()) {
         found = r;
         break;
       }
@@ -780,15 +790,16 @@ class BasicAStar {
   }
 
   void finish_path(Ref end, SearchResult& out) const {
-    const NodeId node = sparse_ ? info_[end].node : end;
+    const NodeId node = sparse_ ? record_node_[end] : end;
     build_path(node, out.path);
     out.cost = nodes_[end].g;
     out.reached = node;
-    out.reached_h = info_[end].h;
+    out.reached_h = h_[end];
   }
 
   std::vector<Node> nodes_;
-  std::vector<NodeInfo> info_;
+  std::vector<double> h_;            // each record's heuristic, computed when it is made
+  std::vector<NodeId> record_node_;  // a sparse search's node of each record
   DAryHeap<Key, KeyLess, 4> heap_;
   std::vector<HeapEntry> entries_;  // the binary_heap rule's open list
   // Sparse searches: the table of the latest search's records by node (slot_position), and
@@ -806,7 +817,7 @@ class BasicAStar {
   Ref expanded_record_ = 0;    // its record
   Ref used_ = 0;               // records made by the latest search, if sparse
   bool sparse_ = false;        // whether the latest search was sparse
-  Stamp generation_ = 0;
+  Stamp stamp_ = 0;            // the latest search's stamp, a multiple of flag_mask + 1
   SearchResult scratch_;
 };
 
